@@ -1,0 +1,89 @@
+"""Engine benchmark: random full hands per second for every registered game and player count.
+
+Random play goes through the contract only (legal_actions + apply, chance through deal_random),
+exactly as a searching bot would use it. Run:
+
+    .venv/bin/python -m bench.engine            # every game, every player count
+    .venv/bin/python -m bench.engine --game holy-grail --players 4 --seconds 5
+    .venv/bin/python -m bench.engine --bots     # also time each game's bot per decision
+
+Numbers are for one core (the loop is single-threaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from engine import CHANCE, GAMES, Game
+from engine.bots import get_chooser
+
+
+def hands_per_second(game: Game, players: int, seconds: float, seed: int = 0) -> tuple[float, int]:
+    """Play random hands for about `seconds`; returns (hands per second, hands played)."""
+    rng = random.Random(seed)
+    hands = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        match = game.new_match(players, seed=rng.randrange(1 << 30))
+        while not match.is_over and time.perf_counter() < deadline:
+            before = len(match.hands)
+            while len(match.hands) == before and not match.is_over:
+                seat = match.to_act()[0]
+                if seat == CHANCE:
+                    match.deal_random(rng)
+                else:
+                    match.apply(seat, rng.choice(match.legal_actions(seat)))
+            if len(match.hands) > before:
+                hands += 1
+    elapsed = time.perf_counter() - start
+    return hands / elapsed, hands
+
+
+def bot_decision_times(game: Game, players: int, decisions: int = 300, seed: int = 0) -> tuple[float, float]:
+    """(mean, max) seconds per bot decision over random matches played by the bot itself."""
+    rng = random.Random(seed)
+    choose = get_chooser(game.id)
+    times: list[float] = []
+    while len(times) < decisions:
+        match = game.new_match(players, seed=rng.randrange(1 << 30))
+        while not match.is_over and len(times) < decisions:
+            seat = match.to_act()[0]
+            if seat == CHANCE:
+                match.deal_random(rng)
+                continue
+            view, legal = match.view(seat), match.legal_actions(seat)
+            start = time.perf_counter()
+            action = choose(view, legal, rng)
+            times.append(time.perf_counter() - start)
+            match.apply(seat, action)
+    return sum(times) / len(times), max(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    parser.add_argument("--players", type=int, help="only this player count")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per game and player count")
+    parser.add_argument("--bots", action="store_true", help="also time the bots' decisions")
+    args = parser.parse_args()
+    print(f"{'game':<14}{'players':>8}{'hands/s':>12}{'hands':>8}" + ("   bot mean ms   bot max ms" if args.bots else ""))
+    for game_id in sorted(GAMES):
+        if args.game and game_id != args.game:
+            continue
+        game = GAMES[game_id]
+        for players in range(game.min_players, game.max_players + 1):
+            if args.players and players != args.players:
+                continue
+            rate, hands = hands_per_second(game, players, args.seconds)
+            line = f"{game_id:<14}{players:>8}{rate:>12.1f}{hands:>8}"
+            if args.bots:
+                mean, worst = bot_decision_times(game, players)
+                line += f"{mean * 1000:>14.2f}{worst * 1000:>13.2f}"
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

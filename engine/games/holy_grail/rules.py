@@ -1,0 +1,314 @@
+"""Get the Holy Grail! (`holy-grail`): a hearts-like trick game with the ExTarot deck, where the
+major arcana are trumps and every player wants the Holy Grail (heart) cards.
+
+Flow of a match
+- `order` (chance, once per match): `{"type": "order", "first": seat}` picks the first player
+  at random, standing in for the table's draw for order. That seat deals and leads the first
+  hand; the role moves one seat on every hand.
+- `deal` (chance, once per hand): `{"type": "shuffle", "deck": [...]}` — a permutation of the
+  hand's card set (`cards.card_set(players)`). The shuffled deck is the stock. Each dealing
+  round takes the next `players × k` cards of it: the round's dealer gets the first k, the next
+  seat in turn order the following k, and so on (k and the number of rounds by player count are
+  in `cards.DEALS`). The first round is dealt by the hand's dealer; every later round by the
+  winner of the last trick, who then leads.
+- `play`: `{"type": "play", "cards": [code]}`, one card. The leader may not lead a heart until
+  a heart has been played in an earlier trick, unless it holds nothing but hearts. Followers
+  must play the led suit (for a led major: a major); failing that, a major; failing both,
+  anything — such a card can never win. A trick goes to the highest major in it, otherwise
+  to the highest card of the led suit.
+
+The hand ends when the hands and the stock are empty; `scoring.score_hand` scores it.
+The match ends after `Options.hands` hands (default: one per player).
+
+Game-specific view keys: `first_player`, `deal_round` and `deal_rounds` (1-based round of
+the current hand), `stock_count`, `hearts_broken`, `captured_hearts` (per seat, public: taken
+hearts are laid out face up), `tricks_won` (per seat, this hand), `card_count` (cards in play).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import same_multiset
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
+from engine.games.holy_grail.scoring import score_hand
+from engine.tricks import Trick
+
+
+class HolyGrailOptions(GameOptions):
+    """Holy Grail has no rule options; only the match length (hands) is chosen."""
+
+
+@dataclass(slots=True)
+class HandState:
+    """Everything about the hand in progress."""
+
+    dealer: int
+    hands: list[list[str]]
+    stock: list[str]
+    deal_round: int = 0
+    trick: Trick | None = None
+    last_trick: dict[str, Any] | None = None
+    hearts_broken: bool = False
+    captured_hearts: list[list[str]] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+
+
+class HolyGrailMatch(Match):
+    first_player: int | None
+    hand_no: int
+    hand: HandState | None
+
+    def _setup(self) -> None:
+        self.first_player = None
+        self.hand_no = 0
+        self.hand = None
+        self.hands_total = self.options.hands or self.players
+        self.cards = card_set(self.players)
+        self.per_round, self.rounds = DEALS[self.players]
+
+    # ---- whose turn --------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        if self.first_player is None:
+            return "order"
+        if self.hand is None:
+            return "match_over" if len(self.hands) >= self.hands_total else "deal"
+        return "play"
+
+    def to_act(self) -> list[int]:
+        phase = self.phase
+        if phase in ("order", "deal"):
+            return [CHANCE]
+        if phase == "play":
+            return [self._seat_to_play()]
+        return []
+
+    def _seat_to_play(self) -> int:
+        trick = self.hand.trick
+        return (trick.leader + len(trick.plays)) % self.players
+
+    # ---- legal actions -----------------------------------------------------------------------
+    def _playable(self, seat: int) -> list[str]:
+        hand_state = self.hand
+        cards = hand_state.hands[seat]
+        trick = hand_state.trick
+        if not trick.plays:
+            if hand_state.hearts_broken:
+                return cards
+            others = [card for card in cards if SUIT_OF[card] != HEART]
+            return others or cards
+        led_suit = SUIT_OF[trick.plays[0][1]]
+        following = [card for card in cards if SUIT_OF[card] == led_suit]
+        if following:
+            return following
+        majors = [card for card in cards if SUIT_OF[card] == "M"]
+        return majors or cards
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat == CHANCE or seat not in self.to_act():
+            return []
+        return [{"type": "play", "cards": [card]} for card in self._playable(seat)]
+
+    def random_chance_action(self, rng: random.Random) -> Action:
+        if self.phase == "order":
+            return {"type": "order", "first": rng.randrange(self.players)}
+        deck = list(self.cards)
+        rng.shuffle(deck)
+        return {"type": "shuffle", "deck": deck}
+
+    # ---- applying actions ---------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        phase = self.phase
+        if seat == CHANCE:
+            if phase == "order" and kind == "order":
+                return self._apply_order(action)
+            if phase == "deal" and kind == "shuffle":
+                return self._apply_shuffle(action)
+            raise IllegalAction(f"chance cannot '{kind}' in phase '{phase}'")
+        if kind != "play":
+            raise IllegalAction(f"'{kind}' is not an action of this game; play one card")
+        cards = action.get("cards")
+        if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
+            raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [code]}")
+        card = cards[0]
+        if card not in self.hand.hands[seat]:
+            raise IllegalAction(f"{card} is not in your hand")
+        if card not in self._playable(seat):
+            raise IllegalAction(self._why_not(seat, card))
+        return self._play(seat, card)
+
+    def _why_not(self, seat: int, card: str) -> str:
+        trick = self.hand.trick
+        if not trick.plays:
+            return "hearts cannot be led until a heart has been played (or you hold only hearts)"
+        led = SUIT_OF[trick.plays[0][1]]
+        if any(SUIT_OF[c] == led for c in self.hand.hands[seat]):
+            return "you must follow the led suit" if led != "M" else "a major was led: you must play a major"
+        return "you cannot follow: you must play a major arcana"
+
+    def _apply_order(self, action: Action) -> list[Event]:
+        first = action.get("first")
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < self.players:
+            raise IllegalAction(f"'first' must be a seat from 0 to {self.players - 1}")
+        self.first_player = first
+        return [{"type": "order", "first": first}]
+
+    def _apply_shuffle(self, action: Action) -> list[Event]:
+        deck = action.get("deck")
+        if not isinstance(deck, list) or len(deck) != len(self.cards) or not same_multiset(deck, self.cards):
+            raise IllegalAction(f"the shuffle must be an order of this game's {len(self.cards)} cards")
+        dealer = (self.first_player + len(self.hands)) % self.players
+        self.hand_no = len(self.hands) + 1
+        self.hand = HandState(
+            dealer=dealer,
+            hands=[[] for _ in range(self.players)],
+            stock=list(deck),
+            captured_hearts=[[] for _ in range(self.players)],
+            tricks_won=[0] * self.players,
+        )
+        return [{"type": "hand_start", "hand_no": self.hand_no, "dealer": dealer}, self._deal_round(dealer)]
+
+    def _deal_round(self, dealer: int) -> Event:
+        """Deal the next round from the stock starting with `dealer`, who then leads."""
+        hand_state = self.hand
+        k = self.per_round
+        batch, hand_state.stock = hand_state.stock[: k * self.players], hand_state.stock[k * self.players :]
+        for i in range(self.players):
+            seat = (dealer + i) % self.players
+            hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_sort_key)
+        hand_state.deal_round += 1
+        hand_state.trick = Trick(leader=dealer)
+        return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
+
+    def _play(self, seat: int, card: str) -> list[Event]:
+        hand_state = self.hand
+        hand_state.hands[seat].remove(card)
+        trick = hand_state.trick
+        trick.plays.append((seat, card))
+        events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
+        if len(trick.plays) < self.players:
+            return events
+        winner = _winner(trick)
+        hearts = [c for _, c in trick.plays if SUIT_OF[c] == HEART]
+        hand_state.captured_hearts[winner].extend(hearts)
+        hand_state.tricks_won[winner] += 1
+        if hearts:
+            hand_state.hearts_broken = True
+        hand_state.last_trick = {**trick.to_json(), "winner": winner}
+        events.append({"type": "trick", "winner": winner, "cards": trick.cards, "hearts": hearts})
+        if hand_state.hands[winner]:
+            hand_state.trick = Trick(leader=winner)
+        elif hand_state.stock:
+            events.append(self._deal_round(winner))
+        else:
+            events.extend(self._finish_hand())
+        return events
+
+    def _finish_hand(self) -> list[Event]:
+        hand_state = self.hand
+        total_hearts = sum(1 for card in self.cards if SUIT_OF[card] == HEART)
+        result = score_hand(hand_state.captured_hearts, total_hearts)
+        for seat, value in enumerate(result.scores):
+            self.scores[seat] += value
+        self.hands.append(
+            {
+                "hand_no": self.hand_no,
+                "dealer": hand_state.dealer,
+                "scores": list(result.scores),
+                "details": {**result.to_json(), "captured_hearts": [list(p) for p in hand_state.captured_hearts]},
+            }
+        )
+        self.hand = None
+        events: list[Event] = [{"type": "hand_over", "hand_no": self.hand_no, "scores": list(result.scores)}]
+        if len(self.hands) >= self.hands_total:
+            events.append({"type": "match_over", "scores": list(self.scores)})
+        return events
+
+    # ---- views -----------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        hand_state = self.hand
+        in_hand = hand_state is not None
+        phase = self.phase
+        view: dict[str, Any] = {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.players,
+            "phase": phase,
+            "to_act": self.to_act(),
+            "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
+            "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * self.players,
+            "trick": hand_state.trick.to_json() if in_hand else None,
+            "last_trick": hand_state.last_trick if in_hand else None,
+            "dealer": hand_state.dealer if in_hand else self._next_dealer(),
+            "hand_no": self.hand_no,
+            "hands_total": self.hands_total,
+            "scores": list(self.scores),
+            "hands": [dict(h) for h in self.hands],
+            "first_player": self.first_player,
+            "deal_round": hand_state.deal_round if in_hand else 0,
+            "deal_rounds": self.rounds,
+            "stock_count": len(hand_state.stock) if in_hand else 0,
+            "hearts_broken": hand_state.hearts_broken if in_hand else False,
+            "captured_hearts": [list(p) for p in hand_state.captured_hearts] if in_hand else None,
+            "tricks_won": list(hand_state.tricks_won) if in_hand else [0] * self.players,
+            "card_count": len(self.cards),
+        }
+        view["message"] = self._message(phase)
+        return view
+
+    def _next_dealer(self) -> int | None:
+        if self.first_player is None:
+            return None
+        return (self.first_player + len(self.hands)) % self.players
+
+    def _message(self, phase: str) -> dict[str, str]:
+        if phase == "match_over":
+            return {"en": "The match is over.", "ja": "試合終了です。"}
+        if phase != "play":
+            return {"en": "Shuffling…", "ja": "シャッフル中…"}
+        trick = self.hand.trick
+        if not trick.plays:
+            if self.hand.hearts_broken:
+                return {"en": "Lead any card.", "ja": "好きなカードで打ち出せます。"}
+            return {
+                "en": "Lead a card (hearts only once broken).",
+                "ja": "打ち出してください（聖杯はブレイク後のみ）。",
+            }
+        if SUIT_OF[trick.plays[0][1]] == "M":
+            return {"en": "A major was led: play a major if you can.", "ja": "大アルカナが出ました：あれば大アルカナを。"}
+        return {
+            "en": "Follow suit; if you cannot, play a major; otherwise anything (it cannot win).",
+            "ja": "マストフォロー。出せなければ大アルカナ、それも無ければ自由（勝てません）。",
+        }
+
+
+def _winner(trick: Trick) -> int:
+    """The highest major wins; otherwise the highest card of the led suit."""
+    plays = trick.plays
+    majors = [(STRENGTH[c], s) for s, c in plays if SUIT_OF[c] == "M"]
+    if majors:
+        return max(majors)[1]
+    led = SUIT_OF[plays[0][1]]
+    return max((STRENGTH[c], s) for s, c in plays if SUIT_OF[c] == led)[1]
+
+
+_SUIT_ORDER = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
+
+
+def _sort_key(card: str) -> tuple[int, int]:
+    """Hands are shown grouped by suit (majors first), weakest first."""
+    return _SUIT_ORDER[SUIT_OF[card]], STRENGTH[card]
+
+
+class HolyGrailGame(Game):
+    id = "holy-grail"
+    names = {"en": "Get the Holy Grail!", "ja": "聖杯を獲得せよ！"}
+    min_players = 3
+    max_players = 10
+    Options = HolyGrailOptions
+    match_class = HolyGrailMatch

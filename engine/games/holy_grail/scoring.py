@@ -1,0 +1,71 @@
+"""Holy Grail scoring: pure functions from the hearts each player took to the hand's scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BASE_POINTS = {3: 80, 4: 60, 5: 48, 6: 40, 7: 36, 8: 30, 9: 28, 10: 24}
+"""The share each player is measured against; players × base equals all heart points."""
+
+MOON_BONUS = 200
+
+
+def heart_points(card: str, players: int) -> int:
+    """Points of one heart: A 1, 2–15 face value, J C Q K 20, −1 and ∞ 20 (26 at 7 and 9
+    players), 0 nothing."""
+    rank = card[1:]
+    if rank == "0":
+        return 0
+    if rank in ("-1", "I"):
+        return 26 if players in (7, 9) else 20
+    if rank in ("J", "C", "Q", "K"):
+        return 20
+    return int(rank)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    scores: list[int]
+    points: list[int]
+    base: int
+    doubled: bool
+    flipped: bool
+    moon_seat: int | None
+
+    def to_json(self) -> dict:
+        return {
+            "scores": self.scores,
+            "points": self.points,
+            "base": self.base,
+            "doubled": self.doubled,
+            "flipped": self.flipped,
+            "moon_seat": self.moon_seat,
+        }
+
+
+def score_hand(captured_hearts: list[list[str]], total_hearts: int) -> HandScore:
+    """Score a hand from the hearts each seat captured.
+
+    Each seat scores its heart points minus the base. The holder of the heart 0 doubles every
+    score if it also took the ∞, and flips every sign if it also took the −1 (both: flipped and
+    doubled). A seat that took every heart scores 200 × (players − 1) and the others −200,
+    with no doubling or flip.
+    """
+    players = len(captured_hearts)
+    base = BASE_POINTS[players]
+    points = [sum(heart_points(card, players) for card in pile) for pile in captured_hearts]
+    for seat, pile in enumerate(captured_hearts):
+        if len(pile) == total_hearts:
+            scores = [MOON_BONUS * (players - 1) if s == seat else -MOON_BONUS for s in range(players)]
+            return HandScore(scores, points, base, False, False, seat)
+    factor = 1
+    doubled = flipped = False
+    for pile in captured_hearts:
+        if "H0" in pile:
+            doubled = "HI" in pile
+            flipped = "H-1" in pile
+    if doubled:
+        factor *= 2
+    if flipped:
+        factor = -factor
+    return HandScore([(p - base) * factor for p in points], points, base, doubled, flipped, None)
