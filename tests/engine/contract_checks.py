@@ -29,7 +29,8 @@ def check_view_hides_other_hands(match: Match, revealed: RevealedCards = _no_rev
     for viewer in [None, *range(match.players)]:
         view = match.view(viewer)
         assert view["hand"] == ([] if viewer is None else hands[viewer])
-        text = json.dumps({k: v for k, v in view.items() if k != "hand"})
+        # Finished hands ("hands") are history: their cards are no longer anyone's hidden cards.
+        text = json.dumps({k: v for k, v in view.items() if k not in ("hand", "hands")})
         own = set(hands[viewer]) if viewer is not None else set()
         allowed = own | revealed(match, viewer)
         for other in range(match.players):

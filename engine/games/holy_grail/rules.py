@@ -220,7 +220,10 @@ class HolyGrailMatch(Match):
                 "hand_no": self.hand_no,
                 "dealer": hand_state.dealer,
                 "scores": list(result.scores),
-                "details": {**result.to_json(), "captured_hearts": [list(p) for p in hand_state.captured_hearts]},
+                "details": {
+                    **result.to_json(),
+                    "captured_hearts": [list(p) for p in hand_state.captured_hearts],
+                },
             }
         )
         self.hand = None
@@ -280,7 +283,10 @@ class HolyGrailMatch(Match):
                 "ja": "打ち出してください（聖杯はブレイク後のみ）。",
             }
         if SUIT_OF[trick.plays[0][1]] == "M":
-            return {"en": "A major was led: play a major if you can.", "ja": "大アルカナが出ました：あれば大アルカナを。"}
+            return {
+                "en": "A major was led: play a major if you can.",
+                "ja": "大アルカナが出ました：あれば大アルカナを。",
+            }
         return {
             "en": "Follow suit; if you cannot, play a major; otherwise anything (it cannot win).",
             "ja": "マストフォロー。出せなければ大アルカナ、それも無ければ自由（勝てません）。",
