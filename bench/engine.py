@@ -63,13 +63,18 @@ def bot_decision_times(game: Game, players: int, decisions: int = 300, seed: int
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", choices=sorted(GAMES), help="only this game")
     parser.add_argument("--players", type=int, help="only this player count")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per game and player count")
     parser.add_argument("--bots", action="store_true", help="also time the bots' decisions")
     args = parser.parse_args()
-    print(f"{'game':<14}{'players':>8}{'hands/s':>12}{'hands':>8}" + ("   bot mean ms   bot max ms" if args.bots else ""))
+    print(
+        f"{'game':<14}{'players':>8}{'hands/s':>12}{'hands':>8}"
+        + ("   bot mean ms   bot max ms" if args.bots else "")
+    )
     for game_id in sorted(GAMES):
         if args.game and game_id != args.game:
             continue

@@ -130,7 +130,8 @@ class Game:
                 parsed = self.Options.model_validate(dict(options or {}))
             except ValidationError as exc:
                 problems = "; ".join(
-                    f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}" for err in exc.errors()
+                    f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
+                    for err in exc.errors()
                 )
                 raise IllegalAction(f"invalid options: {problems}") from None
         self.check_options(parsed, players)
