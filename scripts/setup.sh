@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh machine: a virtualenv with the Python packages and,
+# when asked for browser tests, Debian's Chromium and Japanese fonts. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=${1:-}
+if [ "$want_browser" = "--browser" ]; then
+  missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -qi cjk || missing+=(fonts-noto-cjk)
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+extras="."
+[ "$want_browser" = "--browser" ] && extras=".[test]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e "$extras"
