@@ -1,0 +1,7 @@
+"""Fairy Five Hundred (`fairy-500`): see `rules.py` for the actions, the deal, the phases and the views."""
+
+from engine.games.fairy_500.rules import FairyFiveHundred
+
+GAME = FairyFiveHundred()
+
+__all__ = ["GAME"]

@@ -1,0 +1,680 @@
+"""Fairy Five Hundred (`fairy-500`): a Five Hundred family trick game for 3–8 players with the
+ExTarot deck, with lieutenants named by the declarer, misère bids and Ramsch.
+
+Deal
+- `{"type": "shuffle", "deck": [...]}` (CHANCE, once per hand): an order of this table size's
+  card set (`deck.card_set(players)`, 34 to 84 cards). The seat to the dealer's left gets the
+  first 10 cards, the next seat in turn order the next 10, and so on round the table; the last
+  4 cards are the kitty, face down. Seat 0 deals the first hand and the deal moves one seat on
+  every hand. Dealt F's are remembered for Ramsch's bonus.
+
+Phases (`view["phase"]`)
+- `deal`: waiting for the shuffle. `match_over`: nobody acts any more.
+- `bid`: from the dealer's left, in turn order, each seat still in the auction acts:
+  `{"type": "bid", "bid": code}` or `{"type": "pass"}`. Codes are described in `bids.py`
+  ("7H", "10NT", "double_open_misere", …); legal bids also carry `"points"` (the base points,
+  shown by the client) and `apply` accepts the field when it matches. A bid must be worth
+  strictly more than the standing bid; a pass is final. When all but one seat have passed
+  after a bid, the last bidder is the declarer. If every seat passes without a bid, the hand
+  is Ramsch (classical option: a redeal by the same dealer, or the 10-per-trick game).
+- `call`: trick contracts at 4–8 players without the partnership option. The declarer names
+  one card (4–6 players) or two (7–8) as `{"type": "call", "card": code}`, one card per action;
+  legal actions list every card of the set not named yet. Without the classical option this
+  happens before the kitty is taken and any card may be named (one in the declarer's own hand
+  or in the kitty means no lieutenant for it and a bigger score for the declarer); the holder
+  stays secret until the card is played. With the classical option the declarer first takes
+  the kitty, may not name one of those 14 cards, and the holder is revealed at once.
+- `discard`: the declarer, holding 14 cards, puts four face down:
+  `{"type": "discard", "cards": [c1, c2, c3, c4]}`. Legal actions list every 4-card
+  combination (up to 1001); a client should let the player pick four cards and send them.
+  Hand misères and Ramsch skip the kitty (it stays dead).
+- `play`: ten tricks, `{"type": "play", "cards": [code]}`. The declarer's left leads the first
+  trick (the dealer's left in Ramsch and the 10-per-trick game), then each trick's winner. A
+  player must follow the led suit when able. Which suit a card belongs to and how cards rank
+  depend on the contract (`deck.Ranking`): with a trump the F's and the same-colour J join the
+  trump suit; in no-trumps the F's form their own suit; in misère and Ramsch every F stays in
+  its printed suit.
+
+After the tenth trick the hand is scored (`scoring.py`), the scores are added, and the match
+ends when someone has +500 or more, or −500 or less (or after `Options.hands` hands when set).
+
+Game-specific view keys
+- `auction`: every call so far, `{"seat", "bid": code | null (a pass), "points", "label"}`;
+  `standing_bid`: the best bid so far with its seat, or null; `passed`: per seat.
+- `contract`: null while bidding, then `{"kind": "contract" | "misere" | "ramsch" |
+  "ten_per_trick", "declarer", "bid", "points", "tricks", "trump", "misere", "declaration",
+  "label"}`; `declarer`: that seat or null; `play_mode`: "trump", "notrump" or "misere".
+- `call_count`: how many cards this contract names; `named`: `[{"card", "seat"}]`, where seat
+  is null until the holder is known to everyone (the card was played, or classical naming).
+- `partners`: the two partnerships `[[0, 2], [1, 3]]` under the partnership option, else null.
+- `kitty_count` (cards face down in the middle), `kitty_dead`, `discard_count`, and
+  `discards` (the declarer's own discards, only in the declarer's view; [] for others).
+- `open_hand`: `{"seat", "cards"}` for an open misère once play has begun, else null.
+- `tricks_won` and `fairy_tricks` (tricks won with an F) per seat in this hand.
+- `options`: the table's options; `target`: 500.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engine.cards import same_multiset
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.fairy_500.bids import Bid, bids_for, find_bid, misere_bid_points
+from engine.games.fairy_500.deck import (
+    NO_TRUMP,
+    Ranking,
+    build_ranking,
+    card_set,
+    display_key,
+    is_fairy,
+)
+from engine.games.fairy_500.scoring import (
+    TARGET,
+    HandResult,
+    match_reached_target,
+    score_contract,
+    score_misere,
+    score_ramsch,
+    score_ten_per_trick,
+)
+from engine.tricks import Trick
+
+HAND_SIZE = 10
+KITTY_SIZE = 4
+
+
+class FairyOptions(GameOptions):
+    """Table options; the defaults are the seed's standard game."""
+
+    partnership: bool = Field(
+        default=False,
+        description="4 players only: opposite seats are permanent partners (no lieutenant naming).",
+    )
+    classical: bool = Field(
+        default=False,
+        description=(
+            "The seed's classical rules: a side taking all ten tricks scores at least 250; "
+            "lieutenants are named after the kitty, never a card the declarer has seen, and are "
+            "revealed at once; an all-pass is not Ramsch."
+        ),
+    )
+    classical_all_pass: Literal["redeal", "ten_per_trick"] = Field(
+        default="redeal",
+        description="With the classical option, what an all-pass leads to: a redeal or a 10-per-trick game.",
+    )
+
+
+@dataclass(slots=True)
+class HandState:
+    """Everything about the hand in progress."""
+
+    dealer: int
+    hands: list[list[str]]
+    kitty: list[str]
+    dealt_fairies: list[list[str]]
+    phase: str = "bid"
+    turn: int = 0
+    auction: list[tuple[int, Bid | None]] = field(default_factory=list)
+    passed: list[bool] = field(default_factory=list)
+    standing: tuple[int, Bid] | None = None
+    kind: str | None = None
+    declarer: int | None = None
+    bid: Bid | None = None
+    call_count: int = 0
+    named: list[str] = field(default_factory=list)
+    named_holders: list[int] = field(default_factory=list)
+    revealed: dict[str, int] = field(default_factory=dict)
+    kitty_dead: bool = False
+    discards: list[str] = field(default_factory=list)
+    ranking: Ranking | None = None
+    trick: Trick | None = None
+    last_trick: dict[str, Any] | None = None
+    tricks_won: list[int] = field(default_factory=list)
+    fairy_tricks: list[int] = field(default_factory=list)
+    play_fairies: list[str] = field(default_factory=list)
+
+
+class FairyMatch(Match):
+    options: FairyOptions
+    hand: HandState | None
+
+    def _setup(self) -> None:
+        self.cards = card_set(self.players)
+        self.card_index = frozenset(self.cards)
+        self.bid_list = bids_for(self.players)
+        self.hand = None
+        self.finished = False
+        self.redeals = 0
+        if self.options.partnership:
+            self.partner_of: list[int] | None = [(seat + 2) % 4 for seat in range(4)]
+        else:
+            self.partner_of = None
+
+    # ---- whose turn ----------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        if self.hand is not None:
+            return self.hand.phase
+        return "match_over" if self.finished else "deal"
+
+    @property
+    def hand_no(self) -> int:
+        return len(self.hands) + (0 if self.finished else 1)
+
+    @property
+    def next_dealer(self) -> int:
+        """Seat 0 deals first; a redeal keeps the dealer, a finished hand moves it one seat on."""
+        return len(self.hands) % self.players
+
+    def to_act(self) -> list[int]:
+        if self.hand is not None:
+            return [self.hand.turn]
+        return [] if self.finished else [CHANCE]
+
+    # ---- legal actions ---------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act() or seat == CHANCE:
+            return []
+        hand = self.hand
+        phase = hand.phase
+        if phase == "bid":
+            floor = hand.standing[1].points if hand.standing else 0
+            bids: list[Action] = [
+                {"type": "bid", "bid": bid.code, "points": bid.points}
+                for bid in self.bid_list
+                if bid.points > floor
+            ]
+            return [{"type": "pass"}, *bids]
+        if phase == "call":
+            return [{"type": "call", "card": card} for card in self._callable()]
+        if phase == "discard":
+            return [
+                {"type": "discard", "cards": list(combo)}
+                for combo in itertools.combinations(hand.hands[seat], KITTY_SIZE)
+            ]
+        return [{"type": "play", "cards": [card]} for card in self._playable(seat)]
+
+    def _callable(self) -> list[str]:
+        hand = self.hand
+        barred = set(hand.named)
+        if self.options.classical:
+            barred.update(hand.hands[hand.declarer])
+        return [card for card in self.cards if card not in barred]
+
+    def _playable(self, seat: int) -> list[str]:
+        hand = self.hand
+        trick = hand.trick
+        led = trick.plays[0][1] if trick.plays else None
+        return hand.ranking.playable(hand.hands[seat], led)
+
+    def random_chance_action(self, rng: random.Random) -> Action:
+        deck = list(self.cards)
+        rng.shuffle(deck)
+        return {"type": "shuffle", "deck": deck}
+
+    # ---- applying actions --------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        phase = self.phase
+        if seat == CHANCE:
+            if kind != "shuffle":
+                raise IllegalAction(f"chance cannot '{kind}'; it shuffles")
+            return self._apply_shuffle(action)
+        handlers = {
+            "bid": ("bid", self._apply_bid),
+            "pass": ("bid", self._apply_pass),
+            "call": ("call", self._apply_call),
+            "discard": ("discard", self._apply_discard),
+            "play": ("play", self._apply_play),
+        }
+        if kind not in handlers:
+            raise IllegalAction(f"'{kind}' is not an action of Fairy Five Hundred")
+        needed, handler = handlers[kind]
+        if needed != phase:
+            raise IllegalAction(f"'{kind}' is not possible in the {phase} phase")
+        return handler(seat, action)
+
+    # deal
+    def _apply_shuffle(self, action: Action) -> list[Event]:
+        deck = action.get("deck")
+        if not isinstance(deck, list) or len(deck) != len(self.cards) or not same_multiset(deck, self.cards):
+            raise IllegalAction(f"the shuffle must be an order of this table's {len(self.cards)} cards")
+        dealer = self.next_dealer
+        hands: list[list[str]] = [[] for _ in range(self.players)]
+        for i in range(self.players):
+            seat = (dealer + 1 + i) % self.players
+            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=display_key)
+        self.hand = HandState(
+            dealer=dealer,
+            hands=hands,
+            kitty=list(deck[self.players * HAND_SIZE :]),
+            dealt_fairies=[[card for card in h if is_fairy(card)] for h in hands],
+            turn=(dealer + 1) % self.players,
+            passed=[False] * self.players,
+            tricks_won=[0] * self.players,
+            fairy_tricks=[0] * self.players,
+        )
+        return [{"type": "deal", "hand_no": self.hand_no, "dealer": dealer}]
+
+    # bidding
+    def _apply_bid(self, seat: int, action: Action) -> list[Event]:
+        hand = self.hand
+        if set(action) - {"type", "bid", "points"}:
+            raise IllegalAction("a bid is {'type': 'bid', 'bid': code}")
+        bid = find_bid(self.players, action.get("bid"))
+        if bid is None:
+            raise IllegalAction(f"{action.get('bid')!r} is not a bid at {self.players} players")
+        if "points" in action and action["points"] != bid.points:
+            raise IllegalAction(f"{bid.code} is worth {bid.points} points here, not {action['points']}")
+        if hand.standing is not None and bid.points <= hand.standing[1].points:
+            standing = hand.standing[1]
+            raise IllegalAction(f"a bid must beat the standing {standing.code} ({standing.points} points)")
+        hand.auction.append((seat, bid))
+        hand.standing = (seat, bid)
+        events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid.code, "points": bid.points}]
+        if all(hand.passed[s] for s in range(self.players) if s != seat):
+            events.extend(self._start_contract(seat, bid))
+        else:
+            hand.turn = self._next_bidder(seat)
+        return events
+
+    def _apply_pass(self, seat: int, action: Action) -> list[Event]:
+        hand = self.hand
+        hand.passed[seat] = True
+        hand.auction.append((seat, None))
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        active = [s for s in range(self.players) if not hand.passed[s]]
+        if hand.standing is None and not active:
+            events.extend(self._all_passed())
+        elif hand.standing is not None and active == [hand.standing[0]]:
+            events.extend(self._start_contract(*hand.standing))
+        else:
+            hand.turn = self._next_bidder(seat)
+        return events
+
+    def _next_bidder(self, seat: int) -> int:
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if not self.hand.passed[candidate]:
+                return candidate
+        raise AssertionError("nobody left to bid")  # pragma: no cover - the callers rule it out
+
+    def _all_passed(self) -> list[Event]:
+        hand = self.hand
+        if not self.options.classical:
+            hand.kind = "ramsch"
+            hand.kitty_dead = True
+            return [{"type": "ramsch"}, *self._start_play(leader=(hand.dealer + 1) % self.players)]
+        if self.options.classical_all_pass == "redeal":
+            self.redeals += 1
+            self.hand = None
+            return [{"type": "redeal", "dealer": hand.dealer}]
+        hand.kind = "ten_per_trick"
+        hand.kitty_dead = True
+        return [{"type": "ten_per_trick"}, *self._start_play(leader=(hand.dealer + 1) % self.players)]
+
+    def _start_contract(self, declarer: int, bid: Bid) -> list[Event]:
+        hand = self.hand
+        hand.declarer = declarer
+        hand.bid = bid
+        hand.turn = declarer
+        events: list[Event] = [
+            {"type": "contract", "declarer": declarer, "bid": bid.code, "points": bid.points}
+        ]
+        if bid.is_misere:
+            hand.kind = "misere"
+            if not bid.takes_kitty:
+                hand.kitty_dead = True
+                return events + self._start_play(leader=(declarer + 1) % self.players)
+            self._take_kitty()
+            hand.phase = "discard"
+            return events
+        hand.kind = "contract"
+        hand.call_count = self._call_count()
+        if self.options.classical or hand.call_count == 0:
+            self._take_kitty()
+        hand.phase = "call" if hand.call_count else "discard"
+        return events
+
+    def _call_count(self) -> int:
+        if self.players == 3 or self.options.partnership:
+            return 0
+        return 1 if self.players <= 6 else 2
+
+    def _take_kitty(self) -> None:
+        hand = self.hand
+        declarer_hand = hand.hands[hand.declarer]
+        declarer_hand.extend(hand.kitty)
+        declarer_hand.sort(key=display_key)
+        hand.kitty = []
+
+    # naming lieutenants
+    def _apply_call(self, seat: int, action: Action) -> list[Event]:
+        hand = self.hand
+        card = action.get("card")
+        if not isinstance(card, str) or card not in self.card_index:
+            raise IllegalAction(f"{card!r} is not a card of this table's set")
+        if card in hand.named:
+            raise IllegalAction(f"{card} is already named")
+        if self.options.classical and card in hand.hands[seat]:
+            raise IllegalAction("with the classical option you may not name a card you have seen")
+        hand.named.append(card)
+        events: list[Event] = [{"type": "call", "seat": seat, "card": card}]
+        if self.options.classical:
+            holder = self._holder(card)
+            hand.revealed[card] = holder
+            events.append({"type": "lieutenant", "card": card, "seat": holder})
+        if len(hand.named) == hand.call_count:
+            if not self.options.classical:
+                self._take_kitty()
+            hand.phase = "discard"
+        return events
+
+    def _holder(self, card: str) -> int:
+        """The seat holding `card`; the declarer for a card in the kitty or the discards."""
+        hand = self.hand
+        for seat, cards in enumerate(hand.hands):
+            if card in cards:
+                return seat
+        return hand.declarer
+
+    # the kitty exchange
+    def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        hand = self.hand
+        cards = action.get("cards")
+        if (
+            not isinstance(cards, list)
+            or len(cards) != KITTY_SIZE
+            or not all(isinstance(card, str) for card in cards)
+            or len(set(cards)) != KITTY_SIZE
+        ):
+            raise IllegalAction("discard exactly four different cards: {'type': 'discard', 'cards': [...]}")
+        held = hand.hands[seat]
+        missing = [card for card in cards if card not in held]
+        if missing:
+            raise IllegalAction(f"{', '.join(missing)} not in your hand")
+        hand.hands[seat] = [card for card in held if card not in cards]
+        hand.discards = list(cards)
+        return [
+            {"type": "discard", "seat": seat, "count": KITTY_SIZE},
+            *self._start_play((seat + 1) % self.players),
+        ]
+
+    # play
+    def _start_play(self, leader: int) -> list[Event]:
+        hand = self.hand
+        if hand.kind == "contract":
+            trump = hand.bid.trump
+            hand.ranking = (
+                build_ranking(self.cards, "notrump")
+                if trump == NO_TRUMP
+                else build_ranking(self.cards, "trump", trump)
+            )
+            hand.named_holders = [self._holder(card) for card in hand.named]
+        elif hand.kind == "ten_per_trick":
+            hand.ranking = build_ranking(self.cards, "notrump")
+        else:
+            hand.ranking = build_ranking(self.cards, "misere")
+        if hand.kind == "misere":
+            hand.play_fairies = [card for card in hand.hands[hand.declarer] if is_fairy(card)]
+        hand.phase = "play"
+        hand.trick = Trick(leader=leader)
+        hand.turn = leader
+        return [{"type": "play_starts", "leader": leader}]
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        hand = self.hand
+        cards = action.get("cards")
+        if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
+            raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [code]}")
+        card = cards[0]
+        if card not in hand.hands[seat]:
+            raise IllegalAction(f"{card} is not in your hand")
+        if card not in self._playable(seat):
+            raise IllegalAction("you must follow the led suit")
+        hand.hands[seat].remove(card)
+        trick = hand.trick
+        trick.plays.append((seat, card))
+        events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
+        if card in hand.named and card not in hand.revealed:
+            hand.revealed[card] = seat
+            events.append({"type": "lieutenant", "card": card, "seat": seat})
+        if len(trick.plays) < self.players:
+            hand.turn = (seat + 1) % self.players
+            return events
+        winner, winning_card = hand.ranking.winner(trick.plays)
+        hand.tricks_won[winner] += 1
+        if is_fairy(winning_card):
+            hand.fairy_tricks[winner] += 1
+        hand.last_trick = {**trick.to_json(), "winner": winner}
+        events.append({"type": "trick", "winner": winner, "cards": trick.cards})
+        if hand.hands[winner]:
+            hand.trick = Trick(leader=winner)
+            hand.turn = winner
+            return events
+        return events + self._finish_hand()
+
+    # scoring
+    def _score(self) -> HandResult:
+        hand = self.hand
+        if hand.kind == "contract":
+            return score_contract(
+                players=self.players,
+                declarer=hand.declarer,
+                bid_tricks=hand.bid.tricks,
+                points=hand.bid.points,
+                tricks=hand.tricks_won,
+                named_holders=hand.named_holders,
+                partner=self.partner_of[hand.declarer] if self.partner_of else None,
+                classical=self.options.classical,
+            )
+        if hand.kind == "misere":
+            return score_misere(
+                players=self.players,
+                declarer=hand.declarer,
+                kind_points=misere_bid_points(hand.bid.misere, None, self.players),
+                declaration=hand.bid.declaration,
+                declarer_tricks=hand.tricks_won[hand.declarer],
+                play_fairies=hand.play_fairies,
+            )
+        if hand.kind == "ramsch":
+            return score_ramsch(
+                tricks=hand.tricks_won, fairy_tricks=hand.fairy_tricks, dealt_fairies=hand.dealt_fairies
+            )
+        return score_ten_per_trick(hand.tricks_won)
+
+    def _finish_hand(self) -> list[Event]:
+        hand = self.hand
+        result = self._score()
+        for seat, value in enumerate(result.scores):
+            self.scores[seat] += value
+        details = dict(result.details)
+        details["contract"] = self._contract_json()
+        if hand.kind == "contract":
+            details["named"] = [
+                {"card": card, "holder": holder, "place": self._named_place(card, holder)}
+                for card, holder in zip(hand.named, hand.named_holders, strict=True)
+            ]
+        self.hands.append(
+            {
+                "hand_no": len(self.hands) + 1,
+                "dealer": hand.dealer,
+                "scores": list(result.scores),
+                "details": details,
+            }
+        )
+        self.hand = None
+        events: list[Event] = [
+            {"type": "hand_over", "hand_no": len(self.hands), "scores": list(result.scores)}
+        ]
+        limit = self.options.hands
+        if match_reached_target(self.scores) or (limit is not None and len(self.hands) >= limit):
+            self.finished = True
+            events.append({"type": "match_over", "scores": list(self.scores)})
+        return events
+
+    def _named_place(self, card: str, holder: int) -> str:
+        """Where a named card ended up: with a lieutenant, or kept by the declarer."""
+        hand = self.hand
+        if holder != hand.declarer:
+            return "lieutenant"
+        return "discards" if card in hand.discards else "declarer_hand"
+
+    # ---- views -----------------------------------------------------------------------------------
+    def _contract_json(self) -> dict[str, Any] | None:
+        hand = self.hand
+        if hand is None or hand.kind is None:
+            return None
+        if hand.bid is None:
+            label = (
+                {"en": "Ramsch", "ja": "ラムシュ"}
+                if hand.kind == "ramsch"
+                else {"en": "10 per trick", "ja": "1トリック10点"}
+            )
+            return {
+                "kind": hand.kind,
+                "declarer": None,
+                "bid": None,
+                "points": None,
+                "tricks": None,
+                "trump": None,
+                "misere": None,
+                "declaration": None,
+                "label": label,
+            }
+        return {"kind": hand.kind, "declarer": hand.declarer, **hand.bid.to_json()}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        hand = self.hand
+        players = self.players
+        phase = self.phase
+        view: dict[str, Any] = {
+            "game": self.game.id,
+            "seat": seat,
+            "players": players,
+            "phase": phase,
+            "to_act": self.to_act(),
+            "hand": list(hand.hands[seat]) if hand is not None and seat is not None else [],
+            "hand_counts": [len(h) for h in hand.hands] if hand is not None else [0] * players,
+            "trick": hand.trick.to_json() if hand is not None and hand.trick is not None else None,
+            "last_trick": hand.last_trick if hand is not None else None,
+            "dealer": hand.dealer if hand is not None else self.next_dealer,
+            "hand_no": self.hand_no,
+            "hands_total": self.options.hands,
+            "scores": list(self.scores),
+            "hands": [dict(h) for h in self.hands],
+            "options": self.options.model_dump(),
+            "target": TARGET,
+            "partners": [[0, 2], [1, 3]] if self.partner_of else None,
+            "redeals": self.redeals,
+        }
+        if hand is None:
+            view.update(
+                auction=[],
+                standing_bid=None,
+                passed=[False] * players,
+                contract=None,
+                declarer=None,
+                play_mode=None,
+                call_count=0,
+                named=[],
+                kitty_count=0,
+                kitty_dead=False,
+                discard_count=0,
+                discards=[],
+                open_hand=None,
+                tricks_won=[0] * players,
+                fairy_tricks=[0] * players,
+            )
+        else:
+            is_declarer = seat is not None and seat == hand.declarer
+            open_hand = None
+            if hand.kind == "misere" and hand.bid.is_open and hand.phase == "play":
+                open_hand = {"seat": hand.declarer, "cards": list(hand.hands[hand.declarer])}
+            view.update(
+                auction=[_auction_entry(s, bid) for s, bid in hand.auction],
+                standing_bid=_auction_entry(*hand.standing) if hand.standing else None,
+                passed=list(hand.passed),
+                contract=self._contract_json(),
+                declarer=hand.declarer,
+                play_mode=hand.ranking.mode if hand.ranking else None,
+                call_count=hand.call_count,
+                named=[{"card": card, "seat": hand.revealed.get(card)} for card in hand.named],
+                kitty_count=len(hand.kitty) if not hand.kitty_dead else 0,
+                kitty_dead=hand.kitty_dead,
+                discard_count=len(hand.discards),
+                discards=list(hand.discards) if is_declarer else [],
+                open_hand=open_hand,
+                tricks_won=list(hand.tricks_won),
+                fairy_tricks=list(hand.fairy_tricks),
+            )
+        view["message"] = self._message(view)
+        return view
+
+    def _message(self, view: dict[str, Any]) -> dict[str, str]:
+        phase = view["phase"]
+        if phase == "match_over":
+            return {"en": "The match is over: someone reached ±500.", "ja": "試合終了：±500点に達しました。"}
+        if phase == "deal":
+            return {"en": "Shuffling…", "ja": "シャッフル中…"}
+        hand = self.hand
+        if phase == "bid":
+            if hand.standing is None:
+                if self.options.classical:
+                    after = (
+                        ("a redeal", "配り直し")
+                        if self.options.classical_all_pass == "redeal"
+                        else ("a 10-per-trick game", "1トリック10点のゲーム")
+                    )
+                else:
+                    after = ("Ramsch", "ラムシュ")
+                return {
+                    "en": f"Bidding: no bid yet. If everyone passes: {after[0]}.",
+                    "ja": f"ビッド：まだビッドなし。全員パスなら{after[1]}。",
+                }
+            bid = hand.standing[1]
+            label = bid.label()
+            return {
+                "en": f"Bidding: {label['en']} ({bid.points}) stands. Bid higher or pass; a pass is final.",
+                "ja": f"ビッド：現在 {label['ja']}（{bid.points}点）。より高いビッドかパス（パスは最終）。",
+            }
+        if phase == "call":
+            left = hand.call_count - len(hand.named)
+            return {
+                "en": f"The declarer names a lieutenant card ({left} to name).",
+                "ja": f"デクレアラーが副官指名札を指定します（残り{left}枚）。",
+            }
+        if phase == "discard":
+            return {
+                "en": "The declarer has taken the kitty and discards four cards.",
+                "ja": "デクレアラーがキティを取り、4枚捨てます。",
+            }
+        label = view["contract"]["label"]
+        return {"en": f"{label['en']}: follow suit.", "ja": f"{label['ja']}：マストフォロー。"}
+
+
+def _auction_entry(seat: int, bid: Bid | None) -> dict[str, Any]:
+    if bid is None:
+        return {"seat": seat, "bid": None, "points": None, "label": {"en": "Pass", "ja": "パス"}}
+    return {"seat": seat, "bid": bid.code, "points": bid.points, "label": bid.label()}
+
+
+class FairyFiveHundred(Game):
+    id = "fairy-500"
+    names = {"en": "Fairy Five Hundred", "ja": "フェアリーファイブハンドレッド"}
+    min_players = 3
+    max_players = 8
+    Options = FairyOptions
+    match_class = FairyMatch
+
+    def check_options(self, options: GameOptions, players: int) -> None:
+        super().check_options(options, players)
+        assert isinstance(options, FairyOptions)
+        if options.partnership and players != 4:
+            raise IllegalAction("the partnership option is for exactly 4 players")
