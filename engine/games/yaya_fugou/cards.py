@@ -1,0 +1,60 @@
+"""The 60-card Yaya Fugou deck and its strength tables.
+
+Each ExTarot suit contributes 3–10, J, C, Q, K, A, 2 and F. Strength is looked up in dicts
+built once here, so the hot path never parses a card code.
+"""
+
+from __future__ import annotations
+
+from engine.cards import EXTAROT_SUITS
+
+SUITS: tuple[str, ...] = EXTAROT_SUITS
+"""H 聖杯, D 金貨, C 聖樹, S 魔剣: the order used for showing hands and picking canonical F's."""
+
+NATURAL_RANKS: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K", "1", "2")
+"""The fourteen non-F ranks, weakest first in normal (non-revolution) order; "1" is the ace."""
+
+F_RANK = "F"
+F_STRENGTH = len(NATURAL_RANKS)
+"""Strength of an F: above every natural card (14), and it never reverses."""
+
+DECK: tuple[str, ...] = tuple(suit + rank for suit in SUITS for rank in (*NATURAL_RANKS, F_RANK))
+DECK_SET = frozenset(DECK)
+
+STRENGTH: dict[str, int] = {
+    suit + rank: index for suit in SUITS for index, rank in enumerate((*NATURAL_RANKS, F_RANK))
+}
+"""Normal strength of every card: 0 for a 3 … 13 for a 2, 14 for an F."""
+
+SUIT_OF: dict[str, str] = {card: card[0] for card in DECK}
+IS_F: dict[str, bool] = {card: card[1:] == F_RANK for card in DECK}
+NATURALS = frozenset(card for card in DECK if not IS_F[card])
+F_CARDS: tuple[str, ...] = tuple(suit + F_RANK for suit in SUITS)
+
+COINS_THREE = "D3"
+"""The 金貨 (coins) 3, whose holder leads the first hand."""
+
+LOWEST_TIE_SUITS: dict[str, int] = {"D": 0, "H": 1, "C": 2, "S": 3}
+"""When the coins 3 is set aside, equal weakest cards are ordered coins, holy grail, sacred
+tree, magic sword (RULINGS.md)."""
+
+_SUIT_POSITION = {suit: index for index, suit in enumerate(SUITS)}
+
+
+def card_of(suit: str, strength: int) -> str:
+    """The natural card of `suit` at normal strength `strength` (0–13)."""
+    return suit + NATURAL_RANKS[strength]
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    """Hands are shown weakest to strongest, suits in a fixed order within a rank."""
+    return STRENGTH[card], _SUIT_POSITION[card[0]]
+
+
+def sorted_hand(cards: list[str]) -> list[str]:
+    return sorted(cards, key=sort_key)
+
+
+def weakest_card(cards: list[str]) -> str:
+    """The weakest card in normal order, ties broken coins → holy grail → sacred tree → sword."""
+    return min(cards, key=lambda card: (STRENGTH[card], LOWEST_TIE_SUITS[card[0]]))

@@ -1,0 +1,630 @@
+"""Yaya Fugou (`yaya-fugou`, やや富豪): a Daifugo climbing game for 4–8 players with the 60-card
+ExTarot deck (3–10, J, C, Q, K, A, 2 and F of each suit). Players take turns beating the play
+on the table; the order in which they empty their hands gives titles and match points.
+
+Phases and actions
+- `deal` — chance: `{"type": "shuffle", "deck": [...]}`, an order of the 60 cards
+  (`cards.DECK`). With n players each seat gets 60 // n cards: seat 0 the first slice of the
+  order, seat 1 the next, and so on in seat order; the rest (4 cards with 7 or 8 players) is set
+  aside face down for the whole hand and never shown.
+- `exchange` — from the second hand on (option `exchange`), between the previous hand's titles:
+  大貧民 and 大富豪 swap two cards, 貧民 and 富豪 one, and with 6+ players やや貧民 and やや富豪
+  one. First every poorer seat acts at once with `{"type": "give", "cards": [...]}`: it must give
+  its strongest cards, so its legal list holds only those (several entries only when equal cards
+  leave a choice of suit). Then every richer seat, holding what it received, gives back any
+  cards of its choice with the same action. `to_act` lists every seat still to give.
+- `play` — the seat to act plays or passes:
+  - `{"type": "play", "cards": [codes], "as": {F code: named card}}` — `cards` are the physical
+    cards; `as` is needed exactly when the play mixes F's with natural cards, and names for each F
+    the natural card it stands for (for a set any suit of the set's rank; for a straight the
+    missing card of that suit). A play of F's alone carries no `as`: one F is the strongest
+    single, several are the strongest set of that size. Kinds: single, set (two or more of one
+    rank), straight (three or more of one suit in a row by strength, K-A-2 included).
+  - `{"type": "pass"}` — only when following; it holds for this turn only.
+  A lead may be any play. A follow must be of the same kind and size and stronger (straights by
+  their top card). When every other seat still holding cards has passed in a row after the last
+  play, the table clears and that player leads; if that player has gone out meanwhile, the next
+  seat after them still holding cards leads. A play of 4+ cards starts a revolution (natural
+  card strength reversed from the next play on); the next 4+ card play ends it, and no second
+  revolution can start in that hand (option `revolution` switches the rule off).
+  The first hand is led by the holder of the 金貨 (coins) 3 (`D3`); if it was set aside, by the
+  holder of the weakest dealt card, ties broken coins, holy grail, sacred tree, magic sword.
+  Later hands are led by the previous hand's 大貧民, after the exchange.
+- The hand ends when one seat is left holding cards. Finishing order: those who went out
+  normally in order, then the seat left holding cards, then those who went out on a play made
+  only of F's (the first of them last). `scoring.hand_result` gives titles and points.
+- `match_over` after `Options.hands` hands (default 5).
+
+Legal actions list every distinct play. F's are interchangeable, so a play is listed once with
+the F's taken in suit order H, D, C, S (apply accepts any F's); a set's F is listed named with a
+suit its natural cards leave free (apply accepts any suit of that rank). F's standing for cards
+the player also holds are included, since they keep different cards in hand. Clients may also
+build a play themselves (select cards, name each F) and let `apply` judge it.
+
+Game-specific view keys
+- `top`: the play to beat, `{"seat", "cards", "as", "kind", "size", "rank", "all_f"}`, or null.
+- `pile`: the plays of the current round, oldest first (same shape as `top`); `leader`: who led
+  it; `passed`: seats that passed since the last play.
+- `revolution` (strength reversed now), `revolution_used` (no revolution may start again).
+- `titles`: each seat's title from the previous hand (null in the first hand); `title_table`:
+  the titles of this player count, first to last; `title_names`: id → {"en", "ja"};
+  `points`: title id → match points.
+- `out_order`: seats that have gone out this hand, in order; `f_out`: those who went out on F's
+  alone; `places`: per seat its settled place (1-based) or null.
+- `exchange`: the exchange pairs `{"giver", "receiver", "count", "given", "returned"}` (the last
+  two are booleans); `exchange_given` and `exchange_received`: the cards the viewer gave and
+  received this hand; `forced`: in the exchange, the cards a poorer viewer must give.
+- `aside_count`: cards set aside this hand; `first_lead`: how the opening leader was chosen
+  (`"coins3"`, `"weakest"` or `"daihinmin"`); `rules`: the table's `exchange` and `revolution`
+  switches.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from pydantic import Field
+
+from engine.cards import same_multiset
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.yaya_fugou.cards import (
+    COINS_THREE,
+    DECK,
+    F_CARDS,
+    F_STRENGTH,
+    IS_F,
+    STRENGTH,
+    sort_key,
+    sorted_hand,
+    weakest_card,
+)
+from engine.games.yaya_fugou.plays import (
+    REVOLUTION_SIZE,
+    BadPlay,
+    Shape,
+    beats,
+    classify,
+    describe,
+    enumerate_plays,
+    is_f_only,
+    validate_as,
+    validate_cards,
+)
+from engine.games.yaya_fugou.scoring import (
+    DAIHINMIN,
+    TITLE_NAMES,
+    PointTable,
+    exchange_pairs,
+    finishing_order,
+    hand_result,
+    titles_for,
+)
+
+DEFAULT_HANDS = 5
+
+
+class YayaFugouOptions(GameOptions):
+    """The seed leaves the match length to the table; the issue sets five hands. The other
+    options are cheap house switches for rules a table may want to change."""
+
+    hands: int | None = Field(default=DEFAULT_HANDS, description="Hands in the match.")
+    points_daifugou: int = Field(
+        default=3, ge=0, le=100, description="Points for 大富豪 (大貧民 loses as many)."
+    )
+    points_fugou: int = Field(default=2, ge=0, le=100, description="Points for 富豪 (貧民 loses as many).")
+    points_yaya_fugou: int = Field(
+        default=1, ge=0, le=100, description="Points for やや富豪 (やや貧民 loses as many)."
+    )
+    exchange: bool = Field(default=True, description="Exchange cards between titles from the second hand.")
+    revolution: bool = Field(default=True, description="A play of four or more cards starts a revolution.")
+
+
+@dataclass(slots=True)
+class TablePlay:
+    """One play on the table: who, which cards, what the F's stood for, and its shape."""
+
+    seat: int
+    cards: list[str]
+    as_map: dict[str, str]
+    shape: Shape
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "cards": list(self.cards), "as": dict(self.as_map), **describe(self.shape)}
+
+
+@dataclass(slots=True)
+class ExchangeStep:
+    """One pair of the exchange: the poorer `giver` hands over first, the richer `receiver`
+    gives the same number back."""
+
+    giver: int
+    receiver: int
+    count: int
+    given: list[str] | None = None
+    returned: list[str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "giver": self.giver,
+            "receiver": self.receiver,
+            "count": self.count,
+            "given": self.given is not None,
+            "returned": self.returned is not None,
+        }
+
+
+@dataclass(slots=True)
+class HandState:
+    """Everything about the hand in progress."""
+
+    dealer: int
+    hands: list[list[str]]
+    aside: list[str]
+    phase: str
+    exchange: list[ExchangeStep] = field(default_factory=list)
+    first_lead: str = "coins3"
+    turn: int = 0
+    leader: int = 0
+    pile: list[TablePlay] = field(default_factory=list)
+    passed: list[int] = field(default_factory=list)
+    last_round: dict[str, Any] | None = None
+    revolution: bool = False
+    revolution_used: bool = False
+    out_order: list[int] = field(default_factory=list)
+    f_out: list[int] = field(default_factory=list)
+
+    @property
+    def top(self) -> TablePlay | None:
+        return self.pile[-1] if self.pile else None
+
+
+class YayaFugouMatch(Match):
+    options: YayaFugouOptions
+    hand: HandState | None
+    titles: list[str] | None
+
+    def _setup(self) -> None:
+        self.hand = None
+        self.hand_no = 0
+        self.titles = None
+        self.hands_total = self.options.hands or DEFAULT_HANDS
+        self.point_table = PointTable(
+            self.options.points_daifugou, self.options.points_fugou, self.options.points_yaya_fugou
+        )
+        self.per_seat = len(DECK) // self.players
+
+    # ---- whose turn ------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        if self.hand is None:
+            return "match_over" if len(self.hands) >= self.hands_total else "deal"
+        return self.hand.phase
+
+    def to_act(self) -> list[int]:
+        phase = self.phase
+        if phase == "deal":
+            return [CHANCE]
+        if phase == "exchange":
+            return self._exchange_waiting()
+        if phase == "play":
+            return [self.hand.turn]
+        return []
+
+    def _exchange_waiting(self) -> list[int]:
+        steps = self.hand.exchange
+        givers = [step.giver for step in steps if step.given is None]
+        if givers:
+            return sorted(givers)
+        return sorted(step.receiver for step in steps if step.returned is None)
+
+    def _step_of(self, seat: int) -> tuple[ExchangeStep, bool]:
+        """The exchange step `seat` acts in now and whether it gives as the poorer side."""
+        for step in self.hand.exchange:
+            if step.giver == seat and step.given is None:
+                return step, True
+            if step.receiver == seat and step.given is not None and step.returned is None:
+                return step, False
+        raise IllegalAction("you have nothing to give now")
+
+    # ---- legal actions ---------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat == CHANCE or seat not in self.to_act():
+            return []
+        hand_state = self.hand
+        held = hand_state.hands[seat]
+        if hand_state.phase == "exchange":
+            step, poorer = self._step_of(seat)
+            options = forced_gives(held, step.count) if poorer else free_gives(held, step.count)
+            return [{"type": "give", "cards": cards} for cards in options]
+        top = hand_state.top
+        actions = enumerate_plays(held, top.shape if top else None, hand_state.revolution)
+        if top is not None:
+            actions.append({"type": "pass"})
+        return actions
+
+    def random_chance_action(self, rng: random.Random) -> Action:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        return {"type": "shuffle", "deck": deck}
+
+    # ---- applying actions ------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        phase = self.phase
+        if seat == CHANCE:
+            if kind != "shuffle":
+                raise IllegalAction(f"chance cannot '{kind}' now")
+            return self._apply_shuffle(action)
+        if phase == "exchange":
+            if kind != "give":
+                raise IllegalAction(
+                    "the exchange is under way: give cards with {'type': 'give', 'cards': [...]}"
+                )
+            return self._apply_give(seat, action)
+        if kind == "pass":
+            return self._apply_pass(seat)
+        if kind == "play":
+            return self._apply_play(seat, action)
+        raise IllegalAction(f"'{kind}' is not an action of this game: play cards or pass")
+
+    def _apply_shuffle(self, action: Action) -> list[Event]:
+        deck = action.get("deck")
+        if not isinstance(deck, list) or len(deck) != len(DECK) or not same_multiset(deck, DECK):
+            raise IllegalAction(f"the shuffle must be an order of the game's {len(DECK)} cards")
+        per = self.per_seat
+        self.hand_no = len(self.hands) + 1
+        hands = [sorted_hand(deck[seat * per : (seat + 1) * per]) for seat in range(self.players)]
+        hand_state = HandState(
+            dealer=(self.hand_no - 1) % self.players,
+            hands=hands,
+            aside=list(deck[per * self.players :]),
+            phase="play",
+        )
+        self.hand = hand_state
+        events: list[Event] = [
+            {
+                "type": "deal",
+                "hand_no": self.hand_no,
+                "dealer": hand_state.dealer,
+                "aside": len(hand_state.aside),
+            }
+        ]
+        if self.titles is None:
+            coins_holder = next((s for s, h in enumerate(hands) if COINS_THREE in h), None)
+            if coins_holder is None:
+                dealt = [card for h in hands for card in h]
+                weakest = weakest_card(dealt)
+                coins_holder = next(s for s, h in enumerate(hands) if weakest in h)
+                hand_state.first_lead = "weakest"
+            self._start_play(coins_holder)
+        else:
+            hand_state.first_lead = "daihinmin"
+            pairs = exchange_pairs(self.titles) if self.options.exchange else []
+            if pairs:
+                hand_state.phase = "exchange"
+                hand_state.exchange = [ExchangeStep(g, r, n) for g, r, n in pairs]
+            else:
+                self._start_play(self.titles.index(DAIHINMIN))
+        events.append(self._phase_event())
+        return events
+
+    def _phase_event(self) -> Event:
+        hand_state = self.hand
+        if hand_state.phase == "exchange":
+            return {"type": "exchange", "pairs": [step.to_json() for step in hand_state.exchange]}
+        return {"type": "lead", "seat": hand_state.leader, "reason": hand_state.first_lead}
+
+    def _start_play(self, leader: int) -> None:
+        hand_state = self.hand
+        hand_state.phase = "play"
+        hand_state.leader = leader
+        hand_state.turn = leader
+
+    def _apply_give(self, seat: int, action: Action) -> list[Event]:
+        step, poorer = self._step_of(seat)
+        held = self.hand.hands[seat]
+        try:
+            cards = validate_cards(action.get("cards"), held)
+        except BadPlay as exc:
+            raise IllegalAction(str(exc)) from None
+        if len(cards) != step.count:
+            raise IllegalAction(f"give exactly {step.count} card(s)")
+        if poorer and not gives_strongest(held, cards):
+            raise IllegalAction("the poorer side must give its strongest cards")
+        target = step.receiver if poorer else step.giver
+        hand_state = self.hand
+        hand_state.hands[seat] = [card for card in held if card not in cards]
+        hand_state.hands[target] = sorted_hand(hand_state.hands[target] + list(cards))
+        if poorer:
+            step.given = list(cards)
+        else:
+            step.returned = list(cards)
+        events: list[Event] = [{"type": "give", "seat": seat, "to": target, "count": step.count}]
+        if all(s.returned is not None for s in hand_state.exchange):
+            self._start_play(self.titles.index(DAIHINMIN))
+            events.append(self._phase_event())
+        return events
+
+    def _apply_pass(self, seat: int) -> list[Event]:
+        hand_state = self.hand
+        if hand_state.top is None:
+            raise IllegalAction("the leader must play: a pass is only for following")
+        hand_state.passed.append(seat)
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        holding = [s for s in range(self.players) if hand_state.hands[s]]
+        last = hand_state.top.seat
+        needed = len(holding) - 1 if hand_state.hands[last] else len(holding)
+        if len(hand_state.passed) < needed:
+            hand_state.turn = self._next_holding(seat)
+            return events
+        leader = last if hand_state.hands[last] else self._next_holding(last)
+        hand_state.last_round = {
+            **self._trick_json(),
+            "winner": last,
+            "plays": [play.to_json() for play in hand_state.pile],
+        }
+        hand_state.pile = []
+        hand_state.passed = []
+        hand_state.leader = leader
+        hand_state.turn = leader
+        events.append({"type": "clear", "taken_by": last, "leader": leader})
+        return events
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        hand_state = self.hand
+        held = hand_state.hands[seat]
+        try:
+            cards = validate_cards(action.get("cards"), held)
+            as_map = validate_as(action.get("as"))
+            shape = classify(cards, as_map)
+        except BadPlay as exc:
+            raise IllegalAction(str(exc)) from None
+        top = hand_state.top
+        if top is not None and not beats(shape, top.shape, hand_state.revolution):
+            if shape.kind != top.shape.kind or shape.size != top.shape.size:
+                raise IllegalAction(f"follow with a {top.shape.kind} of {top.shape.size} card(s), or pass")
+            raise IllegalAction("that play is not stronger than the one on the table")
+        # Valid: mutate from here on.
+        hand_state.hands[seat] = [card for card in held if card not in cards]
+        hand_state.pile.append(TablePlay(seat, list(cards), as_map, shape))
+        hand_state.passed = []
+        events: list[Event] = [
+            {"type": "play", "seat": seat, "cards": list(cards), "as": as_map, **describe(shape)}
+        ]
+        if self.options.revolution and len(cards) >= REVOLUTION_SIZE:
+            if hand_state.revolution:
+                hand_state.revolution = False
+                hand_state.revolution_used = True
+                events.append({"type": "revolution", "on": False, "seat": seat})
+            elif not hand_state.revolution_used:
+                hand_state.revolution = True
+                events.append({"type": "revolution", "on": True, "seat": seat})
+        if not hand_state.hands[seat]:
+            if is_f_only(cards):
+                hand_state.f_out.append(seat)
+            else:
+                hand_state.out_order.append(seat)
+            events.append({"type": "out", "seat": seat, "f_only": is_f_only(cards)})
+        holding = [s for s in range(self.players) if hand_state.hands[s]]
+        if len(holding) <= 1:
+            events.extend(self._finish_hand(holding))
+        else:
+            hand_state.turn = self._next_holding(seat)
+        return events
+
+    def _next_holding(self, seat: int) -> int:
+        """The next seat in turn order that still holds cards."""
+        hands = self.hand.hands
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if hands[candidate]:
+                return candidate
+        raise AssertionError("no seat holds cards")  # pragma: no cover - the hand would be over
+
+    def _finish_hand(self, remaining: list[int]) -> list[Event]:
+        hand_state = self.hand
+        order = finishing_order(hand_state.out_order, hand_state.f_out, remaining)
+        titles, places, scores = hand_result(order, self.point_table)
+        for seat, value in enumerate(scores):
+            self.scores[seat] += value
+        self.hands.append(
+            {
+                "hand_no": self.hand_no,
+                "dealer": hand_state.dealer,
+                "scores": list(scores),
+                "details": {
+                    "order": order,
+                    "titles": titles,
+                    "places": places,
+                    "f_out": list(hand_state.f_out),
+                    "left_holding": list(remaining),
+                    "cards_left": {str(s): len(hand_state.hands[s]) for s in remaining},
+                    "first_lead": hand_state.first_lead,
+                    "exchange": [
+                        {"giver": s.giver, "receiver": s.receiver, "count": s.count}
+                        for s in hand_state.exchange
+                    ],
+                    "revolution_at_end": hand_state.revolution,
+                    "revolution_used": hand_state.revolution_used or hand_state.revolution,
+                },
+            }
+        )
+        self.titles = titles
+        self.hand = None
+        events: list[Event] = [
+            {"type": "hand_over", "hand_no": self.hand_no, "scores": scores, "titles": titles}
+        ]
+        if len(self.hands) >= self.hands_total:
+            events.append({"type": "match_over", "scores": list(self.scores)})
+        return events
+
+    # ---- views ---------------------------------------------------------------------------------
+    def _trick_json(self) -> dict[str, Any]:
+        hand_state = self.hand
+        return {
+            "leader": hand_state.leader,
+            "cards": [{"seat": play.seat, "card": card} for play in hand_state.pile for card in play.cards],
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        hand_state = self.hand
+        in_hand = hand_state is not None
+        phase = self.phase
+        players = self.players
+        view: dict[str, Any] = {
+            "game": self.game.id,
+            "seat": seat,
+            "players": players,
+            "phase": phase,
+            "to_act": self.to_act(),
+            "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
+            "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * players,
+            "trick": self._trick_json() if in_hand and hand_state.phase == "play" else None,
+            "last_trick": dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
+            "dealer": hand_state.dealer if in_hand else len(self.hands) % players,
+            "hand_no": self.hand_no,
+            "hands_total": self.hands_total,
+            "scores": list(self.scores),
+            "hands": [dict(h) for h in self.hands],
+            "top": hand_state.top.to_json() if in_hand and hand_state.top else None,
+            "pile": [play.to_json() for play in hand_state.pile] if in_hand else [],
+            "leader": hand_state.leader if in_hand and hand_state.phase == "play" else None,
+            "passed": list(hand_state.passed) if in_hand else [],
+            "revolution": hand_state.revolution if in_hand else False,
+            "revolution_used": hand_state.revolution_used if in_hand else False,
+            "titles": list(self.titles) if self.titles else None,
+            "title_table": list(titles_for(players)),
+            "title_names": TITLE_NAMES,
+            "points": {title: self.point_table.points(title) for title in TITLE_NAMES},
+            "out_order": list(hand_state.out_order) if in_hand else [],
+            "f_out": list(hand_state.f_out) if in_hand else [],
+            "places": self._places() if in_hand else [None] * players,
+            "exchange": [step.to_json() for step in hand_state.exchange] if in_hand else [],
+            "exchange_given": [],
+            "exchange_received": [],
+            "forced": [],
+            "aside_count": len(hand_state.aside) if in_hand else 0,
+            "first_lead": hand_state.first_lead if in_hand else None,
+            "rules": {"exchange": self.options.exchange, "revolution": self.options.revolution},
+        }
+        if in_hand and seat is not None:
+            given, received = self._exchanged_by(seat)
+            view["exchange_given"] = given
+            view["exchange_received"] = received
+            if phase == "exchange" and seat in self.to_act():
+                step, poorer = self._step_of(seat)
+                if poorer:
+                    view["forced"] = forced_gives(hand_state.hands[seat], step.count)[0]
+        view["message"] = self._message(seat)
+        return view
+
+    def _exchanged_by(self, seat: int) -> tuple[list[str], list[str]]:
+        """Cards `seat` gave away and received in this hand's exchange (only it knows them)."""
+        given: list[str] = []
+        received: list[str] = []
+        for step in self.hand.exchange:
+            if step.giver == seat:
+                given += step.given or []
+                received += step.returned or []
+            elif step.receiver == seat:
+                received += step.given or []
+                given += step.returned or []
+        return given, received
+
+    def exchanged_cards(self, seat: int) -> set[str]:
+        """Every card `seat` saw change hands in this hand's exchange (what the rules show it)."""
+        if self.hand is None:
+            return set()
+        given, received = self._exchanged_by(seat)
+        return set(given) | set(received)
+
+    def _places(self) -> list[int | None]:
+        hand_state = self.hand
+        places: list[int | None] = [None] * self.players
+        for index, seat in enumerate(hand_state.out_order):
+            places[seat] = index + 1
+        for index, seat in enumerate(hand_state.f_out):
+            places[seat] = self.players - index
+        return places
+
+    def _message(self, seat: int | None) -> dict[str, str]:
+        phase = self.phase
+        if phase == "match_over":
+            return {"en": "The match is over.", "ja": "試合終了です。"}
+        if phase == "deal":
+            return {"en": "Shuffling and dealing…", "ja": "シャッフルして配っています…"}
+        if phase == "exchange":
+            if self.hand.exchange and all(step.given is None for step in self.hand.exchange):
+                return {
+                    "en": "Exchange: the poorer players hand over their strongest cards.",
+                    "ja": "カード交換：貧しい側が一番強いカードを渡します。",
+                }
+            return {
+                "en": "Exchange: the richer players give back cards of their choice.",
+                "ja": "カード交換：裕福な側が好きなカードを返します。",
+            }
+        hand_state = self.hand
+        reversed_note = (
+            {"en": " Revolution: strength is reversed.", "ja": " 革命中：強さが逆転しています。"}
+            if hand_state.revolution
+            else {"en": "", "ja": ""}
+        )
+        if hand_state.top is None:
+            return {
+                "en": "Lead a single, a set or a straight." + reversed_note["en"],
+                "ja": "1枚、同じ数字の組、または階段で親として出してください。" + reversed_note["ja"],
+            }
+        top = hand_state.top.shape
+        kind_names = {"single": ("single", "1枚"), "set": ("set", "組"), "straight": ("straight", "階段")}
+        en_kind, ja_kind = kind_names[top.kind]
+        return {
+            "en": f"Beat the {en_kind} of {top.size} on the table, or pass." + reversed_note["en"],
+            "ja": f"場の{top.size}枚の{ja_kind}より強く出すか、パスしてください。" + reversed_note["ja"],
+        }
+
+
+# ---- exchange helpers (pure) -----------------------------------------------------------------------
+def _strongest_first(hand: list[str]) -> list[str]:
+    return sorted(hand, key=lambda card: (-STRENGTH[card], sort_key(card)))
+
+
+def forced_gives(hand: list[str], count: int) -> list[list[str]]:
+    """The choices a poorer seat has: its `count` strongest cards, one entry per way to pick
+    among equal cards (F's are interchangeable, so they never multiply the choices)."""
+    ordered = _strongest_first(hand)
+    threshold = STRENGTH[ordered[count - 1]]
+    sure = [card for card in ordered if STRENGTH[card] > threshold]
+    tied = [card for card in ordered if STRENGTH[card] == threshold]
+    need = count - len(sure)
+    if threshold == F_STRENGTH:
+        return [sure + tied[:need]]
+    return [sure + list(chosen) for chosen in combinations(tied, need)]
+
+
+def gives_strongest(hand: list[str], cards: list[str]) -> bool:
+    """Whether `cards` are as strong as the strongest cards of `hand` of that number."""
+    best = sorted((STRENGTH[card] for card in hand), reverse=True)[: len(cards)]
+    return sorted((STRENGTH[card] for card in cards), reverse=True) == best
+
+
+def free_gives(hand: list[str], count: int) -> list[list[str]]:
+    """Every distinct choice of `count` cards from `hand`, F's taken in suit order."""
+    naturals = [card for card in hand if not IS_F[card]]
+    fs = [card for card in F_CARDS if card in hand]
+    out: list[list[str]] = []
+    for f_used in range(min(count, len(fs)) + 1):
+        for chosen in combinations(naturals, count - f_used):
+            out.append([*chosen, *fs[:f_used]])
+    return out
+
+
+class YayaFugouGame(Game):
+    id = "yaya-fugou"
+    names = {"en": "Yaya Fugou", "ja": "やや富豪"}
+    min_players = 4
+    max_players = 8
+    Options = YayaFugouOptions
+    match_class = YayaFugouMatch

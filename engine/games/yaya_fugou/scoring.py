@@ -1,0 +1,103 @@
+"""Finishing order, titles, match points and the exchange pairs: pure functions of a hand's
+outcome, so that the rule pages, the engine and the tests read the same tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DAIFUGOU = "daifugou"
+FUGOU = "fugou"
+YAYA_FUGOU = "yaya_fugou"
+HEIMIN = "heimin"
+YAYA_HINMIN = "yaya_hinmin"
+HINMIN = "hinmin"
+DAIHINMIN = "daihinmin"
+
+TITLE_NAMES: dict[str, dict[str, str]] = {
+    DAIFUGOU: {"ja": "大富豪", "en": "Tycoon"},
+    FUGOU: {"ja": "富豪", "en": "Rich"},
+    YAYA_FUGOU: {"ja": "やや富豪", "en": "Fairly Rich"},
+    HEIMIN: {"ja": "平民", "en": "Commoner"},
+    YAYA_HINMIN: {"ja": "やや貧民", "en": "Fairly Poor"},
+    HINMIN: {"ja": "貧民", "en": "Poor"},
+    DAIHINMIN: {"ja": "大貧民", "en": "Beggar"},
+}
+
+TITLE_TABLES: dict[int, tuple[str, ...]] = {
+    4: (DAIFUGOU, FUGOU, HINMIN, DAIHINMIN),
+    5: (DAIFUGOU, FUGOU, HEIMIN, HINMIN, DAIHINMIN),
+    6: (DAIFUGOU, FUGOU, YAYA_FUGOU, YAYA_HINMIN, HINMIN, DAIHINMIN),
+    7: (DAIFUGOU, FUGOU, YAYA_FUGOU, HEIMIN, YAYA_HINMIN, HINMIN, DAIHINMIN),
+    8: (DAIFUGOU, FUGOU, YAYA_FUGOU, HEIMIN, HEIMIN, YAYA_HINMIN, HINMIN, DAIHINMIN),
+}
+"""Titles from first place to last, by player count (RULINGS.md)."""
+
+EXCHANGES: tuple[tuple[str, str, int], ...] = (
+    (DAIHINMIN, DAIFUGOU, 2),
+    (HINMIN, FUGOU, 1),
+    (YAYA_HINMIN, YAYA_FUGOU, 1),
+)
+"""(poorer title, richer title, cards each way): the poorer side gives its strongest cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointTable:
+    """Match points of the three rich titles; each poor title scores the opposite of its
+    mirror and 平民 scores 0, which keeps every hand zero-sum whatever the table picks."""
+
+    daifugou: int = 3
+    fugou: int = 2
+    yaya_fugou: int = 1
+
+    def points(self, title: str) -> int:
+        return {
+            DAIFUGOU: self.daifugou,
+            FUGOU: self.fugou,
+            YAYA_FUGOU: self.yaya_fugou,
+            HEIMIN: 0,
+            YAYA_HINMIN: -self.yaya_fugou,
+            HINMIN: -self.fugou,
+            DAIHINMIN: -self.daifugou,
+        }[title]
+
+
+def titles_for(players: int) -> tuple[str, ...]:
+    """The title of each finishing place, first to last, for a table of `players`."""
+    return TITLE_TABLES[players]
+
+
+def finishing_order(went_out: list[int], f_only: list[int], remaining: list[int]) -> list[int]:
+    """Seats from first to last place.
+
+    `went_out` holds the seats that emptied their hands normally, in the order they did;
+    `f_only` those whose last play was made only of F's, in the order they went out;
+    `remaining` the seat(s) still holding cards when the hand stopped. Normal finishers come
+    first, then the seats left holding cards, then the F-only finishers, the earliest of them
+    last."""
+    return [*went_out, *remaining, *reversed(f_only)]
+
+
+def hand_result(order: list[int], points: PointTable) -> tuple[list[str], list[int], list[int]]:
+    """(title per seat, place per seat 1-based, points per seat) for a finishing order."""
+    players = len(order)
+    table = titles_for(players)
+    titles = [""] * players
+    places = [0] * players
+    scores = [0] * players
+    for index, seat in enumerate(order):
+        titles[seat] = table[index]
+        places[seat] = index + 1
+        scores[seat] = points.points(table[index])
+    return titles, places, scores
+
+
+def exchange_pairs(titles: list[str]) -> list[tuple[int, int, int]]:
+    """(giver, receiver, count) for each exchange the previous hand's titles call for: the
+    poorer seat gives first, then the richer seat gives the same number back."""
+    seat_of = {title: seat for seat, title in enumerate(titles) if title != HEIMIN}
+    return [
+        (seat_of[poor], seat_of[rich], count)
+        for poor, rich, count in EXCHANGES
+        if poor in seat_of and rich in seat_of
+    ]
