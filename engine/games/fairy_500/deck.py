@@ -190,3 +190,27 @@ _DISPLAY_SUIT = {"H": 0, "D": 1, "C": 2, "S": 3}
 def display_key(card: str) -> tuple[int, int]:
     """Hands are shown grouped by printed suit, strongest first (F, K, Q, C, J, 15 … 0)."""
     return _DISPLAY_SUIT[suit_of(card)], -(99 if is_fairy(card) else plain_rank_value(card))
+
+
+def stack_deck(
+    players: int, dealer: int, hands: dict[int, list[str]], kitty: list[str] | None = None
+) -> list[str]:
+    """A shuffle order that deals the given cards to the given seats (and kitty); every card not
+    placed fills the remaining slots in set order. Used to set up a chosen deal or a puzzle."""
+    cards = card_set(players)
+    placed = [card for chosen in hands.values() for card in chosen] + list(kitty or [])
+    unknown = [card for card in placed if card not in cards]
+    if unknown or len(set(placed)) != len(placed):
+        raise ValueError(f"cannot stack {placed}: unknown or repeated cards")
+    placed_set = set(placed)
+    spare = iter(card for card in cards if card not in placed_set)
+    order: list[str] = []
+    for i in range(players):
+        seat = (dealer + 1 + i) % players
+        chosen = list(hands.get(seat, []))
+        if len(chosen) > 10:
+            raise ValueError(f"seat {seat} cannot hold {len(chosen)} cards")
+        order += chosen + [next(spare) for _ in range(10 - len(chosen))]
+    chosen_kitty = list(kitty or [])
+    order += chosen_kitty + [next(spare) for _ in range(4 - len(chosen_kitty))]
+    return order
