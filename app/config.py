@@ -1,0 +1,63 @@
+"""Settings read from the environment, so the same code runs locally, in tests and in Docker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept plain `postgresql://` (and Heroku-style `postgres://`) URLs and pin the psycopg 3 driver,
+    because SQLAlchemy would otherwise pick psycopg2, which is not installed."""
+    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Settings(BaseSettings):
+    """Everything configurable about a running server."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True)
+
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "database_url")
+    )
+    """SQLAlchemy URL of the PostgreSQL database; None starts an embedded server under `data_dir`."""
+
+    data_dir: Path = Field(
+        default=PROJECT_ROOT / "var", validation_alias=AliasChoices("CARDTABLE_DATA_DIR", "data_dir")
+    )
+    """Where the embedded PostgreSQL keeps its cluster (`<data_dir>/pgdata`)."""
+
+    bot_delay: float = Field(
+        default=0.8, ge=0, validation_alias=AliasChoices("CARDTABLE_BOT_DELAY", "bot_delay")
+    )
+    """Seconds a bot waits before acting, so people can follow the play."""
+
+    host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CARDTABLE_HOST", "host"))
+    port: int = Field(default=8000, validation_alias=AliasChoices("CARDTABLE_PORT", "port"))
+
+    migrate_on_start: bool = Field(
+        default=True, validation_alias=AliasChoices("CARDTABLE_MIGRATE_ON_START", "migrate_on_start")
+    )
+    """Run Alembic to head and load the seeds when the app starts (idempotent)."""
+
+    secure_cookies: bool = Field(
+        default=False, validation_alias=AliasChoices("CARDTABLE_SECURE_COOKIES", "secure_cookies")
+    )
+    """Mark the session cookie Secure; turn on behind HTTPS."""
+
+    static_dir: Path = Field(
+        default=PROJECT_ROOT / "static", validation_alias=AliasChoices("CARDTABLE_STATIC_DIR", "static_dir")
+    )
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        if self.database_url is None:
+            raise RuntimeError("no database URL: start the embedded PostgreSQL first")
+        return normalize_database_url(self.database_url)

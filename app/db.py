@@ -1,0 +1,56 @@
+"""Database access: the async SQLAlchemy engine, sessions, and running migrations.
+
+All request-time database work goes through the async engine (psycopg 3), so it never blocks the
+event loop. Migrations are synchronous Alembic runs; callers inside the loop use a thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from app.config import PROJECT_ROOT, normalize_database_url
+from app.embedded_pg import EmbeddedPostgres
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Database", "EmbeddedPostgres", "migrate"]
+
+
+def alembic_config(url: str) -> Config:
+    """An Alembic config pointing at our migrations, independent of the working directory."""
+    config = Config(str(PROJECT_ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    config.attributes["url"] = normalize_database_url(url)
+    config.attributes["configure_logging"] = False
+    return config
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest revision (a no-op when it is already there)."""
+    command.upgrade(alembic_config(url), "head")
+
+
+class Database:
+    """The async engine and a session factory for one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_database_url(url)
+        self.engine: AsyncEngine = create_async_engine(
+            self.url, pool_size=10, max_overflow=10, pool_pre_ping=True
+        )
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction commits on success and rolls back on error."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()

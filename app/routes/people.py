@@ -1,0 +1,118 @@
+"""People: a name makes a durable identity held in a session cookie; a password is optional."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import delete, select
+
+from app.errors import ApiError
+from app.models import Person
+from app.models import Session as SessionRow
+from app.repository import clean_name, create_person, open_session, person_json
+from app.security import (
+    SESSION_COOKIE,
+    SESSION_MAX_AGE,
+    hash_password,
+    normalize_account_id,
+    token_hash,
+    verify_password,
+)
+from app.services import SignedIn, get_services
+
+router = APIRouter(prefix="/api")
+
+
+class NameBody(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class PasswordBody(BaseModel):
+    password: str = Field(max_length=1000)
+
+
+class LoginBody(BaseModel):
+    account: str = Field(max_length=64)
+    password: str = Field(max_length=1000)
+
+
+def _set_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=get_services(request).settings.secure_cookies,
+        path="/",
+    )
+
+
+@router.post("/people", status_code=201)
+async def create(body: NameBody, request: Request, response: Response) -> dict[str, Any]:
+    """Choosing a name creates a person and signs this browser in as them."""
+    async with get_services(request).db.session() as session:
+        person = await create_person(session, body.name)
+        token = await open_session(session, person)
+        answer = person_json(person)
+    _set_cookie(request, response, token)
+    return answer
+
+
+@router.get("/me")
+async def me(person: SignedIn) -> dict[str, Any]:
+    return person_json(person)
+
+
+@router.patch("/me")
+async def rename(body: NameBody, request: Request, person: SignedIn) -> dict[str, Any]:
+    async with get_services(request).db.session() as session:
+        row = await session.get(Person, person.id)
+        assert row is not None
+        row.name = clean_name(body.name)
+        return person_json(row)
+
+
+@router.post("/me/password")
+async def set_password(body: PasswordBody, request: Request, person: SignedIn) -> dict[str, Any]:
+    """Add or change the password that lets this person sign in on another device."""
+    if len(body.password) < 8:
+        raise ApiError(422, "a password needs at least 8 characters", "パスワードは8文字以上にしてください")
+    hashed = hash_password(body.password)
+    async with get_services(request).db.session() as session:
+        row = await session.get(Person, person.id)
+        assert row is not None
+        row.password_hash = hashed
+        return person_json(row)
+
+
+@router.post("/login")
+async def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
+    """Sign in with the public account id shown on the profile and the password."""
+    async with get_services(request).db.session() as session:
+        person = await session.scalar(
+            select(Person).where(Person.account == normalize_account_id(body.account))
+        )
+        if (
+            person is None
+            or person.password_hash is None
+            or not verify_password(person.password_hash, body.password)
+        ):
+            raise ApiError(401, "wrong account id or password", "アカウントIDかパスワードが違います")
+        token = await open_session(session, person)
+        answer = person_json(person)
+    _set_cookie(request, response, token)
+    return answer
+
+
+@router.post("/logout", status_code=204)
+async def logout(request: Request) -> Response:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        async with get_services(request).db.session() as session:
+            await session.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return response

@@ -1,0 +1,252 @@
+"""Rooms: private tables reached by invite code; seats, bots, options, start and rematch."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import delete, select, update
+
+from app.errors import ApiError
+from app.models import MatchRow, MatchSeat, Person, Room, RoomSeat
+from app.repository import (
+    check_seat_count,
+    effective_options,
+    game_or_error,
+    join_room,
+    room_by_code,
+    room_json,
+    room_leaderboard,
+    room_seats,
+)
+from app.security import new_invite_code
+from app.services import Services, SignedIn, current_person, get_services
+from app.tables import room_channel
+
+router = APIRouter(prefix="/api/rooms")
+
+
+class CreateRoomBody(BaseModel):
+    game_id: str
+    seats: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    preset: str | None = None
+
+
+class PatchRoomBody(BaseModel):
+    seats: int | None = None
+    options: dict[str, Any] | None = None
+
+
+class SeatBody(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    as_: Literal["me", "bot"] = Field(default="me", alias="as")
+
+
+async def _running_match(session: Any, room_id: int) -> MatchRow | None:
+    return await session.scalar(
+        select(MatchRow).where(MatchRow.room_id == room_id, MatchRow.status == "running")
+    )
+
+
+async def _room_answer(services: Services, code: str, viewer: Person | None) -> dict[str, Any]:
+    async with services.db.session() as session:
+        room = await room_by_code(session, code)
+        return await room_json(session, room, viewer, services.presence.connected(room.id))
+
+
+async def _announce(services: Services, room_id: int, match_id: int | None = None) -> None:
+    """Tell every socket in the room that seats/options/members changed (and the table, if live)."""
+    await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+    if match_id is not None:
+        await services.tables.seats_changed(match_id)
+
+
+def _host_only(room: Room, person: Person) -> None:
+    if room.host_id != person.id:
+        raise ApiError(403, "only the host can do that", "それはホストだけができます")
+
+
+@router.post("", status_code=201)
+async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) -> dict:
+    """The creator becomes host and member; the invite code is the only way in."""
+    services = get_services(request)
+    game = game_or_error(body.game_id)
+    options = dict(body.options)
+    seats = body.seats
+    if body.preset is not None:
+        async with services.db.session() as session:
+            from app.models import Preset
+
+            preset = await session.scalar(
+                select(Preset).where(Preset.game_id == game.id, Preset.key == body.preset)
+            )
+        if preset is None:
+            raise ApiError(
+                422, f"no preset {body.preset!r} for this game", f"プリセット {body.preset!r} はありません"
+            )
+        options = {**preset.options, **options}
+        seats = seats or preset.seats
+    seats = seats or game.min_players
+    check_seat_count(game, seats)
+    effective_options(game, seats, options)
+    async with services.db.session() as session:
+        room = Room(
+            code=new_invite_code(), game_id=game.id, host_id=person.id, seat_count=seats, options=options
+        )
+        session.add(room)
+        await session.flush()
+        await join_room(session, room, person)
+        code = room.code
+    return await _room_answer(services, code, person)
+
+
+@router.get("/{code}")
+async def get_room(code: str, request: Request) -> dict:
+    """Whoever holds the code may look; a signed-in person becomes a member by opening it."""
+    services = get_services(request)
+    person = await current_person(request)
+    joined = False
+    async with services.db.session() as session:
+        room = await room_by_code(session, code)
+        if person is not None:
+            joined = await join_room(session, room, person)
+        room_id = room.id
+    if joined:
+        await _announce(services, room_id)
+    return await _room_answer(services, code, person)
+
+
+@router.patch("/{code}")
+async def patch_room(code: str, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
+    """Host only, between matches: change the seat count and/or the options."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        room = await room_by_code(session, code, lock=True)
+        _host_only(room, person)
+        if await _running_match(session, room.id) is not None:
+            raise ApiError(
+                409, "a match is running; change the table after it ends", "対戦中は変更できません"
+            )
+        game = game_or_error(room.game_id)
+        seats = body.seats if body.seats is not None else room.seat_count
+        options = body.options if body.options is not None else room.options
+        check_seat_count(game, seats)
+        effective_options(game, seats, options)
+        room.seat_count = seats
+        room.options = dict(options)
+        await session.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id, RoomSeat.n >= seats))
+        room_id = room.id
+    await _announce(services, room_id)
+    return await _room_answer(services, code, person)
+
+
+@router.post("/{code}/seats/{n}")
+async def take_seat(code: str, n: int, body: SeatBody, request: Request, person: SignedIn) -> dict:
+    """`{"as": "me"}` sits down (an empty seat, or one a bot keeps warm); `{"as": "bot"}` lets the
+    host seat a bot. During a match this is how a bot takes over for someone who left, and how
+    a person takes a bot's seat back."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        room = await room_by_code(session, code, lock=True)
+        await join_room(session, room, person)
+        if not 0 <= n < room.seat_count:
+            raise ApiError(
+                404, f"this room has seats 0 to {room.seat_count - 1}", f"席は0〜{room.seat_count - 1}番です"
+            )
+        seats = await room_seats(session, room.id)
+        current = seats.get(n)
+        running = await _running_match(session, room.id)
+        if body.as_ == "me":
+            if current is not None and current.kind == "person" and current.person_id != person.id:
+                raise ApiError(409, f"seat {n} is taken", f"{n}番の席はふさがっています")
+            if current is None:
+                session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person.id))
+            else:
+                current.kind, current.person_id = "person", person.id
+            if running is not None:
+                await session.execute(
+                    update(MatchSeat)
+                    .where(MatchSeat.match_id == running.id, MatchSeat.n == n)
+                    .values(kind="person", person_id=person.id)
+                )
+        else:
+            _host_only(room, person)
+            if current is not None and current.kind == "person":
+                raise ApiError(
+                    409,
+                    f"seat {n} has a person in it; remove them first",
+                    f"{n}番の席には人がいます。先に外してください",
+                )
+            if current is None:
+                session.add(RoomSeat(room_id=room.id, n=n, kind="bot", person_id=None))
+            if running is not None:
+                await session.execute(
+                    update(MatchSeat)
+                    .where(MatchSeat.match_id == running.id, MatchSeat.n == n)
+                    .values(kind="bot")
+                )
+        room_id, match_id = room.id, (running.id if running else None)
+    await _announce(services, room_id, match_id)
+    return await _room_answer(services, code, person)
+
+
+@router.delete("/{code}/seats/{n}")
+async def leave_seat(code: str, n: int, request: Request, person: SignedIn) -> dict:
+    """Leave your own seat, or (host) clear anyone's. During a match the seat waits, empty, until
+    the host gives it to a bot or someone takes it."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        room = await room_by_code(session, code, lock=True)
+        seats = await room_seats(session, room.id)
+        current = seats.get(n)
+        if current is None:
+            raise ApiError(409, f"seat {n} is already empty", f"{n}番の席は空いています")
+        if not (current.kind == "person" and current.person_id == person.id):
+            _host_only(room, person)
+        await session.delete(current)
+        running = await _running_match(session, room.id)
+        if running is not None:
+            await session.execute(
+                update(MatchSeat).where(MatchSeat.match_id == running.id, MatchSeat.n == n).values(kind=None)
+            )
+        room_id, match_id = room.id, (running.id if running else None)
+    await _announce(services, room_id, match_id)
+    return await _room_answer(services, code, person)
+
+
+@router.post("/{code}/start")
+async def start(code: str, request: Request, person: SignedIn) -> dict:
+    """Host: start a match with the current seating (a rematch once the last one has ended)."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        room = await room_by_code(session, code, lock=True)
+        _host_only(room, person)
+        if await _running_match(session, room.id) is not None:
+            raise ApiError(409, "a match is already running", "すでに対戦中です")
+        game = game_or_error(room.game_id)
+        seats = await room_seats(session, room.id)
+        empty = [n for n in range(room.seat_count) if n not in seats]
+        if empty:
+            listed = ", ".join(str(n) for n in empty)
+            raise ApiError(
+                409,
+                f"empty seats: {listed}; fill them with people or bots first",
+                f"空席があります（{listed}）。人かボットで埋めてください",
+            )
+        options = effective_options(game, room.seat_count, room.options)
+        live = await services.tables.start_match(session, room.id, game.id, room.seat_count, options)
+        room_id = room.id
+    await services.tables.activate(live)
+    await _announce(services, room_id)
+    return await _room_answer(services, code, person)
+
+
+@router.get("/{code}/leaderboard")
+async def leaderboard(code: str, request: Request) -> list[dict[str, Any]]:
+    """Cumulative scores of everyone who has played in this room (bots as one entry)."""
+    async with get_services(request).db.session() as session:
+        room = await room_by_code(session, code)
+        return await room_leaderboard(session, room)
