@@ -1,0 +1,694 @@
+"""Familia: the match state and every rule of play.
+
+Overview. Number cards (A–10, plus wild jokers if chosen) are dealt; the face cards (K, Q, J)
+lie in two face-down piles, black (spades, clubs) and red (hearts, diamonds). Each trick the
+starter turns the top card of a pile of their choice: that face card is the trick's prize.
+While the face-up draw pile lasts the face card is the lead (its suit must be followed); once the
+draw pile is gone its suit is trump and the starter leads a card. Equal cards "bat" each other
+and leave the trick when it is judged. A "hand" of the match (the contract's unit) is one game of
+Familia: 1 to 3 deals, scored at its end from the face cards each player won.
+
+Seats. Seat count = hands in play (3–10). Two people play the four-seat table, each holding a
+man's and a woman's seat of one pair (seats 0+2 and 1+3). Play goes in seat order.
+
+Phases (`view["phase"]`):
+- "crest": royal option only, before each hand: each team's lowest seat picks its crest suit.
+- "deal": the CHANCE seat shuffles (start of every deal).
+- "pile": the trick's starter picks the face-card pile to turn.
+- "play": seats play one card each, the starter first.
+- "match_over": nothing left to do.
+
+Actions:
+- `{"type": "choose", "crest": "S"|"H"|"D"|"C"}` (phase crest).
+- `{"type": "shuffle", "deck": [...], "black": [...], "red": [...]}` by CHANCE (phase deal).
+  `deck` is every number card of the deal in the order dealt. `black` and `red` give the new
+  order of the face-card piles (first element = top, turned first); they are required when the
+  piles are (re)built, i.e. at the first deal, and at every deal when the sets are used per deal
+  (with carry-over they hold the new set plus the leftover cards); they must be absent at later
+  deals when all the sets are used together (the piles simply continue).
+- `{"type": "choose", "pile": "black"|"red"}` (phase pile; only a non-empty pile).
+- `{"type": "play", "cards": [card]}` (phase play; exactly one card).
+
+Dealing from an order. The deal's first seat F is (first seat of the hand + deal number − 1);
+seat F+i (mod seats) receives `deck[i*h:(i+1)*h]` for h = hand size; the rest of `deck` is the
+face-up draw pile, `deck[seats*h]` on top (drawn first). The first seat of hand k is seat
+(k − 1) mod seats; F also starts the deal's first trick.
+
+A trick. The starter turns a face card and plays first; the others follow in seat order. Cards
+that may be played:
+- Lead phase (draw pile not empty when the trick starts): the face card's suit must be followed
+  if possible. A joker turned from a pile means no lead: anything goes.
+- Trump phase (draw pile empty): the starter leads any card; the others follow the led suit,
+  else must play a trump (the face card's suit; no trump under a turned joker), else anything.
+  A led wild joker leaves the led suit to the next non-joker card.
+- A card that would bat with a card already in the trick may always be played.
+- A wild joker may always be played.
+- Batting Familia (must win): among the cards the above allows, a card that beats the best card
+  so far (judged by plain trick-taking, ignoring batting) must be played if there is one (a
+  batting card or a joker still may be played instead; a joker never creates the duty).
+Batting keys (cards with equal keys bat): normal play: same colour and rank with one deck, same
+suit and rank with two or three; batting Familia: same rank (one deck), same colour and rank
+(two), same suit and rank (three). Only jokers bat jokers; the turned face card never bats.
+
+Judging, once all have played: (1) every card whose key another card in the trick shares leaves;
+(2) if no following card is left (led suit, trump, or a wild joker when a suit was led), cards of
+equal rank leave whatever their suits; (3) the best card left wins the face card: trump above the
+led suit above the rest, ranks A > 10 > … > 2; a wild joker ranks just under the led suit's A (in
+a trick with no lead it ranks between A and 10). No card left: the trick is void and the face
+card is set aside face up. Then everyone draws one card from the draw pile in seat order from the
+winner (after a void trick, from the same starter), as far as the pile goes, and the winner (or
+the same starter) starts the next trick.
+
+A deal ends after its number of tricks, or earlier when a hand is empty or both face piles are;
+leftover number cards are discarded. Leftover face cards stay in the piles (sets together), join
+the next deal's set and are reshuffled (per deal with carry-over) or are set aside unseen (per
+deal without). After the last deal the hand is scored (see scoring.py); a seat's hand score is
+its team's total. The match ends after `Options.hands` hands (default: one per seat).
+
+View keys beyond the common ones: `roles` (M/F per seat), `teams` (team number per seat),
+`crests` (crest suit per seat's team, or null), `royal`, `decks`, `deal_no`, `deals_total`,
+`batting_familia` (this deal), `batting_rule` ("colour_rank" | "suit_rank" | "rank"),
+`piles` ({"black": n, "red": n}), `mode` ("lead" | "trump"), `face_card`, `led_suit`, `trump`,
+`draw_pile` ({"count": n, "top": card or null}), `won` (face cards won per seat, face up),
+`tricks_won`, `discarded_faces` (face cards of void tricks), `set_aside` (face cards put away
+unseen), `known_cards` (per seat: cards it drew from the face-up pile and has not played),
+`last_draws` ([{"seat", "card"}] of the latest draw round), `standings` (match place per seat).
+`trick` adds "face", "pile", "mode", "led_suit", "trump" and a "batting" flag per card (played
+under the batting allowance); `last_trick` adds "winner" (null when void), "void",
+"winning_card" and "steps" ([{"kind": "batting" | "rank", "cards": [{"seat", "card"}]}]).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import CHANCE, Action, Event, IllegalAction, Match
+
+from . import scoring
+from .config import BLACK_SUITS, JOKER, RED_SUITS, SUITS, Table, face_set, resolve, split_jokers
+
+RANK_VALUE = {"A": 12, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2}
+JOKER_RANK = 11
+"""A wild joker ranks between the A (12) and the 10."""
+COLOUR = {"S": "black", "C": "black", "H": "red", "D": "red"}
+PILES = ("black", "red")
+SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
+
+
+def rank_value(card: str) -> int:
+    return JOKER_RANK if card == JOKER else RANK_VALUE[card[1:]]
+
+
+def card_sort_key(card: str) -> tuple[int, int]:
+    """Display order: by suit (S, H, D, C, joker last), then strongest first."""
+    if card == JOKER:
+        return (len(SUITS), 0)
+    return (SUIT_ORDER[card[0]], -RANK_VALUE[card[1:]])
+
+
+def batting_rule(batting_familia: bool, decks: int) -> str:
+    """Which cards bat: "rank", "colour_rank" or "suit_rank" (the seed's two tables)."""
+    if batting_familia:
+        return ("rank", "colour_rank", "suit_rank")[decks - 1]
+    return "colour_rank" if decks == 1 else "suit_rank"
+
+
+def batting_key(card: str, rule: str) -> str:
+    """Cards with equal keys bat each other; only jokers share a joker's key."""
+    if card == JOKER:
+        return JOKER
+    if rule == "suit_rank":
+        return card
+    if rule == "colour_rank":
+        return COLOUR[card[0]] + card[1:]
+    return card[1:]
+
+
+def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
+    """Plain trick-taking strength: (tier, rank). Tier 2 trump, 1 led suit (a wild joker when a
+    suit was led), 0 when nothing was led, -1 for a card that cannot win."""
+    if card == JOKER:
+        return (1 if led is not None else 0, JOKER_RANK)
+    suit = card[0]
+    if suit == trump:
+        return (2, RANK_VALUE[card[1:]])
+    if led is None:
+        return (0, RANK_VALUE[card[1:]])
+    return (1 if suit == led else -1, RANK_VALUE[card[1:]])
+
+
+def is_following(card: str, led: str | None, trump: str | None) -> bool:
+    """A card of the led suit or trump (a wild joker counts as the led suit's card)."""
+    if card == JOKER:
+        return led is not None
+    return card[0] == led or card[0] == trump
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The outcome of one trick: what batted, what collided on rank, who won."""
+
+    batting: tuple[tuple[int, str], ...]
+    rank_collisions: tuple[tuple[int, str], ...]
+    winner: int | None
+    winning_card: str | None
+
+
+def judge_trick(plays: list[tuple[int, str]], led: str | None, trump: str | None, rule: str) -> Judgement:
+    """Remove batting cards, then equal ranks if nothing follows, then find the best card left."""
+    key_counts: dict[str, int] = {}
+    for _, card in plays:
+        key = batting_key(card, rule)
+        key_counts[key] = key_counts.get(key, 0) + 1
+    batted = tuple(p for p in plays if key_counts[batting_key(p[1], rule)] > 1)
+    left = [p for p in plays if key_counts[batting_key(p[1], rule)] == 1]
+    collided: tuple[tuple[int, str], ...] = ()
+    if left and not any(is_following(card, led, trump) for _, card in left):
+        rank_counts: dict[int, int] = {}
+        for _, card in left:
+            rank_counts[rank_value(card)] = rank_counts.get(rank_value(card), 0) + 1
+        collided = tuple(p for p in left if rank_counts[rank_value(p[1])] > 1)
+        left = [p for p in left if rank_counts[rank_value(p[1])] == 1]
+    if not left:
+        return Judgement(batted, collided, None, None)
+    seat, card = max(left, key=lambda p: strength(p[1], led, trump))
+    return Judgement(batted, collided, seat, card)
+
+
+@dataclass(slots=True)
+class TrickState:
+    """The trick in progress: its prize, the mode it is played in, and the cards so far."""
+
+    starter: int
+    face: str
+    pile: str
+    trump_phase: bool
+    plays: list[tuple[int, str]] = field(default_factory=list)
+    batted: list[bool] = field(default_factory=list)
+
+    @property
+    def led_suit(self) -> str | None:
+        if not self.trump_phase:
+            return None if self.face == JOKER else self.face[0]
+        for _, card in self.plays:
+            if card != JOKER:
+                return card[0]
+        return None
+
+    @property
+    def trump(self) -> str | None:
+        return self.face[0] if self.trump_phase and self.face != JOKER else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "leader": self.starter,
+            "face": self.face,
+            "pile": self.pile,
+            "mode": "trump" if self.trump_phase else "lead",
+            "led_suit": self.led_suit,
+            "trump": self.trump,
+            "cards": [
+                {"seat": seat, "card": card, "batting": bat}
+                for (seat, card), bat in zip(self.plays, self.batted, strict=True)
+            ],
+        }
+
+
+def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
+    """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
+    led, trump = trick.led_suit, trick.trump
+    plain = [card for card in hand if card != JOKER]
+    base = plain
+    if led is not None:
+        following = [card for card in plain if card[0] == led]
+        if following:
+            base = following
+        elif trump is not None:
+            base = [card for card in plain if card[0] == trump] or plain
+    if must_win and base:
+        best: tuple[int, int] | None = None
+        for _, card in trick.plays:
+            value = strength(card, led, trump)
+            if value[0] >= 0 and (best is None or value > best):
+                best = value
+        winners = [
+            card
+            for card in base
+            if (value := strength(card, led, trump))[0] >= 0 and (best is None or value > best)
+        ]
+        if winners:
+            base = winners
+    allowed = set(base)
+    if trick.plays:
+        played_keys = {batting_key(card, rule) for _, card in trick.plays if card != JOKER}
+        allowed.update(card for card in plain if batting_key(card, rule) in played_keys)
+    if JOKER in hand:
+        allowed.add(JOKER)
+    return sorted(allowed, key=card_sort_key)
+
+
+def _msg(en: str, ja: str) -> dict[str, str]:
+    return {"en": en, "ja": ja}
+
+
+class FamiliaMatch(Match):
+    """One match of Familia: a sequence of hands (games) of 1–3 deals each."""
+
+    table: Table
+
+    def _setup(self) -> None:
+        self.table = resolve(self.options, self.players)  # type: ignore[arg-type]
+        self._sorted_number_cards = sorted(self.table.number_cards)
+        self.phase = "deal"
+        self.hand_no = 0
+        self.match_face_counts = [0] * self.players
+        self.match_face_points = [0] * self.players
+        self._start_hand()
+
+    # ---- hand and deal life cycle -------------------------------------------------------------
+    def _start_hand(self) -> None:
+        n = self.players
+        self.hand_no += 1
+        self.hand_first = (self.hand_no - 1) % n
+        self.deal_no = 0
+        self.crests: list[str | None] = [None] * self.table.team_count
+        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.discarded_faces: list[str] = []
+        self.set_aside = 0
+        self.black: list[str] = []
+        self.red: list[str] = []
+        self.carry: dict[str, list[str]] = {"black": [], "red": []}
+        self._clear_deal()
+        self.phase = "crest" if self.table.royal else "deal"
+
+    def _clear_deal(self) -> None:
+        n = self.players
+        self.holdings: list[list[str]] = [[] for _ in range(n)]
+        self.draw_pile: list[str] = []
+        self.trick: TrickState | None = None
+        self.last_trick: dict[str, Any] | None = None
+        self.starter = 0
+        self.tricks_played = 0
+        self.known: list[list[str]] = [[] for _ in range(n)]
+        self.last_draws: list[dict[str, Any]] = []
+
+    @property
+    def batting_familia(self) -> bool:
+        return self.table.batting[max(self.deal_no, 1) - 1]
+
+    @property
+    def rule(self) -> str:
+        return batting_rule(self.batting_familia, self.table.decks)
+
+    def _deal_first(self, deal_no: int) -> int:
+        return (self.hand_first + deal_no - 1) % self.players
+
+    def _piles_rebuilt(self, deal_no: int) -> bool:
+        return deal_no == 1 or self.table.face_use != "together"
+
+    def expected_pile(self, colour: str, deal_no: int) -> list[str]:
+        """The cards the `colour` face pile is built from at deal `deal_no` (any order)."""
+        suits = BLACK_SUITS if colour == "black" else RED_SUITS
+        table = self.table
+        if table.face_use == "together":
+            jokers = split_jokers(table.pile_jokers[0])
+            return face_set(suits) * table.face_sets + [JOKER] * jokers[PILES.index(colour)]
+        jokers = split_jokers(table.pile_jokers[deal_no - 1])
+        return face_set(suits) + list(self.carry[colour]) + [JOKER] * jokers[PILES.index(colour)]
+
+    def _start_deal(self, action: Action) -> list[Event]:
+        n, size = self.players, self.table.hand_size
+        self.deal_no += 1
+        self._clear_deal()
+        first = self._deal_first(self.deal_no)
+        deck = list(action["deck"])
+        for i in range(n):
+            self.holdings[(first + i) % n] = deck[i * size : (i + 1) * size]
+        self.draw_pile = deck[n * size :]
+        if self._piles_rebuilt(self.deal_no):
+            self.black, self.red = list(action["black"]), list(action["red"])
+            self.carry = {"black": [], "red": []}
+        self.starter = first
+        events: list[Event] = [
+            {"type": "deal", "hand_no": self.hand_no, "deal_no": self.deal_no, "first": first}
+        ]
+        return events + self._next_trick_or_end()
+
+    def _next_trick_or_end(self) -> list[Event]:
+        """Start the next trick's pile choice, or end the deal when it is over."""
+        over = (
+            self.tricks_played >= self.table.tricks
+            or any(not held for held in self.holdings)
+            or not (self.black or self.red)
+        )
+        if not over:
+            self.phase = "pile"
+            return []
+        return self._end_deal()
+
+    def _end_deal(self) -> list[Event]:
+        table = self.table
+        events: list[Event] = [{"type": "deal_over", "deal_no": self.deal_no}]
+        self.holdings = [[] for _ in range(self.players)]
+        self.draw_pile = []
+        self.known = [[] for _ in range(self.players)]
+        self.trick = None
+        if table.face_use == "per_deal_carry":
+            self.carry = {"black": self.black, "red": self.red}
+            self.black, self.red = [], []
+        elif table.face_use == "per_deal_discard":
+            self.set_aside += len(self.black) + len(self.red)
+            self.black, self.red = [], []
+        piles_exhausted = table.face_use == "together" and not (self.black or self.red)
+        if self.deal_no < table.deals and not piles_exhausted:
+            self.phase = "deal"
+            return events
+        return events + self._end_hand()
+
+    def _end_hand(self) -> list[Event]:
+        table = self.table
+        players_detail: list[dict[str, Any]] = []
+        points: list[int] = []
+        for seat in range(self.players):
+            crest = self.crests[table.teams[seat]]
+            result = scoring.score_player(
+                self.won[seat], table.roles[seat], crest, self.tricks_won[seat], table.face_sets
+            )
+            points.append(result.total)
+            players_detail.append(
+                {
+                    "seat": seat,
+                    "role": table.roles[seat],
+                    "team": table.teams[seat],
+                    "crest": crest,
+                    "won": list(self.won[seat]),
+                    "tricks": self.tricks_won[seat],
+                    **result.to_json(),
+                }
+            )
+        team_rows: list[dict[str, Any]] = []
+        for team in range(table.team_count):
+            seats = table.team_seats(team)
+            cards = [card for seat in seats for card in self.won[seat]]
+            team_rows.append(
+                {
+                    "team": team,
+                    "seats": seats,
+                    "points": sum(points[s] for s in seats),
+                    "face_cards": len(cards),
+                    "face_points": scoring.face_card_points(cards),
+                }
+            )
+        places = scoring.rank_places([(r["points"], r["face_cards"], r["face_points"]) for r in team_rows])
+        for row, place in zip(team_rows, places, strict=True):
+            row["place"] = place
+        hand_scores = [team_rows[table.teams[seat]]["points"] for seat in range(self.players)]
+        for seat in range(self.players):
+            self.scores[seat] += hand_scores[seat]
+            self.match_face_counts[seat] += len(self.won[seat])
+            self.match_face_points[seat] += scoring.face_card_points(self.won[seat])
+        self.hands.append(
+            {
+                "hand_no": self.hand_no,
+                "scores": hand_scores,
+                "details": {
+                    "players": players_detail,
+                    "teams": team_rows,
+                    "deals": self.deal_no,
+                    "face_sets": table.face_sets,
+                    "discarded_faces": list(self.discarded_faces),
+                },
+            }
+        )
+        events: list[Event] = [{"type": "hand_over", "hand_no": self.hand_no, "scores": hand_scores}]
+        if self.hand_no >= table.hands_total:
+            self.phase = "match_over"
+            events.append({"type": "match_over", "scores": list(self.scores)})
+            return events
+        self._start_hand()
+        return events
+
+    # ---- the contract ---------------------------------------------------------------------------
+    def to_act(self) -> list[int]:
+        if self.phase == "crest":
+            return [self.table.captain(t) for t in range(self.table.team_count) if self.crests[t] is None]
+        if self.phase == "deal":
+            return [CHANCE]
+        if self.phase == "pile":
+            return [self.starter]
+        if self.phase == "play" and self.trick is not None:
+            return [(self.trick.starter + len(self.trick.plays)) % self.players]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        if self.phase == "crest":
+            return [{"type": "choose", "crest": suit} for suit in SUITS]
+        if self.phase == "deal":
+            return [{"type": "shuffle"}]
+        if self.phase == "pile":
+            return [
+                {"type": "choose", "pile": p} for p in PILES if (self.black if p == "black" else self.red)
+            ]
+        assert self.trick is not None
+        cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
+        return [{"type": "play", "cards": [card]} for card in cards]
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        if self.phase == "crest":
+            return self._apply_crest(seat, action)
+        if self.phase == "deal":
+            if kind != "shuffle":
+                raise IllegalAction("a shuffle is awaited")
+            self._check_shuffle(action)
+            return self._start_deal(action)
+        if self.phase == "pile":
+            return self._apply_pile(seat, action)
+        if self.phase == "play":
+            return self._apply_play(seat, action)
+        raise IllegalAction("the match is over")
+
+    def _apply_crest(self, seat: int, action: Action) -> list[Event]:
+        crest = action.get("crest")
+        if action["type"] != "choose" or crest not in SUITS:
+            raise IllegalAction("choose a crest suit: S, H, D or C")
+        team = self.table.teams[seat]
+        self.crests[team] = crest
+        events: list[Event] = [{"type": "crest", "seat": seat, "team": team, "crest": crest}]
+        if all(c is not None for c in self.crests):
+            self.phase = "deal"
+        return events
+
+    def _check_shuffle(self, action: Action) -> None:
+        deck = action.get("deck")
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise IllegalAction("a shuffle needs 'deck', a list of card codes")
+        if sorted(deck) != self._sorted_number_cards:
+            raise IllegalAction("the deck must hold exactly this table's number cards")
+        next_deal = self.deal_no + 1
+        if self._piles_rebuilt(next_deal):
+            for colour in PILES:
+                pile = action.get(colour)
+                if not isinstance(pile, list) or not all(isinstance(c, str) for c in pile):
+                    raise IllegalAction(f"this deal needs the '{colour}' face-card pile's order")
+                if sorted(pile) != sorted(self.expected_pile(colour, next_deal)):
+                    raise IllegalAction(f"the {colour} pile must hold exactly its face cards")
+        elif "black" in action or "red" in action:
+            raise IllegalAction("the face-card piles continue from the last deal; do not reshuffle them")
+
+    def _apply_pile(self, seat: int, action: Action) -> list[Event]:
+        pile_name = action.get("pile")
+        if action["type"] != "choose" or pile_name not in PILES:
+            raise IllegalAction("choose the 'black' or the 'red' face-card pile")
+        pile = self.black if pile_name == "black" else self.red
+        if not pile:
+            raise IllegalAction(f"the {pile_name} pile is empty")
+        face = pile.pop(0)
+        self.trick = TrickState(seat, face, pile_name, trump_phase=not self.draw_pile)
+        self.phase = "play"
+        return [
+            {
+                "type": "turn",
+                "seat": seat,
+                "pile": pile_name,
+                "card": face,
+                "mode": self.trick.to_json()["mode"],
+            }
+        ]
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        trick = self.trick
+        assert trick is not None
+        cards = action.get("cards")
+        if action["type"] != "play" or not isinstance(cards, list) or len(cards) != 1:
+            raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [card]}")
+        card = cards[0]
+        if not isinstance(card, str) or card not in self.holdings[seat]:
+            raise IllegalAction(f"{card!r} is not in your hand")
+        if card not in legal_cards(self.holdings[seat], trick, self.rule, self.batting_familia):
+            raise IllegalAction(f"{card} may not be played now (follow suit, trump or win as the rules say)")
+        played_keys = {batting_key(c, self.rule) for _, c in trick.plays}
+        batting = card != JOKER and batting_key(card, self.rule) in played_keys
+        self.holdings[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+        trick.plays.append((seat, card))
+        trick.batted.append(batting)
+        events: list[Event] = [{"type": "play", "seat": seat, "card": card, "batting": batting}]
+        if len(trick.plays) == self.players:
+            events += self._finish_trick()
+        return events
+
+    def _finish_trick(self) -> list[Event]:
+        trick = self.trick
+        assert trick is not None
+        verdict = judge_trick(trick.plays, trick.led_suit, trick.trump, self.rule)
+        record = trick.to_json()
+        record["winner"] = verdict.winner
+        record["winning_card"] = verdict.winning_card
+        record["void"] = verdict.winner is None
+        record["steps"] = [
+            {"kind": kind, "cards": [{"seat": s, "card": c} for s, c in cards]}
+            for kind, cards in (("batting", verdict.batting), ("rank", verdict.rank_collisions))
+            if cards
+        ]
+        self.last_trick = record
+        self.trick = None
+        self.tricks_played += 1
+        if verdict.winner is None:
+            self.discarded_faces.append(trick.face)
+        else:
+            self.won[verdict.winner].append(trick.face)
+            self.tricks_won[verdict.winner] += 1
+            self.starter = verdict.winner
+        events: list[Event] = [
+            {
+                "type": "trick",
+                "winner": verdict.winner,
+                "face": trick.face,
+                "winning_card": verdict.winning_card,
+                "steps": record["steps"],
+            }
+        ]
+        self.last_draws = []
+        for offset in range(self.players):
+            if not self.draw_pile:
+                break
+            seat = (self.starter + offset) % self.players
+            card = self.draw_pile.pop(0)
+            self.holdings[seat].append(card)
+            self.known[seat].append(card)
+            self.last_draws.append({"seat": seat, "card": card})
+        if self.last_draws:
+            events.append({"type": "draw", "draws": list(self.last_draws)})
+        return events + self._next_trick_or_end()
+
+    def random_chance_action(self, rng: random.Random) -> Action:
+        deck = list(self.table.number_cards)
+        rng.shuffle(deck)
+        action: Action = {"type": "shuffle", "deck": deck}
+        next_deal = self.deal_no + 1
+        if self._piles_rebuilt(next_deal):
+            for colour in PILES:
+                pile = self.expected_pile(colour, next_deal)
+                rng.shuffle(pile)
+                action[colour] = pile
+        return action
+
+    # ---- views ---------------------------------------------------------------------------------
+    def _crest_of(self, seat: int) -> str | None:
+        return self.crests[self.table.teams[seat]]
+
+    def standings(self) -> list[int]:
+        """Match place per seat: points, then fewer face cards, then fewer face-card points
+        (team totals; a seat shares its team's place)."""
+        table = self.table
+        rows = []
+        for team in range(table.team_count):
+            seats = table.team_seats(team)
+            rows.append(
+                (
+                    self.scores[seats[0]],
+                    sum(self.match_face_counts[s] for s in seats),
+                    sum(self.match_face_points[s] for s in seats),
+                )
+            )
+        places = scoring.rank_places(rows)  # type: ignore[arg-type]
+        return [places[table.teams[seat]] for seat in range(self.players)]
+
+    def _message(self) -> dict[str, str]:
+        acting = self.to_act()
+        if self.phase == "crest":
+            return _msg("Each team picks its crest suit.", "各チームが家紋を選びます。")
+        if self.phase == "deal":
+            return _msg(
+                f"Deal {self.deal_no + 1} is being dealt.", f"第{self.deal_no + 1}ディールを配ります。"
+            )
+        if self.phase == "pile":
+            return _msg(
+                f"Seat {acting[0] + 1} turns a face card from the black or the red pile.",
+                f"{acting[0] + 1}番の席が黒か赤の絵札の山から一枚めくります。",
+            )
+        if self.phase == "play" and self.trick is not None:
+            if self.trick.trump_phase:
+                return _msg(
+                    f"Trump phase: seat {acting[0] + 1} plays.",
+                    f"切り札あり：{acting[0] + 1}番の席の番です。",
+                )
+            return _msg(
+                f"The face card leads: seat {acting[0] + 1} plays.",
+                f"絵札がリード：{acting[0] + 1}番の席の番です。",
+            )
+        return _msg("The match is over.", "対戦終了です。")
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        table = self.table
+        trick = self.trick
+        top = self.draw_pile[0] if self.draw_pile else None
+        mode = "trump" if (trick.trump_phase if trick else not self.draw_pile) else "lead"
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "to_act": self.to_act(),
+            "hand": sorted(self.holdings[seat], key=card_sort_key) if seat is not None else [],
+            "hand_counts": [len(held) for held in self.holdings],
+            "trick": trick.to_json() if trick else None,
+            "last_trick": self.last_trick,
+            "dealer": self.hand_first,
+            "hand_no": self.hand_no,
+            "hands_total": table.hands_total,
+            "scores": list(self.scores),
+            "hands": self.hands,
+            "message": self._message(),
+            "roles": list(table.roles),
+            "teams": list(table.teams),
+            "crests": [self._crest_of(s) for s in range(self.players)],
+            "royal": table.royal,
+            "decks": table.decks,
+            "deal_no": self.deal_no,
+            "deals_total": table.deals,
+            "tricks_per_deal": table.tricks,
+            "tricks_played": self.tricks_played,
+            "batting_familia": self.batting_familia,
+            "batting_rule": self.rule,
+            "piles": {"black": len(self.black), "red": len(self.red)},
+            "mode": mode,
+            "face_card": trick.face if trick else None,
+            "led_suit": trick.led_suit if trick else None,
+            "trump": trick.trump if trick else None,
+            "draw_pile": {"count": len(self.draw_pile), "top": top},
+            "won": [list(cards) for cards in self.won],
+            "tricks_won": list(self.tricks_won),
+            "discarded_faces": list(self.discarded_faces),
+            "set_aside": self.set_aside,
+            "known_cards": [sorted(cards, key=card_sort_key) for cards in self.known],
+            "last_draws": list(self.last_draws),
+            "standings": self.standings(),
+        }
