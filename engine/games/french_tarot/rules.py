@@ -62,7 +62,8 @@ view only), ``discard_shown_trumps`` (trumps the taker had to put aside, shown t
 ([{seat, level, cards}]), ``taker_side_points`` / ``taker_side_oudlers`` (from the tricks won so far
 by sides known to the viewer: only the taker's own tricks while the partner is secret),
 ``excuse`` ({seat, trick, fate}: "kept", "won_last_trick" or "slam"), ``tricks_won`` (per seat),
-``redeals``, ``last_result`` (the previous hand's ``details``), ``trick_no``.
+``redeals``, ``last_result`` (the previous hand's ``details``), ``trick_no``, ``played_tricks``
+(every finished trick of this hand: {leader, cards, winner}).
 """
 
 from __future__ import annotations
@@ -721,6 +722,7 @@ class FrenchTarotMatch(Match):
             "excuse": None,
             "tricks_won": [0] * self.players,
             "trick_no": 0,
+            "played_tricks": [],
         }
         if hand is None:
             view["message"] = self._message(seat)
@@ -729,7 +731,8 @@ class FrenchTarotMatch(Match):
         view["hand_counts"] = [len(h) for h in hand.hands]
         view["trick"] = hand.trick.to_json() if hand.trick else None
         if hand.tricks:
-            view["last_trick"] = hand.tricks[-1].to_json()
+            view["played_tricks"] = [t.to_json() for t in hand.tricks]
+            view["last_trick"] = view["played_tricks"][-1]
         view["bids"] = [{"seat": s, "contract": c} for s, c in hand.bids]
         view["contract"] = hand.contract
         view["taker"] = hand.taker
