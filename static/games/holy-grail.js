@@ -33,7 +33,7 @@ const strings = {
     "holy-grail.none": "none",
     "holy-grail.points": "{n} pts",
     "holy-grail.tricks": "tricks {n}",
-    "holy-grail.badge": "♥ {count} · {points} pts",
+    "holy-grail.badge": "♥{count} · {points} pts",
     "holy-grail.col.player": "Player",
     "holy-grail.col.hearts": "Hearts taken",
     "holy-grail.col.points": "Points",
@@ -55,7 +55,7 @@ const strings = {
     "holy-grail.none": "なし",
     "holy-grail.points": "{n}点",
     "holy-grail.tricks": "{n}トリック",
-    "holy-grail.badge": "♥ {count}枚 · {points}点",
+    "holy-grail.badge": "♥{count}枚 · {points}点",
     "holy-grail.col.player": "プレイヤー",
     "holy-grail.col.hearts": "獲得した聖杯",
     "holy-grail.col.points": "点数",
@@ -86,7 +86,7 @@ export default {
       h("div", { class: "hg-info" },
         h("span", { class: "chip" }, ctx.t("holy-grail.round", { n: view.deal_round, total: view.deal_rounds })),
         view.stock_count ? h("span", { class: "chip" }, ctx.t("holy-grail.stock", { n: view.stock_count })) : null,
-        h("span", { class: ["chip", view.hearts_broken ? "chip-hot" : "chip-cool"], "data-testid": "hearts-broken" },
+        h("span", { class: ["chip", view.hearts_broken ? "chip-hot" : "chip-cool"], "data-testid": "hearts-broken", dataset: { broken: view.hearts_broken ? "1" : "0" } },
           ctx.t(view.hearts_broken ? "holy-grail.broken" : "holy-grail.unbroken"))),
     );
     const piles = view.captured_hearts || [];
@@ -108,7 +108,7 @@ export default {
     const pile = view.captured_hearts[seat] || [];
     return h("span", { class: "hg-badge" },
       ctx.t("holy-grail.badge", { count: pile.length, points: pilePoints(pile, view.players) }),
-      view.tricks_won ? ` · ${ctx.t("holy-grail.tricks", { n: view.tricks_won[seat] })}` : "");
+      view.tricks_won ? h("span", { class: "hg-tricks" }, ` · ${ctx.t("holy-grail.tricks", { n: view.tricks_won[seat] })}`) : null);
   },
 
   renderHandResult(container, ctx, hand) {

@@ -150,7 +150,8 @@ export function describeCard(code, deck) {
  */
 export function cardEl(code, deck, options = {}) {
   const info = describeCard(code, deck);
-  const clickable = typeof options.onClick === "function" && options.state !== "disabled";
+  const interactive = typeof options.onClick === "function";
+  const clickable = interactive && options.state !== "disabled";
   const classes = ["card", info.suitCls, `card-${info.kind}`, options.size === "sm" && "card-sm", options.state && `is-${options.state}`,
     ...(options.extraClasses || [])];
   const corner = h("span", { class: "card-corner" },
@@ -162,10 +163,10 @@ export function cardEl(code, deck, options = {}) {
   else if (info.kind === "trump") center = h("span", { class: "card-major-no" }, info.rank);
   else if (info.symbol) center = h("span", { class: "card-pip-big" }, info.symbol);
   else center = h("span", { class: "card-pip-big" }, info.rank);
-  const el = h(clickable ? "button" : "div", {
+  const el = h(interactive ? "button" : "div", {
     class: classes,
-    type: clickable ? "button" : null,
-    disabled: options.state === "disabled" && options.onClick ? true : null,
+    type: interactive ? "button" : null,
+    disabled: interactive && !clickable ? true : null,
     title: info.label,
     "aria-label": info.label,
     "aria-pressed": options.state === "selected" ? "true" : null,

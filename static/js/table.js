@@ -305,7 +305,8 @@ export class Table {
       const badges = this.plugin.seatBadges ? this.plugin.seatBadges(n, ctx) : null;
       felt.append(h("div", {
         class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer"],
-        style: { left: `${pos.x}%`, top: `${pos.y}%` },
+        // Clamped so that a seat box at the far left or right stays on a phone's screen.
+        style: { left: `clamp(var(--seat-half), ${pos.x}%, calc(100% - var(--seat-half)))`, top: `${pos.y}%` },
         dataset: { seat: String(n) },
       },
       h("div", { class: "seat-name" },
@@ -320,7 +321,11 @@ export class Table {
       if (play) {
         const tx = 50 + (pos.x - 50) * 0.5;
         const ty = 50 + (pos.y - 50) * 0.45;
-        felt.append(h("div", { class: "trick-card", style: { left: `${tx}%`, top: `${ty}%`, zIndex: String(10 + play.order) }, dataset: { seat: String(n) } },
+        felt.append(h("div", {
+          class: "trick-card",
+          style: { left: `${tx}%`, top: `${ty}%`, zIndex: String(10 + play.order) },
+          dataset: { seat: String(n), card: play.card, order: String(play.order) },
+        },
           cardEl(play.card, this.plugin.deck, { size: "sm" })));
       }
     }
@@ -408,7 +413,7 @@ export class Table {
     const seats = Array.from({ length: players }, (_, n) => n);
     const hands = view.hands || [];
     return h("table", { class: "score-table" },
-      h("thead", null, h("tr", null, h("th", null, "#"), seats.map((n) => h("th", null, this.seatName(n))))),
+      h("thead", null, h("tr", null, h("th", null, "#"), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
       h("tbody", null, hands.map((hand, index) => h("tr", null,
         h("td", null, String(hand.hand_no ?? index + 1)),
         seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores ? hand.scores[n] : 0)))))),
@@ -444,7 +449,7 @@ export class Table {
       h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "data-testid": "hand-result" },
         h("h2", null, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
         h("div", { class: "table-scroll" }, h("table", { class: "score-table hand-score" },
-          h("thead", null, h("tr", null, h("th", null, ""), seats.map((n) => h("th", null, this.seatName(n))))),
+          h("thead", null, h("tr", null, h("th", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
           h("tbody", null,
             h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
             h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),

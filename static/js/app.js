@@ -1,0 +1,739 @@
+/**
+ * The client's entry point: a small router over `location.pathname` and the pages.
+ *
+ *   /                landing: name, create a room, open an invite link, sign in, profile
+ *   /r/{code}        room and table (lobby, seats, options, start/rematch, live table)
+ *   /history         your matches and the overall leaderboard (also /leaderboard)
+ *   /matches/{id}    one match: hand-by-hand score table and final ranking
+ *   /rules/{game}    a game's rule page (static/rules/<id>.<lang>.html)
+ *
+ * Pages are plain functions that draw into #main; links are ordinary links (full loads), which
+ * keeps every page addressable and the WebSocket lifetime obvious.
+ */
+import { h, replace } from "./dom.js";
+import { ApiError, del, gameById, games, get, me, patch, post } from "./api.js";
+import { lang, onLangChange, pick, setLang, t } from "./i18n.js";
+import { RoomSocket } from "./socket.js";
+import { Table, formatScore, loadPlugin, rankSeats } from "./table.js";
+
+const main = document.getElementById("main");
+let rerender = () => {};
+
+// ---- shared bits ------------------------------------------------------------------------------
+function errorText(error) {
+  return t("common.error", { message: error instanceof ApiError ? error.detail : error && error.message ? error.message : String(error) });
+}
+
+function errorBox(error) {
+  return h("p", { class: "error", role: "alert" }, errorText(error));
+}
+
+/** A form whose submit handler may throw: the error is shown inside the form. */
+function form(attrs, children, onSubmit) {
+  const status = h("p", { class: "form-status", "aria-live": "polite" });
+  const el = h("form", {
+    ...attrs,
+    onsubmit: async (event) => {
+      event.preventDefault();
+      status.textContent = "";
+      status.className = "form-status";
+      const button = el.querySelector("button[type=submit]");
+      if (button) button.disabled = true;
+      try {
+        const message = await onSubmit(new FormData(el), el);
+        if (message) status.textContent = message;
+      } catch (error) {
+        status.className = "form-status error";
+        status.textContent = errorText(error);
+      } finally {
+        if (button) button.disabled = false;
+      }
+    },
+  }, children, status);
+  return el;
+}
+
+function field(label, input, help) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), input, help ? h("span", { class: "help" }, help) : null);
+}
+
+function header(person) {
+  const bar = document.getElementById("topbar");
+  replace(bar,
+    h("a", { class: "brand", href: "/" }, t("app.title")),
+    h("nav", null,
+      h("a", { href: "/history" }, t("nav.history")),
+      person ? h("a", { class: "who", href: "/#profile", title: t("profile.title") }, person.name) : null,
+      h("button", { type: "button", class: "lang-switch", "data-testid": "lang-switch", onclick: () => setLang(lang() === "ja" ? "en" : "ja") },
+        t("lang.switch"))));
+}
+
+function loading() {
+  replace(main, h("p", { class: "muted" }, t("common.loading")));
+}
+
+function gameName(game) {
+  return game ? pick(game.names) : "";
+}
+
+function nameForm(onDone, title) {
+  return h("section", { class: "card-panel", id: "name" },
+    h("h2", null, title || t("landing.name.title")),
+    h("p", { class: "help" }, t("landing.name.help")),
+    form({ class: "inline-form", "data-testid": "name-form" }, [
+      field(t("landing.name.label"), h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname" })),
+      h("button", { type: "submit", class: "primary" }, t("landing.name.submit")),
+    ], async (data) => {
+      const name = String(data.get("name") || "").trim();
+      if (!name) return "";
+      await post("/api/people", { name });
+      await onDone();
+      return "";
+    }));
+}
+
+function loginForm(onDone) {
+  return h("section", { class: "card-panel" },
+    h("h2", null, t("landing.login.title")),
+    h("p", { class: "help" }, t("landing.login.help")),
+    form({ class: "stack-form", "data-testid": "login-form" }, [
+      field(t("landing.login.account"), h("input", { name: "account", required: true, autocomplete: "username" })),
+      field(t("landing.login.password"), h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
+      h("button", { type: "submit" }, t("landing.login.submit")),
+    ], async (data) => {
+      await post("/api/login", { account: String(data.get("account")).trim(), password: String(data.get("password")) });
+      await onDone();
+      return "";
+    }));
+}
+
+/** Turn a pasted invite link (or bare code) into a room path. */
+export function roomPathFromInvite(text) {
+  const value = String(text || "").trim();
+  if (!value) return null;
+  const match = value.match(/\/r\/([A-Za-z0-9_-]+)/);
+  if (match) return `/r/${match[1]}`;
+  if (/^[A-Za-z0-9_-]{4,}$/.test(value)) return `/r/${value}`;
+  return null;
+}
+
+function joinForm() {
+  return h("section", { class: "card-panel" },
+    h("h2", null, t("landing.join.title")),
+    form({ class: "inline-form", "data-testid": "join-form" }, [
+      field(t("landing.join.label"), h("input", { name: "invite", required: true, placeholder: `${location.origin}/r/…` })),
+      h("button", { type: "submit" }, t("landing.join.submit")),
+    ], async (data) => {
+      const path = roomPathFromInvite(data.get("invite"));
+      if (!path) return t("landing.join.bad");
+      location.assign(path);
+      return "";
+    }));
+}
+
+// ---- options from a JSON schema ------------------------------------------------------------------
+function optionLabel(gameId, name, schema) {
+  for (const key of [`${gameId}.option.${name}`, `option.${name}`]) {
+    const text = t(key);
+    if (text !== key) return text;
+  }
+  return schema.title || name;
+}
+
+function resolveSchema(prop, root) {
+  if (prop && prop.$ref) {
+    const name = prop.$ref.split("/").pop();
+    return { ...(root.$defs || root.definitions || {})[name], ...prop, $ref: undefined };
+  }
+  return prop || {};
+}
+
+/** Inputs for every option of a game's options schema, filled from `values`. */
+function optionInputs(game, values, disabled) {
+  const schema = game.options_schema || {};
+  const props = schema.properties || {};
+  return Object.entries(props).map(([name, raw]) => {
+    let prop = resolveSchema(raw, schema);
+    let nullable = false;
+    if (prop.anyOf) {
+      const kinds = prop.anyOf.map((p) => resolveSchema(p, schema));
+      nullable = kinds.some((k) => k.type === "null");
+      prop = { ...prop, ...(kinds.find((k) => k.type !== "null") || {}) };
+    }
+    const value = values && name in values ? values[name] : prop.default;
+    const label = optionLabel(game.id, name, prop);
+    const common = { name, disabled, dataset: { option: name, kind: prop.type || (prop.enum ? "enum" : "string"), nullable: nullable ? "1" : "" } };
+    let input;
+    if (prop.enum) {
+      input = h("select", common, nullable ? h("option", { value: "" }, "—") : null,
+        prop.enum.map((choice) => h("option", { value: String(choice), selected: choice === value }, optionLabel(game.id, `${name}.${choice}`, { title: String(choice) }))));
+    } else if (prop.type === "boolean") {
+      input = h("input", { ...common, type: "checkbox", checked: Boolean(value) });
+    } else if (prop.type === "integer" || prop.type === "number") {
+      input = h("input", {
+        ...common, type: "number", step: prop.type === "integer" ? 1 : "any",
+        min: prop.minimum ?? prop.exclusiveMinimum, max: prop.maximum ?? prop.exclusiveMaximum,
+        value: value === null || value === undefined ? "" : String(value),
+        placeholder: nullable ? (name === "hands" ? t("option.hands.default") : "—") : null,
+      });
+    } else {
+      input = h("input", { ...common, type: "text", value: value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value) });
+    }
+    return field(label, input, name === "hands" && nullable ? t("option.hands.default") : null);
+  });
+}
+
+/** Read the option inputs back into a JSON object (empty nullable fields become null). */
+function readOptions(container) {
+  const options = {};
+  for (const input of container.querySelectorAll("[data-option]")) {
+    const { option, kind, nullable } = input.dataset;
+    if (kind === "boolean") options[option] = input.checked;
+    else if (kind === "integer" || kind === "number") {
+      if (input.value === "") {
+        if (nullable) options[option] = null;
+      } else options[option] = kind === "integer" ? parseInt(input.value, 10) : Number(input.value);
+    } else if (kind === "enum") {
+      options[option] = input.value === "" && nullable ? null : input.value;
+      if (/^-?\d+$/.test(options[option] ?? "") && input.querySelector("option[value]")) {
+        const numeric = Number(options[option]);
+        if (!Number.isNaN(numeric) && String(numeric) === options[option]) options[option] = numeric;
+      }
+    } else if (kind === "array" || kind === "object") {
+      try {
+        options[option] = JSON.parse(input.value);
+      } catch {
+        options[option] = input.value;
+      }
+    } else options[option] = input.value;
+  }
+  return options;
+}
+
+function defaultsFor(game, seats) {
+  const byPlayers = game.default_options_by_players || game.defaults_by_players;
+  if (byPlayers && byPlayers[String(seats)]) return byPlayers[String(seats)];
+  return game.default_options || {};
+}
+
+// ---- landing ----------------------------------------------------------------------------------
+async function landingPage() {
+  loading();
+  const person = await me();
+  header(person);
+  if (!person) {
+    replace(main,
+      h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
+      nameForm(() => landingPage()),
+      joinForm(),
+      loginForm(() => landingPage()));
+    return;
+  }
+  let catalog = [];
+  try {
+    catalog = await games();
+  } catch (error) {
+    replace(main, errorBox(error));
+    return;
+  }
+  replace(main,
+    h("section", { class: "hero" }, h("h1", null, t("landing.welcome", { name: person.name }))),
+    createRoomPanel(catalog),
+    joinForm(),
+    profilePanel(person));
+  if (location.hash === "#profile") document.getElementById("profile")?.scrollIntoView();
+}
+
+function createRoomPanel(catalog) {
+  const gameSelect = h("select", { name: "game_id", "data-testid": "game-select" },
+    catalog.map((game) => h("option", { value: game.id }, gameName(game))));
+  const seatsSelect = h("select", { name: "seats", "data-testid": "seats-select" });
+  const optionsBox = h("div", { class: "options-box" });
+  const rulesLink = h("a", { class: "small-link", target: "_blank", rel: "noopener" });
+  const fill = (keepSeats) => {
+    const game = catalog.find((g) => g.id === gameSelect.value);
+    if (!game) return;
+    const previous = Number(seatsSelect.value);
+    replace(seatsSelect, Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i)
+      .map((n) => h("option", { value: String(n) }, t("common.players", { n }))));
+    const wanted = keepSeats && previous >= game.min_players && previous <= game.max_players ? previous : Math.min(Math.max(4, game.min_players), game.max_players);
+    seatsSelect.value = String(wanted);
+    replace(optionsBox, optionInputs(game, defaultsFor(game, wanted), false));
+    rulesLink.href = game.rules_url || `/rules/${game.id}`;
+    rulesLink.textContent = t("room.rules", { game: gameName(game) });
+  };
+  gameSelect.addEventListener("change", () => fill(false));
+  seatsSelect.addEventListener("change", () => {
+    const game = catalog.find((g) => g.id === gameSelect.value);
+    replace(optionsBox, optionInputs(game, defaultsFor(game, Number(seatsSelect.value)), false));
+  });
+  const preferred = catalog.find((g) => g.id === "holy-grail");
+  if (preferred) gameSelect.value = preferred.id;
+  fill(false);
+  return h("section", { class: "card-panel" },
+    h("h2", null, t("landing.create.title")),
+    form({ class: "stack-form", "data-testid": "create-room" }, [
+      field(t("landing.create.game"), gameSelect),
+      rulesLink,
+      field(t("landing.create.seats"), seatsSelect),
+      h("fieldset", null, h("legend", null, t("landing.create.options")), optionsBox),
+      h("button", { type: "submit", class: "primary" }, t("landing.create.submit")),
+    ], async () => {
+      const room = await post("/api/rooms", { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: readOptions(optionsBox) });
+      location.assign(`/r/${room.code}`);
+      return "";
+    }));
+}
+
+function profilePanel(person) {
+  return h("section", { class: "card-panel", id: "profile" },
+    h("h2", null, t("profile.title")),
+    person.account ? h("p", null, t("profile.account", { account: person.account })) : null,
+    form({ class: "inline-form" }, [
+      field(t("landing.name.label"), h("input", { name: "name", value: person.name, required: true, maxlength: 40 })),
+      h("button", { type: "submit" }, t("profile.rename")),
+    ], async (data) => {
+      await patch("/api/me", { name: String(data.get("name")).trim() });
+      header(await me());
+      return t("profile.saved");
+    }),
+    h("p", { class: "help" }, t(person.has_password ? "profile.password.has" : "profile.password.none")),
+    form({ class: "inline-form", "data-testid": "password-form" }, [
+      field(t("profile.password.label"), h("input", { name: "password", type: "password", minlength: 8, required: true, autocomplete: "new-password" })),
+      h("button", { type: "submit" }, t(person.has_password ? "profile.password.change" : "profile.password.set")),
+    ], async (data) => {
+      const password = String(data.get("password"));
+      if (password.length < 8) return t("profile.password.short");
+      await post("/api/me/password", { password });
+      return t("profile.password.saved");
+    }),
+    h("button", { type: "button", class: "link-button", onclick: async () => {
+      await post("/api/logout");
+      location.assign("/");
+    } }, t("profile.logout")));
+}
+
+// ---- room and table ---------------------------------------------------------------------------
+function roomPage(code) {
+  const page = {
+    code,
+    person: null,
+    room: null,
+    game: null,
+    plugin: null,
+    table: null,
+    socket: null,
+    leaderboard: null,
+    connection: "connecting",
+    notice: null,
+    lobbyEl: h("div", { class: "lobby" }),
+    tableEl: h("div", { class: "table", "data-testid": "table" }),
+    noticeEl: h("div", { class: "page-notice" }),
+    hasState: false,
+  };
+
+  async function start() {
+    loading();
+    page.person = await me();
+    header(page.person);
+    if (!page.person) {
+      replace(main, nameForm(start, t("landing.name.title")), loginForm(start));
+      return;
+    }
+    try {
+      page.room = await get(`/api/rooms/${encodeURIComponent(code)}`);
+    } catch (error) {
+      replace(main, h("p", { class: "error" }, error instanceof ApiError && error.status === 404 ? t("room.notfound") : errorText(error)));
+      return;
+    }
+    page.game = await gameById(page.room.game_id);
+    page.plugin = await loadPlugin(page.room.game_id);
+    page.table = new Table(page.tableEl, {
+      gameId: page.room.game_id,
+      plugin: page.plugin,
+      send: (message) => (page.socket ? page.socket.send(message) : false),
+      rulesHref: rulesHref(),
+    });
+    page.table.setRoom(page.room);
+    replace(main, page.noticeEl, page.tableEl, page.lobbyEl);
+    renderLobby();
+    loadLeaderboard();
+    page.socket = new RoomSocket(code, {
+      onStatus: (status, seconds) => {
+        page.connection = status;
+        page.table.setConnection(status);
+        renderConnection(seconds);
+      },
+      onMessage: handleMessage,
+    });
+    window.addEventListener("beforeunload", () => page.socket.close());
+  }
+
+  function rulesHref() {
+    return (page.game && page.game.rules_url) || `/rules/${page.room.game_id}`;
+  }
+
+  function renderConnection(seconds) {
+    const el = document.getElementById("conn-line");
+    if (!el) return;
+    const key = page.connection === "open" ? "conn.open" : page.connection === "closed" ? "conn.closed" : "conn.connecting";
+    replace(el, h("span", { class: ["conn-line", `conn-${page.connection}`], "data-conn": page.connection },
+      h("span", { class: "dot" }), t(key, { s: seconds ?? "" })));
+  }
+
+  function handleMessage(message) {
+    if (message.type === "room") {
+      const previousStatus = page.room && page.room.match ? page.room.match.status : null;
+      page.room = message.room;
+      page.table.setRoom(page.room);
+      renderLobby();
+      const status = page.room.match ? page.room.match.status : null;
+      if (status !== previousStatus) loadLeaderboard();
+    } else if (message.type === "state") {
+      page.hasState = true;
+      page.table.setState(message);
+      renderLobby();
+    } else if (message.type === "error") {
+      const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
+      page.table.showNotice(key ? t(key, { message: message.message }) : message.message);
+      if (!page.hasState) showNotice(message.message);
+    }
+  }
+
+  function showNotice(text, isError = true) {
+    replace(page.noticeEl, text ? h("p", { class: isError ? "error" : "ok", role: "alert" }, text) : null);
+  }
+
+  async function act(promise) {
+    showNotice(null);
+    try {
+      const result = await promise;
+      if (result && result.code) {
+        page.room = result;
+        page.table.setRoom(page.room);
+        renderLobby();
+      }
+    } catch (error) {
+      showNotice(errorText(error));
+    }
+  }
+
+  async function loadLeaderboard() {
+    try {
+      page.leaderboard = await get(`/api/rooms/${encodeURIComponent(code)}/leaderboard`);
+    } catch {
+      page.leaderboard = null;
+    }
+    renderLobby();
+  }
+
+  const isHost = () => page.person && page.room && page.room.host_id === page.person.id;
+  const matchStatus = () => (page.room && page.room.match ? page.room.match.status : null);
+  const matchRunning = () => {
+    const status = matchStatus();
+    return status !== null && !["finished", "over", "abandoned", "done"].includes(status);
+  };
+
+  function seatRow(seat) {
+    const mine = seat.kind === "person" && page.person && seat.person_id === page.person.id;
+    const host = isHost();
+    const buttons = [];
+    if (seat.kind === null || seat.kind === undefined) {
+      buttons.push(h("button", { type: "button", class: "small", "data-testid": `take-${seat.n}`,
+        onclick: () => act(post(`/api/rooms/${code}/seats/${seat.n}`, { as: "me" })) }, t("room.seat.take")));
+      if (host) {
+        buttons.push(h("button", { type: "button", class: "small", "data-testid": `bot-${seat.n}`,
+          onclick: () => act(post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" })) }, t("room.seat.bot")));
+      }
+    } else if (mine) {
+      buttons.push(h("button", { type: "button", class: "small", "data-testid": `leave-${seat.n}`,
+        onclick: () => act(del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
+    } else if (host) {
+      buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,
+        onclick: () => act(del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.remove")));
+    }
+    const connected = seat.kind === "bot" || seat.connected;
+    return h("li", { class: ["seat-row", mine && "mine", !seat.kind && "empty"], dataset: { seat: String(seat.n) } },
+      h("span", { class: "seat-no" }, t("common.seat", { n: seat.n + 1 })),
+      seat.kind ? h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }) : null,
+      h("span", { class: "seat-who" },
+        seat.kind === "bot" ? `🤖 ${seat.name || t("common.bot")}` : seat.kind ? seat.name : h("span", { class: "muted" }, t("room.seat.empty")),
+        mine ? h("span", { class: "tag" }, t("common.you")) : null,
+        seat.kind === "person" && seat.person_id === page.room.host_id ? h("span", { class: "tag" }, t("room.host")) : null),
+      h("span", { class: "seat-buttons" }, buttons));
+  }
+
+  function renderLobby() {
+    const room = page.room;
+    if (!room) return;
+    const host = isHost();
+    const running = matchRunning();
+    const finished = matchStatus() !== null && !running;
+    const seats = room.seats || [];
+    const emptySeats = seats.filter((s) => !s.kind);
+    const inviteUrl = room.invite_url ? new URL(room.invite_url, location.origin).href : `${location.origin}/r/${room.code}`;
+    const inviteInput = h("input", { value: inviteUrl, readonly: true, "data-testid": "invite-url", onfocus: (e) => e.target.select() });
+    const copyButton = h("button", { type: "button", "data-testid": "copy-invite", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(inviteUrl);
+      } catch {
+        inviteInput.select();
+        document.execCommand("copy");
+      }
+      copyButton.textContent = t("room.invite.copied");
+      setTimeout(() => (copyButton.textContent = t("room.invite.copy")), 2000);
+    } }, t("room.invite.copy"));
+    const seated = seats.some((s) => s.kind === "person" && page.person && s.person_id === page.person.id);
+    const members = room.members || [];
+
+    const startBar = [];
+    if (host && !running) {
+      startBar.push(h("button", {
+        type: "button", class: "primary big", "data-testid": "start", disabled: emptySeats.length > 0,
+        onclick: () => act(post(`/api/rooms/${code}/start`)),
+      }, t(finished ? "room.rematch" : "room.start")));
+      if (emptySeats.length) startBar.push(h("p", { class: "help" }, t("room.need.seats")));
+    } else if (!running) {
+      startBar.push(h("p", { class: "muted" }, t("room.waiting.host")));
+    }
+
+    const optionsPanel = page.game && (page.game.options_schema && Object.keys(page.game.options_schema.properties || {}).length)
+      ? (() => {
+        const box = h("div", { class: "options-box" }, optionInputs(page.game, room.options, !host || running));
+        return h("section", { class: "lobby-section" },
+          h("h3", null, t("room.options")),
+          box,
+          host && !running ? h("button", { type: "button", onclick: () => act(patch(`/api/rooms/${code}`, { options: readOptions(box) })) }, t("room.options.save")) : null);
+      })()
+      : null;
+
+    const seatCount = host && !running && page.game
+      ? h("label", { class: "field inline" }, h("span", { class: "field-label" }, t("room.seats.count")),
+        h("select", { onchange: (e) => act(patch(`/api/rooms/${code}`, { seats: Number(e.target.value) })) },
+          Array.from({ length: page.game.max_players - page.game.min_players + 1 }, (_, i) => page.game.min_players + i)
+            .map((n) => h("option", { value: String(n), selected: n === seats.length }, t("common.players", { n })))))
+      : null;
+
+    const content = [
+      h("div", { class: "lobby-head" },
+        h("h2", null, gameName(page.game) || room.game_id, " ", h("span", { class: "muted small" }, t("room.title", { code: room.code }))),
+        h("a", { href: rulesHref(), target: "_blank", rel: "noopener", class: "small-link" }, t("room.rules", { game: gameName(page.game) })),
+        h("div", { id: "conn-line" })),
+      startBar.length ? h("div", { class: "start-bar" }, startBar) : null,
+      h("section", { class: "lobby-section" },
+        h("h3", null, t("room.invite")),
+        h("div", { class: "invite" }, inviteInput, copyButton),
+        h("p", { class: "help" }, t("room.invite.help"))),
+      h("section", { class: "lobby-section" },
+        h("h3", null, t("room.seats")),
+        seatCount,
+        h("ul", { class: "seat-list", "data-testid": "seat-list" }, seats.map(seatRow)),
+        host && emptySeats.length ? h("button", { type: "button", "data-testid": "fill-bots", onclick: async () => {
+          for (const seat of emptySeats) {
+            try {
+              await post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" });
+            } catch (error) {
+              showNotice(errorText(error));
+              break;
+            }
+          }
+          try {
+            page.room = await get(`/api/rooms/${code}`);
+            renderLobby();
+          } catch { /* the socket brings the room anyway */ }
+        } }, t("room.seat.fill")) : null,
+        !seated ? h("p", { class: "muted" }, t("room.spectator")) : null),
+      h("section", { class: "lobby-section" },
+        h("h3", null, t("room.members")),
+        h("ul", { class: "member-list" }, members.map((m) => h("li", null,
+          h("span", { class: ["dot", m.connected === false ? "offline" : "online"] }),
+          m.name ?? m.person_name ?? "",
+          m.id === room.host_id || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null)))),
+      optionsPanel,
+      leaderboardSection(),
+    ];
+    const showTable = page.hasState;
+    if (showTable) {
+      replace(page.lobbyEl, h("details", { class: "lobby-details", open: !running },
+        h("summary", null, t("room.title", { code: room.code })), content));
+    } else {
+      replace(page.lobbyEl, content);
+    }
+    renderConnection();
+  }
+
+  function leaderboardSection() {
+    const rows = normaliseLeaderboard(page.leaderboard);
+    if (!rows.length) return null;
+    return h("section", { class: "lobby-section", "data-testid": "room-leaderboard" },
+      h("h3", null, t("room.leaderboard")),
+      leaderboardTable(rows));
+  }
+
+  page.rerender = () => {
+    if (!page.room) return start();
+    page.table.render();
+    renderLobby();
+  };
+  rerender = () => page.rerender();
+  start().catch((error) => replace(main, errorBox(error)));
+}
+
+// ---- history, match, leaderboards ----------------------------------------------------------------
+function normaliseLeaderboard(data) {
+  const rows = Array.isArray(data) ? data : data && Array.isArray(data.rows) ? data.rows : data && Array.isArray(data.entries) ? data.entries : [];
+  return rows.map((row) => ({
+    name: row.name ?? row.person_name ?? row.display_name ?? "",
+    bot: row.kind === "bot" || row.is_bot === true,
+    matches: row.matches ?? row.matches_played ?? row.played ?? null,
+    wins: row.wins ?? null,
+    total: row.total ?? row.score ?? row.total_score ?? row.cumulative ?? 0,
+  }));
+}
+
+function leaderboardTable(rows) {
+  return h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard" },
+    h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, t("leaderboard.player")),
+      h("th", null, t("leaderboard.matches")), rows.some((r) => r.wins !== null) ? h("th", null, t("leaderboard.wins")) : null,
+      h("th", null, t("leaderboard.total")))),
+    h("tbody", null, rows.map((row, index) => h("tr", null,
+      h("td", null, String(index + 1)),
+      h("td", null, row.bot ? `🤖 ${row.name}` : row.name),
+      h("td", { class: "num" }, row.matches === null ? "" : String(row.matches)),
+      rows.some((r) => r.wins !== null) ? h("td", { class: "num" }, row.wins === null ? "" : String(row.wins)) : null,
+      h("td", { class: "num" }, formatScore(row.total)))))));
+}
+
+function formatDate(value) {
+  if (!value) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return date.toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+async function historyPage() {
+  loading();
+  const person = await me();
+  header(person);
+  if (!person) {
+    replace(main, nameForm(() => historyPage()), loginForm(() => historyPage()));
+    return;
+  }
+  let matches;
+  let board;
+  let catalog = [];
+  try {
+    [matches, board, catalog] = await Promise.all([get("/api/me/matches"), get("/api/leaderboard").catch(() => null), games().catch(() => [])]);
+  } catch (error) {
+    replace(main, errorBox(error));
+    return;
+  }
+  const list = Array.isArray(matches) ? matches : matches && Array.isArray(matches.matches) ? matches.matches : [];
+  const nameOf = (id) => gameName(catalog.find((g) => g.id === id)) || id;
+  const rows = normaliseLeaderboard(board);
+  replace(main,
+    h("h1", null, t("history.title")),
+    list.length
+      ? h("div", { class: "table-scroll" }, h("table", { class: "score-table history", "data-testid": "history" },
+        h("thead", null, h("tr", null, ["history.date", "history.game", "history.room", "history.status", "history.score", "history.rank", ""]
+          .map((key) => h("th", null, key ? t(key) : "")))),
+        h("tbody", null, list.map((m) => h("tr", { dataset: { match: String(m.id) } },
+          h("td", null, formatDate(m.started_at ?? m.created_at)),
+          h("td", null, nameOf(m.game_id)),
+          h("td", null, m.room_code ? h("a", { href: `/r/${m.room_code}` }, m.room_code) : ""),
+          h("td", null, t(`status.${m.status}`)),
+          h("td", { class: "num" }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : m.score !== undefined ? formatScore(m.score) : ""),
+          h("td", { class: "num" }, m.my_rank ?? m.rank ?? ""),
+          h("td", null, h("a", { href: `/matches/${m.id}` }, t("history.open"))))))))
+      : h("p", { class: "muted" }, t("history.none")),
+    h("h2", null, t("leaderboard.overall")),
+    rows.length ? leaderboardTable(rows) : h("p", { class: "muted" }, t("leaderboard.none")));
+}
+
+async function matchPage(id) {
+  loading();
+  const person = await me();
+  header(person);
+  let match;
+  try {
+    match = await get(`/api/matches/${encodeURIComponent(id)}`);
+  } catch (error) {
+    replace(main, errorBox(error));
+    return;
+  }
+  const game = await gameById(match.game_id).catch(() => null);
+  const seats = match.seats || [];
+  const seatName = (n) => {
+    const seat = seats.find((s) => (s.n ?? s.seat) === n) || seats[n];
+    if (!seat) return t("common.seat", { n: n + 1 });
+    const name = seat.name ?? seat.person_name ?? "";
+    return seat.kind === "bot" ? `🤖 ${name || t("common.bot")}` : name;
+  };
+  const players = seats.length || (match.hands && match.hands[0] ? match.hands[0].scores.length : 0);
+  const seatNumbers = Array.from({ length: players }, (_, n) => n);
+  const hands = match.hands || [];
+  const totals = match.scores || match.final_scores || seatNumbers.map((n) => hands.reduce((sum, hand) => sum + (hand.scores[n] || 0), 0));
+  const ranking = Array.isArray(match.ranking) && match.ranking.length
+    ? match.ranking.map((r) => ({ seat: r.seat ?? r.n, score: r.score ?? r.total, rank: r.rank }))
+    : rankSeats(totals);
+  replace(main,
+    h("p", null, h("a", { href: "/history" }, `← ${t("nav.history")}`)),
+    h("h1", null, gameName(game) || match.game_id, " ", h("span", { class: "muted small" }, t("match.title", { id: match.id }))),
+    h("p", { class: "muted" }, formatDate(match.started_at ?? match.created_at), " · ", t(`status.${match.status}`),
+      match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, t("room.title", { code: match.room_code }))] : null),
+    h("h2", null, t("match.ranking")),
+    h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
+    h("h2", null, t("match.hands")),
+    h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "match-hands" },
+      h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),
+      h("tbody", null, hands.map((hand, index) => h("tr", null, h("td", null, String(hand.hand_no ?? index + 1)),
+        seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
+      h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n]))))))));
+}
+
+async function rulesPage(gameId) {
+  loading();
+  header(await me().catch(() => null));
+  const game = await gameById(gameId).catch(() => null);
+  const languages = lang() === "ja" ? ["ja", "en"] : ["en", "ja"];
+  let html = null;
+  for (const code of languages) {
+    try {
+      const response = await fetch(`/static/rules/${encodeURIComponent(gameId)}.${code}.html`);
+      if (response.ok) {
+        html = await response.text();
+        break;
+      }
+    } catch { /* try the other language */ }
+  }
+  replace(main,
+    h("h1", null, t("rules.title", { game: gameName(game) || gameId })),
+    html ? h("article", { class: "rules", html }) : h("p", { class: "muted" }, t("rules.missing")));
+}
+
+// ---- router -----------------------------------------------------------------------------------
+function route() {
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let m;
+  if (path === "/") return landingPage();
+  if ((m = path.match(/^\/r\/([^/]+)$/))) return roomPage(decodeURIComponent(m[1]));
+  if (path === "/history" || path === "/leaderboard") return historyPage();
+  if ((m = path.match(/^\/matches\/([^/]+)$/))) return matchPage(decodeURIComponent(m[1]));
+  if ((m = path.match(/^\/rules\/([^/]+)$/))) return rulesPage(decodeURIComponent(m[1]));
+  header(null);
+  replace(main, h("p", null, t("notfound")));
+  return null;
+}
+
+function run() {
+  rerender = () => run();
+  Promise.resolve(route()).catch((error) => replace(main, errorBox(error)));
+}
+
+onLangChange(() => {
+  document.title = t("app.title");
+  rerender();
+  me().then(header).catch(() => {});
+});
+document.title = t("app.title");
+run();

@@ -1,0 +1,140 @@
+"""Fixtures for browser tests: the real server on a free port, headless Chromium, and one
+browser context per person (so each has their own session cookie, like separate devices).
+
+Nothing is installed here: the test script installs Chromium (/usr/bin/chromium), the CJK fonts
+and the Python dependencies before pytest runs. Screenshots go to test-artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+SERVER_START_TIMEOUT_S = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_until_up(base_url: str, process: subprocess.Popen, log_path: Path) -> None:
+    """Poll the catalog until the server answers; fail with its log if it dies or stalls."""
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{log_path.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(f"{base_url}/api/games", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    process.terminate()
+    raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S} s:\n{log_path.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def server(database_url: str, artifacts: Path) -> Iterator[str]:
+    """The real app (`python -m app`) on a free port against the test database; yields its URL."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CARDTABLE_PORT": str(port),
+        "CARDTABLE_BOT_DELAY": "0.02",
+    }
+    log_path = artifacts / f"server-{port}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(base_url, process, log_path)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Playwright]:
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless (Playwright cannot download its own browser here)."""
+    launched = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    yield launched
+    launched.close()
+
+
+NewPerson = Callable[..., Page]
+
+
+@pytest.fixture
+def new_person(browser: Browser, server: str) -> Iterator[NewPerson]:
+    """Factory: a fresh browser context (its own cookies, like another device) and its page.
+
+    `new_person(viewport=PHONE, locale="ja-JP")`; pages resolve paths against the server, so
+    `page.goto("/")` works. Browser console errors are collected on `page.console_errors`.
+    """
+    contexts = []
+
+    def make(viewport: dict[str, int] | None = None, locale: str = "en-GB") -> Page:
+        context = browser.new_context(base_url=server, viewport=viewport or DESKTOP, locale=locale)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        def on_console(message: ConsoleMessage) -> None:
+            # A 401 from GET /api/me is how the client learns nobody is signed in yet.
+            if message.type == "error" and "status of 401" not in message.text:
+                errors.append(message.text)
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.console_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()

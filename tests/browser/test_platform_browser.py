@@ -1,0 +1,187 @@
+"""End-to-end through the real server and headless Chromium: people, rooms, the live table,
+a whole Get the Holy Grail! hand, history pages, languages and the phone-sized layout."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPerson
+
+pytestmark = pytest.mark.browser
+
+HAND_CARDS = "[data-testid=hand] .card"
+LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
+RESULT = "[data-testid=hand-result]"
+
+TABLE_FACTS_JS = """() => ({
+  hand: [...document.querySelectorAll('[data-testid=hand] .card')].map((e) => e.dataset.card),
+  legal: [...document.querySelectorAll('[data-testid=hand] .card.is-legal')].map((e) => e.dataset.card),
+  disabled: [...document.querySelectorAll('[data-testid=hand] .card.is-disabled')].map((e) => e.disabled),
+  trick: [...document.querySelectorAll('.felt .trick-card')]
+    .sort((a, b) => Number(a.dataset.order) - Number(b.dataset.order)).map((e) => e.dataset.card),
+  broken: (document.querySelector('[data-testid=hearts-broken]') || {dataset: {}}).dataset.broken,
+})"""
+
+
+def holy_grail_playable(hand: list[str], trick: list[str], hearts_broken: bool) -> set[str]:
+    """The cards seed 002 allows ("カードをプレイする条件"): no heart lead before hearts are
+    broken unless only hearts are held; follow the led suit, else a major, else anything."""
+    if not trick:
+        if hearts_broken:
+            return set(hand)
+        return {card for card in hand if card[0] != "H"} or set(hand)
+    led = trick[0][0]
+    following = {card for card in hand if card[0] == led}
+    if following:
+        return following
+    return {card for card in hand if card[0] == "M"} or set(hand)
+
+
+def parse_score(text: str) -> int:
+    return int(text.strip().replace("−", "-").replace("+", ""))
+
+
+def sign_up(page: Page, name: str, path: str = "/") -> None:
+    page.goto(path)
+    page.get_by_test_id("name-form").locator("input[name=name]").fill(name)
+    page.get_by_test_id("name-form").locator("button[type=submit]").click()
+    expect(page.get_by_test_id("name-form")).to_have_count(0)
+
+
+def create_room(page: Page, game: str, seats: int, hands: int) -> str:
+    """Create a room from the landing page; returns its invite link."""
+    form = page.get_by_test_id("create-room")
+    form.get_by_test_id("game-select").select_option(game)
+    form.get_by_test_id("seats-select").select_option(str(seats))
+    form.locator("input[data-option=hands]").fill(str(hands))
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/r/[^/]+$"))
+    invite = page.get_by_test_id("invite-url").input_value()
+    assert invite.endswith(page.url.split("/r/")[1])
+    return invite
+
+
+def check_highlighting(page: Page) -> None:
+    """The highlighted cards are exactly the legal ones, and every other card is disabled."""
+    facts = page.evaluate(TABLE_FACTS_JS)
+    if not facts["legal"]:
+        return
+    expected = holy_grail_playable(facts["hand"], facts["trick"], facts["broken"] == "1")
+    assert set(facts["legal"]) == expected, facts
+    assert len(facts["disabled"]) == len(facts["hand"]) - len(facts["legal"])
+    assert all(facts["disabled"]), "a card that is not legal must not be clickable"
+
+
+def play_until_hand_result(pages: list[Page], timeout_s: float = 150) -> int:
+    """Each person clicks a legal card whenever it is their turn, until every page shows the
+    hand's result. Returns how many cards the people played."""
+    played = 0
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if all(page.locator(RESULT).count() for page in pages):
+            return played
+        acted = False
+        for page in pages:
+            if page.locator(RESULT).count() or page.locator(".table-pending").count():
+                continue
+            legal = page.locator(LEGAL_CARDS)
+            if legal.count():
+                check_highlighting(page)
+                try:
+                    legal.first.click(timeout=2000)
+                except Exception:  # the table redrew under the click; look again
+                    continue
+                played += 1
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(40)
+    raise AssertionError(f"no hand result after {timeout_s} s ({played} cards played)")
+
+
+def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_in_history(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    alice = new_person()
+    bob = new_person()
+    sign_up(alice, "Alice")
+    invite = create_room(alice, "holy-grail", seats=4, hands=1)
+    alice.get_by_test_id("take-0").click()
+    expect(alice.locator("[data-seat='0'] .seat-who")).to_contain_text("Alice")
+
+    # Bob opens the invite link on his own device: he picks a name there, then sits down.
+    sign_up(bob, "Bob", path=invite)
+    expect(bob.get_by_test_id("seat-list")).to_be_visible()
+    bob.get_by_test_id("take-1").click()
+    expect(alice.locator("[data-seat='1'] .seat-who")).to_contain_text("Bob")
+    expect(bob.get_by_test_id("start")).to_have_count(0)  # only the host starts
+
+    alice.get_by_test_id("fill-bots").click()
+    expect(alice.locator(".seat-row.empty")).to_have_count(0)
+    alice.get_by_test_id("start").click()
+
+    for page in (alice, bob):
+        expect(page.locator(HAND_CARDS)).to_have_count(14)  # 4 players: two rounds of 14 cards
+    alice.screenshot(path=str(artifacts / "holy-grail-table-desktop.png"))
+
+    played = play_until_hand_result([alice, bob])
+    assert played == 2 * 28, "each person plays all 28 of their cards (two dealing rounds)"
+
+    for page in (alice, bob):
+        dialog = page.locator(RESULT)
+        expect(dialog.get_by_test_id("hg-result").locator("tbody tr")).to_have_count(4)
+        scores = [parse_score(text) for text in dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()]
+        # Seed 002: the hearts total players × base (240 = 4 × 60), so a hand's scores sum to zero,
+        # and so they do after ×2, a sign flip, or a shot moon (600 − 3 × 200).
+        assert len(scores) == 4 and sum(scores) == 0, scores
+        expect(dialog.locator(".final-ranking li")).to_have_count(4)
+    alice.screenshot(path=str(artifacts / "holy-grail-hand-result.png"))
+
+    bob.goto("/history")
+    row = bob.get_by_test_id("history").locator("tbody tr").first
+    expect(row).to_be_visible()
+    row.get_by_role("link", name=re.compile("Details|詳細")).click()
+    bob.wait_for_url(re.compile(r"/matches/"))
+    expect(bob.get_by_test_id("match-hands").locator("tbody tr")).to_have_count(1)
+    expect(bob.get_by_test_id("ranking").locator("li")).to_have_count(4)
+    expect(bob.get_by_test_id("ranking")).to_contain_text("Bob")
+    bob.screenshot(path=str(artifacts / "match-page.png"), full_page=True)
+    assert not alice.console_errors and not bob.console_errors, (alice.console_errors, bob.console_errors)
+
+
+def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then_the_switch(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    carol = new_person(viewport=PHONE, locale="ja-JP")
+    carol.goto("/")
+    expect(carol.get_by_test_id("name-form")).to_contain_text("表示名")
+    sign_up(carol, "キャロル")
+    create_room(carol, "holy-grail", seats=3, hands=1)
+    carol.get_by_test_id("take-0").click()
+    carol.get_by_test_id("fill-bots").click()
+    carol.get_by_test_id("start").click()
+    expect(carol.locator(HAND_CARDS)).to_have_count(12)  # 3 players: three rounds of 12 cards
+    expect(carol.locator(LEGAL_CARDS).first).to_be_visible(timeout=20_000)
+    expect(carol.get_by_test_id("turn")).to_have_text("あなたの番です")
+    check_highlighting(carol)
+    carol.screenshot(path=str(artifacts / "holy-grail-table-phone.png"), full_page=True)
+
+    width = carol.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
+    for box in (card.bounding_box() for card in carol.locator(HAND_CARDS).all()):
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    for box in (seat.bounding_box() for seat in carol.locator(".felt .seat").all()):
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+    carol.locator(LEGAL_CARDS).first.click()
+    expect(carol.locator(HAND_CARDS)).to_have_count(11)
+
+    carol.get_by_test_id("lang-switch").click()
+    expect(carol.locator(".hand-title")).to_contain_text("Your hand")
+    carol.reload()
+    expect(carol.locator(".hand-title")).to_contain_text("Your hand")  # the choice is remembered
+    assert not carol.console_errors, carol.console_errors
