@@ -47,7 +47,8 @@ def _wait_until_up(base_url: str, process: subprocess.Popen, log_path: Path) -> 
     deadline = time.monotonic() + SERVER_START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}:\n{log_path.read_text()[-4000:]}")
+            tail = log_path.read_text()[-4000:]
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{tail}")
         try:
             with urllib.request.urlopen(f"{base_url}/api/games", timeout=2) as response:
                 if response.status == 200:
@@ -56,7 +57,8 @@ def _wait_until_up(base_url: str, process: subprocess.Popen, log_path: Path) -> 
             pass
         time.sleep(0.2)
     process.terminate()
-    raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S} s:\n{log_path.read_text()[-4000:]}")
+    tail = log_path.read_text()[-4000:]
+    raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S} s:\n{tail}")
 
 
 @pytest.fixture(scope="session")
@@ -102,7 +104,9 @@ def playwright_instance() -> Iterator[Playwright]:
 @pytest.fixture(scope="session")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     """Debian's Chromium, headless (Playwright cannot download its own browser here)."""
-    launched = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    launched = playwright_instance.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
     yield launched
     launched.close()
 
@@ -125,6 +129,7 @@ def new_person(browser: Browser, server: str) -> Iterator[NewPerson]:
         contexts.append(context)
         page = context.new_page()
         errors: list[str] = []
+
         def on_console(message: ConsoleMessage) -> None:
             # A 401 from GET /api/me is how the client learns nobody is signed in yet.
             if message.type == "error" and "status of 401" not in message.text:

@@ -134,7 +134,8 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     for page in (alice, bob):
         dialog = page.locator(RESULT)
         expect(dialog.get_by_test_id("hg-result").locator("tbody tr")).to_have_count(4)
-        scores = [parse_score(text) for text in dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()]
+        score_cells = dialog.locator(".hand-score tbody tr").first.locator("td")
+        scores = [parse_score(text) for text in score_cells.all_inner_texts()]
         # Seed 002: the hearts total players × base (240 = 4 × 60), so a hand's scores sum to zero,
         # and so they do after ×2, a sign flip, or a shot moon (600 − 3 × 200).
         assert len(scores) == 4 and sum(scores) == 0, scores
