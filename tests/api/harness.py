@@ -1,0 +1,183 @@
+"""A real server for API tests: uvicorn on a free loopback port inside the test's event loop,
+with httpx for REST and the `websockets` library for the live table, like a browser would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from app.config import Settings
+from app.main import create_app
+
+TEST_BOT_DELAY = 0.02
+WAIT = 15.0
+
+
+@dataclass
+class Server:
+    base_url: str
+    ws_url: str
+    app: Any
+
+    @property
+    def services(self) -> Any:
+        return self.app.state.services
+
+
+@asynccontextmanager
+async def running_server(database_url: str, bot_delay: float = TEST_BOT_DELAY) -> AsyncIterator[Server]:
+    """Serve `create_app` for this database until the block ends (a clean shutdown, like a restart)."""
+    settings = Settings(database_url=database_url, bot_delay=bot_delay, migrate_on_start=False)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws="websockets-sansio"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError("the server stopped during start-up")
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield Server(base_url=f"http://127.0.0.1:{port}", ws_url=f"ws://127.0.0.1:{port}", app=app)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, timeout=WAIT)
+
+
+class TableSocket:
+    """One browser tab's WebSocket to a room: remembers the latest room and state it was sent."""
+
+    def __init__(self, connection: websockets.ClientConnection) -> None:
+        self.connection = connection
+        self.room: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+
+    async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        message = json.loads(await asyncio.wait_for(self.connection.recv(), timeout))
+        self.received.append(message)
+        if message["type"] == "room":
+            self.room = message["room"]
+        elif message["type"] == "state":
+            self.state = message
+        elif message["type"] == "error":
+            self.errors.append(message)
+        return message
+
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = WAIT
+    ) -> dict[str, Any]:
+        """Read messages until one satisfies `predicate`; fails the test after `timeout` seconds."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError("no matching message arrived in time")
+            message = await self.recv(remaining)
+            if predicate(message):
+                return message
+
+    async def wait_state(
+        self, predicate: Callable[[dict[str, Any]], bool] = lambda m: True
+    ) -> dict[str, Any]:
+        return await self.wait_for(lambda m: m["type"] == "state" and predicate(m))
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.connection.send(json.dumps(message))
+
+    async def act(self, seat: int, version: int, action: dict[str, Any]) -> None:
+        await self.send({"type": "action", "seat": seat, "version": version, "action": action})
+
+    async def quiet(self, seconds: float = 0.15) -> list[dict[str, Any]]:
+        """Everything that arrives within `seconds` (to check that nothing more is sent)."""
+        messages = []
+        try:
+            while True:
+                messages.append(await self.recv(seconds))
+        except TimeoutError:
+            return messages
+
+
+@dataclass
+class Person:
+    """A browser: an httpx client holding its own session cookie."""
+
+    server: Server
+    http: httpx.AsyncClient
+    me: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def token(self) -> str:
+        return self.http.cookies["session"]
+
+    @asynccontextmanager
+    async def socket(self, code: str) -> AsyncIterator[TableSocket]:
+        headers = {"Cookie": f"session={self.token}"} if "session" in self.http.cookies else {}
+        async with websockets.connect(
+            f"{self.server.ws_url}/ws/rooms/{code}", additional_headers=headers, open_timeout=WAIT
+        ) as connection:
+            yield TableSocket(connection)
+
+    async def post(self, path: str, body: dict[str, Any] | None = None, expect: int = 200) -> Any:
+        response = await self.http.post(path, json=body or {})
+        assert response.status_code == expect, response.text
+        return response.json() if response.content else None
+
+    async def get(self, path: str, expect: int = 200) -> Any:
+        response = await self.http.get(path)
+        assert response.status_code == expect, response.text
+        return response.json()
+
+
+@asynccontextmanager
+async def browser(server: Server, name: str | None = None) -> AsyncIterator[Person]:
+    """A fresh browser; with `name`, it picks that name (creating a person) first."""
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=WAIT) as http:
+        person = Person(server=server, http=http)
+        if name is not None:
+            person.me = await person.post("/api/people", {"name": name}, expect=201)
+        yield person
+
+
+async def make_room(
+    host: Person, game_id: str = "holy-grail", seats: int = 3, **options: Any
+) -> dict[str, Any]:
+    return await host.post("/api/rooms", {"game_id": game_id, "seats": seats, "options": options}, expect=201)
+
+
+async def play_until_over(sockets: list[TableSocket], timeout: float = 60) -> dict[str, Any]:
+    """Let each person play the first legal action for every seat they hold whenever it is their
+    turn, until the match is over. Returns the last state one of them received."""
+
+    async def player(socket: TableSocket) -> dict[str, Any]:
+        acted: set[int] = set()
+        while True:
+            message = await socket.wait_state()
+            views = message["views"] or {"-": message["spectator"]}
+            if all(view["phase"] == "match_over" for view in views.values()):
+                return message
+            for seat_text, legal in message["legal"].items():
+                if legal and message["version"] not in acted:
+                    acted.add(message["version"])
+                    await socket.act(int(seat_text), message["version"], legal[0])
+                    break
+
+    tasks = [asyncio.create_task(player(socket)) for socket in sockets]
+    try:
+        done = await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+    finally:
+        for task in tasks:
+            task.cancel()
+    return done[0]

