@@ -1,0 +1,333 @@
+/**
+ * French Tarot (french-tarot): the table plugin.
+ *
+ * The panel follows the hand: the bids so far, the contract and its multiplier, the called card
+ * (five players) and the partner once known, the dog shown to everyone at prise and garde, the
+ * taker's discard (with any trumps it had to show), slam and poignée announcements, the excuse's
+ * fate, and the points and oudlers the taker's side has taken so far. The discard is made by
+ * clicking cards: the ones the rules forbid (kings, oudlers, trumps while other cards remain) are
+ * disabled. The hand result lays out the arithmetic: points against the target, the difference,
+ * (25 + difference ± petit au bout) × multiplier, poignées, slam, and each seat's share.
+ */
+import { h } from "../js/dom.js";
+import { cardRow } from "../js/cards.js";
+import { formatScore } from "../js/table.js";
+
+const P = "french-tarot.";
+
+const strings = {
+  en: {
+    [`${P}contract.prise`]: "Prise",
+    [`${P}contract.garde`]: "Garde",
+    [`${P}contract.garde_sans`]: "Garde sans",
+    [`${P}contract.garde_contre`]: "Garde contre",
+    [`${P}pass`]: "Pass",
+    [`${P}bid`]: "Bid {contract} (×{m})",
+    [`${P}bids`]: "Bids",
+    [`${P}no_bids`]: "Nobody has spoken yet.",
+    [`${P}petit_sec`]: "Petit sec: cancel the deal",
+    [`${P}call`]: "Call {card}",
+    [`${P}calling`]: "The taker calls a partner's card.",
+    [`${P}called`]: "Called card",
+    [`${P}partner`]: "Partner: {name}",
+    [`${P}partner_you`]: "You hold the called card: you are the taker's secret partner.",
+    [`${P}partner_secret`]: "The partner is still secret.",
+    [`${P}taker`]: "{name} takes: {contract} ×{m}",
+    [`${P}dog`]: "The dog (shown to all)",
+    [`${P}dog_hidden`]: "The dog stays face down ({n} cards): it counts for the {side}.",
+    [`${P}side.taker`]: "taker",
+    [`${P}side.defence`]: "defence",
+    [`${P}discard_help`]: "Put aside {n} more card(s): click a card. Kings and oudlers never; trumps only when nothing else is left (they are then shown).",
+    [`${P}discard`]: "Your discard",
+    [`${P}discard_trumps`]: "Trumps put aside (shown)",
+    [`${P}slam_announce`]: "Announce a slam",
+    [`${P}slam_pass`]: "No slam",
+    [`${P}slam_announced`]: "Slam announced by {name}",
+    [`${P}poignee`]: "Declare a {level} poignée ({n} trumps)",
+    [`${P}poignee_shown`]: "{name}: {level} poignée",
+    [`${P}level.simple`]: "simple",
+    [`${P}level.double`]: "double",
+    [`${P}level.triple`]: "triple",
+    [`${P}taken`]: "Taker's side so far: {points} points, {oudlers} oudler(s)",
+    [`${P}taken_secret`]: "(the taker's own tricks while the partner is secret)",
+    [`${P}excuse.kept`]: "The excuse was played by {name}: its side keeps it and gives a half-point card in exchange.",
+    [`${P}excuse.won_last_trick`]: "The excuse went to the last trick: it belongs to that trick's winner.",
+    [`${P}excuse.slam`]: "The excuse won the last trick of a slam.",
+    [`${P}excuse.played`]: "The excuse has been played by {name}.",
+    [`${P}badge.taker`]: "Taker",
+    [`${P}badge.partner`]: "Partner",
+    [`${P}badge.tricks`]: "tricks {n}",
+    [`${P}badge.pass`]: "pass",
+    [`${P}redeals`]: "Redeals so far: {n}",
+    [`${P}r.contract`]: "Contract",
+    [`${P}r.points`]: "Taker's side points",
+    [`${P}r.oudlers`]: "Oudlers of the taker's side",
+    [`${P}r.target`]: "Target",
+    [`${P}r.result`]: "Result",
+    [`${P}r.won`]: "made by {d}",
+    [`${P}r.lost`]: "failed by {d}",
+    [`${P}r.petit`]: "Petit au bout",
+    [`${P}r.contract_points`]: "(25 + difference {sign} petit) × multiplier",
+    [`${P}r.poignee`]: "Poignées (to the winning side)",
+    [`${P}r.slam`]: "Slam",
+    [`${P}r.unit`]: "Each defender pays",
+    [`${P}r.share`]: "Shares",
+    [`${P}r.excuse`]: "Excuse",
+    [`${P}r.none`]: "none",
+    [`${P}r.role.taker`]: "taker",
+    [`${P}r.role.partner`]: "partner",
+    [`${P}r.role.defender`]: "defender",
+    [`${P}r.alone`]: "The taker played alone.",
+    [`${P}r.petit.taker`]: "+10 (taker's side)",
+    [`${P}r.petit.defence`]: "−10 (defence)",
+  },
+  ja: {
+    [`${P}contract.prise`]: "プリーズ",
+    [`${P}contract.garde`]: "ガルド",
+    [`${P}contract.garde_sans`]: "ガルド・サン",
+    [`${P}contract.garde_contre`]: "ガルド・コントレ",
+    [`${P}pass`]: "パス",
+    [`${P}bid`]: "{contract}（×{m}）をビッド",
+    [`${P}bids`]: "ビッド",
+    [`${P}no_bids`]: "まだ誰もビッドしていません。",
+    [`${P}petit_sec`]: "プチ・セック：配り直しにする",
+    [`${P}call`]: "{card} を指名",
+    [`${P}calling`]: "テイカーがパートナーのカードを指名します。",
+    [`${P}called`]: "指名されたカード",
+    [`${P}partner`]: "パートナー：{name}",
+    [`${P}partner_you`]: "指名されたカードを持っています。あなたはテイカーの秘密のパートナーです。",
+    [`${P}partner_secret`]: "パートナーはまだ分かりません。",
+    [`${P}taker`]: "{name} がテイカー：{contract} ×{m}",
+    [`${P}dog`]: "シアン（全員に公開）",
+    [`${P}dog_hidden`]: "シアン（{n}枚）は伏せたまま。{side}の得点になります。",
+    [`${P}side.taker`]: "テイカー側",
+    [`${P}side.defence`]: "ディフェンス側",
+    [`${P}discard_help`]: "あと{n}枚を捨ててください（カードをクリック）。キングとウドレは不可、切り札は他に捨てられるカードがない時だけ（公開されます）。",
+    [`${P}discard`]: "あなたの捨て札",
+    [`${P}discard_trumps`]: "捨てられた切り札（公開）",
+    [`${P}slam_announce`]: "スラムを宣言する",
+    [`${P}slam_pass`]: "スラムは宣言しない",
+    [`${P}slam_announced`]: "{name} がスラムを宣言しました",
+    [`${P}poignee`]: "{level}ポワニを宣言（切り札{n}枚）",
+    [`${P}poignee_shown`]: "{name}：{level}ポワニ",
+    [`${P}level.simple`]: "シングル",
+    [`${P}level.double`]: "ダブル",
+    [`${P}level.triple`]: "トリプル",
+    [`${P}taken`]: "テイカー側の獲得：{points}点、ウドレ{oudlers}枚",
+    [`${P}taken_secret`]: "（パートナーが分かるまではテイカー本人の分だけ）",
+    [`${P}excuse.kept`]: "{name} がエクスキューズを出しました。その陣営が持ち続け、代わりに0.5点のカードを1枚渡します。",
+    [`${P}excuse.won_last_trick`]: "エクスキューズは最終トリックに出たので、そのトリックの勝者のものになりました。",
+    [`${P}excuse.slam`]: "エクスキューズがスラムの最終トリックを勝ち取りました。",
+    [`${P}excuse.played`]: "{name} がエクスキューズを出しました。",
+    [`${P}badge.taker`]: "テイカー",
+    [`${P}badge.partner`]: "パートナー",
+    [`${P}badge.tricks`]: "{n}トリック",
+    [`${P}badge.pass`]: "パス",
+    [`${P}redeals`]: "配り直し：{n}回",
+    [`${P}r.contract`]: "コントラクト",
+    [`${P}r.points`]: "テイカー側のポイント",
+    [`${P}r.oudlers`]: "テイカー側のウドレ",
+    [`${P}r.target`]: "目標点数",
+    [`${P}r.result`]: "結果",
+    [`${P}r.won`]: "{d}点上回って成功",
+    [`${P}r.lost`]: "{d}点足りず失敗",
+    [`${P}r.petit`]: "プチ・オ・ブ",
+    [`${P}r.contract_points`]: "（25 + 差 {sign} プチ）× 倍率",
+    [`${P}r.poignee`]: "ポワニ（勝った側へ）",
+    [`${P}r.slam`]: "スラム",
+    [`${P}r.unit`]: "ディフェンダー1人あたりの支払い",
+    [`${P}r.share`]: "各席の得点",
+    [`${P}r.excuse`]: "エクスキューズ",
+    [`${P}r.none`]: "なし",
+    [`${P}r.role.taker`]: "テイカー",
+    [`${P}r.role.partner`]: "パートナー",
+    [`${P}r.role.defender`]: "ディフェンダー",
+    [`${P}r.alone`]: "テイカーは1人で戦いました。",
+    [`${P}r.petit.taker`]: "+10（テイカー側）",
+    [`${P}r.petit.defence`]: "−10（ディフェンス側）",
+  },
+};
+
+const MULTIPLIERS = { prise: 1, garde: 2, garde_sans: 4, garde_contre: 6 };
+const POIGNEE_POINTS = { simple: 20, double: 30, triple: 40 };
+
+function contractName(ctx, contract) {
+  return contract ? ctx.t(`${P}contract.${contract}`) : "";
+}
+
+function cardName(ctx, code) {
+  const el = ctx.card(code, { size: "sm" });
+  return el.getAttribute("title") || code;
+}
+
+function formatPoints(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+/** The discard step: clicking a card sends its discard; the rest are disabled. */
+function discardCards(ctx) {
+  return new Set(ctx.legal.filter((a) => a.type === "discard").map((a) => a.cards[0]));
+}
+
+function bidsPanel(ctx) {
+  const view = ctx.view;
+  const rows = (view.bids || []).map((bid) => h("li", { dataset: { seat: String(bid.seat) } },
+    h("strong", null, ctx.seatName(bid.seat)), ": ",
+    bid.contract ? `${contractName(ctx, bid.contract)} ×${MULTIPLIERS[bid.contract]}` : ctx.t(`${P}pass`)));
+  return h("div", { class: "ft-bids", "data-testid": "ft-bids" },
+    h("strong", null, ctx.t(`${P}bids`)),
+    rows.length ? h("ul", { style: { margin: "0.2rem 0", paddingLeft: "1.2rem" } }, rows) : h("p", { class: "muted" }, ctx.t(`${P}no_bids`)));
+}
+
+export default {
+  deck: "french",
+  direction: "ccw",
+  strings,
+
+  /** The engine orders each hand: trumps low to high, the excuse, then spades, hearts, clubs, diamonds. */
+  sortHand: (cards) => cards,
+
+  cardState(card, ctx) {
+    if (ctx.view.phase === "discard") {
+      if (!ctx.isMyTurn) return "";
+      return discardCards(ctx).has(card) ? "legal" : "disabled";
+    }
+    if (!ctx.isMyTurn) return "";
+    return ctx.legal.some((a) => a.type === "play" && a.cards[0] === card) ? "legal" : "disabled";
+  },
+
+  onCardClick(card, ctx) {
+    if (ctx.view.phase !== "discard") return false;
+    const action = ctx.legal.find((a) => a.type === "discard" && a.cards[0] === card);
+    if (action) ctx.send(action);
+    return true;
+  },
+
+  buttonActions(ctx) {
+    return ctx.legal.filter((a) => a.type !== "play" && a.type !== "discard");
+  },
+
+  actionLabel(action, ctx) {
+    if (action.type === "pass") return ctx.t(ctx.view.phase === "slam" ? `${P}slam_pass` : `${P}pass`);
+    if (action.type === "bid") return ctx.t(`${P}bid`, { contract: contractName(ctx, action.contract), m: MULTIPLIERS[action.contract] });
+    if (action.type === "call") return ctx.t(`${P}call`, { card: cardName(ctx, action.card) });
+    if (action.type === "declare" && action.what === "slam") return ctx.t(`${P}slam_announce`);
+    if (action.type === "declare" && action.what === "petit_sec") return ctx.t(`${P}petit_sec`);
+    if (action.type === "declare" && action.what === "poignee") {
+      return ctx.t(`${P}poignee`, { level: ctx.t(`${P}level.${action.level}`), n: action.cards.length });
+    }
+    return action.type;
+  },
+
+  renderPanel(container, ctx) {
+    const view = ctx.view;
+    if (!view || view.phase === "deal" || view.phase === "match_over") {
+      if (view && view.redeals) container.append(h("span", { class: "chip" }, ctx.t(`${P}redeals`, { n: view.redeals })));
+      return;
+    }
+    const panel = h("div", { class: "ft-panel", "data-testid": "ft-panel", dataset: { phase: view.phase } });
+    container.append(panel);
+    if (view.phase === "bid" || view.taker === null) {
+      panel.append(bidsPanel(ctx));
+      return;
+    }
+    const chips = h("div", { class: "ft-info" },
+      h("span", { class: "chip chip-hot", "data-testid": "ft-contract" },
+        ctx.t(`${P}taker`, { name: ctx.seatName(view.taker), contract: contractName(ctx, view.contract), m: view.multiplier })),
+      view.slam_announced ? h("span", { class: "chip chip-hot", "data-testid": "ft-slam" }, ctx.t(`${P}slam_announced`, { name: ctx.seatName(view.taker) })) : null,
+      view.redeals ? h("span", { class: "chip chip-cool" }, ctx.t(`${P}redeals`, { n: view.redeals })) : null);
+    panel.append(chips);
+
+    if (view.called_card) {
+      let partnerText;
+      if (view.partner !== null && view.partner !== undefined) {
+        partnerText = view.partner === view.seat ? ctx.t(`${P}partner_you`) : ctx.t(`${P}partner`, { name: ctx.seatName(view.partner) });
+      } else {
+        partnerText = ctx.t(`${P}partner_secret`);
+      }
+      panel.append(h("div", { class: "ft-called", "data-testid": "ft-called" },
+        h("strong", null, `${ctx.t(`${P}called`)}: `), ctx.card(view.called_card, { size: "sm" }), " ", partnerText));
+    } else if (view.phase === "call") {
+      panel.append(h("p", null, ctx.t(`${P}calling`)));
+    }
+
+    if (view.dog) {
+      panel.append(h("div", { class: "ft-dog", "data-testid": "ft-dog" }, h("strong", null, ctx.t(`${P}dog`)), cardRow(view.dog, "french")));
+    } else if (view.contract === "garde_sans" || view.contract === "garde_contre") {
+      panel.append(h("p", { class: "muted" }, ctx.t(`${P}dog_hidden`, {
+        n: view.dog_size, side: ctx.t(`${P}side.${view.contract === "garde_contre" ? "defence" : "taker"}`),
+      })));
+    }
+    if (view.phase === "discard" && ctx.isMyTurn) {
+      panel.append(h("p", { class: "ft-discard-help", "data-testid": "ft-discard-help" }, ctx.t(`${P}discard_help`, { n: view.discard_left })));
+    }
+    if (view.discard && view.discard.length) {
+      panel.append(h("div", { class: "ft-discard" }, h("strong", null, ctx.t(`${P}discard`)), cardRow(view.discard, "french")));
+    }
+    if (view.discard_shown_trumps && view.discard_shown_trumps.length) {
+      panel.append(h("div", { class: "ft-discard-trumps" }, h("strong", null, ctx.t(`${P}discard_trumps`)), cardRow(view.discard_shown_trumps, "french")));
+    }
+    for (const poignee of view.poignees || []) {
+      panel.append(h("div", { class: "ft-poignee", "data-testid": "ft-poignee" },
+        h("strong", null, ctx.t(`${P}poignee_shown`, { name: ctx.seatName(poignee.seat), level: ctx.t(`${P}level.${poignee.level}`) })),
+        cardRow(poignee.cards, "french")));
+    }
+    if (view.excuse) {
+      const key = view.excuse.fate ? `${P}excuse.${view.excuse.fate}` : `${P}excuse.played`;
+      panel.append(h("p", { class: "ft-excuse", "data-testid": "ft-excuse" }, ctx.t(key, { name: ctx.seatName(view.excuse.seat) })));
+    }
+    if (view.phase === "play") {
+      const secret = view.players === 5 && (view.partner === null || view.partner === undefined);
+      panel.append(h("p", { class: "ft-taken", "data-testid": "ft-taken" },
+        ctx.t(`${P}taken`, { points: formatPoints(view.taker_side_points), oudlers: view.taker_side_oudlers }),
+        secret ? ` ${ctx.t(`${P}taken_secret`)}` : ""));
+    }
+  },
+
+  seatBadges(seat, ctx) {
+    const view = ctx.view;
+    if (!view) return null;
+    const parts = [];
+    if (view.phase === "bid") {
+      const bid = (view.bids || []).find((b) => b.seat === seat);
+      if (bid) parts.push(bid.contract ? contractName(ctx, bid.contract) : ctx.t(`${P}badge.pass`));
+    } else if (view.taker !== null && view.taker !== undefined) {
+      if (seat === view.taker) parts.push(ctx.t(`${P}badge.taker`));
+      if (seat === view.partner && seat !== view.taker) parts.push(ctx.t(`${P}badge.partner`));
+      if (view.phase === "play") parts.push(ctx.t(`${P}badge.tricks`, { n: view.tricks_won[seat] }));
+    }
+    return parts.length ? h("span", { class: "ft-badge" }, parts.join(" · ")) : null;
+  },
+
+  renderHandResult(container, ctx, hand) {
+    const d = hand.details || {};
+    const rows = [];
+    const row = (key, value, testid) => rows.push(h("tr", testid ? { "data-testid": testid } : null,
+      h("th", null, ctx.t(key)), h("td", { class: "num" }, value)));
+    row(`${P}r.contract`, `${ctx.seatName(d.taker)}: ${contractName(ctx, d.contract)} ×${d.multiplier}`);
+    if (d.called_card) {
+      row(`${P}called`, d.partner === null || d.partner === undefined ? `${cardName(ctx, d.called_card)} — ${ctx.t(`${P}r.alone`)}`
+        : `${cardName(ctx, d.called_card)} — ${ctx.seatName(d.partner)}`);
+    }
+    row(`${P}r.points`, formatPoints(d.points), "ft-r-points");
+    row(`${P}r.oudlers`, `${d.oudlers}${d.oudler_names && d.oudler_names.length ? ` (${d.oudler_names.join(", ")})` : ""}`);
+    row(`${P}r.target`, String(d.target), "ft-r-target");
+    row(`${P}r.result`, ctx.t(d.won ? `${P}r.won` : `${P}r.lost`, { d: d.difference }));
+    row(`${P}r.petit`, d.petit_au_bout_side ? ctx.t(`${P}r.petit.${d.petit_au_bout_side}`) : ctx.t(`${P}r.none`));
+    const sign = d.petit_au_bout < 0 ? "−" : "+";
+    row(`${P}r.contract_points`,
+      `(${d.won ? "" : "−"}(25 + ${d.difference}) ${sign} ${Math.abs(d.petit_au_bout)}) × ${d.multiplier} = ${formatScore(d.contract_points)}`);
+    const poignees = (d.poignees || []).map((p) => `${ctx.seatName(p.seat)} ${ctx.t(`${P}level.${p.level}`)} ${POIGNEE_POINTS[p.level]}`);
+    row(`${P}r.poignee`, poignees.length ? `${poignees.join(", ")} → ${formatScore(d.poignee)}` : ctx.t(`${P}r.none`));
+    row(`${P}r.slam`, d.slam ? formatScore(d.slam) : ctx.t(`${P}r.none`));
+    if (d.excuse && d.excuse.fate) row(`${P}r.excuse`, ctx.t(`${P}excuse.${d.excuse.fate}`, { name: ctx.seatName(d.excuse.seat) }));
+    row(`${P}r.unit`, formatScore(d.unit), "ft-r-unit");
+    const shares = hand.scores.map((score, seat) => {
+      const role = seat === d.taker ? "taker" : seat === d.partner ? "partner" : "defender";
+      return `${ctx.seatName(seat)} (${ctx.t(`${P}r.role.${role}`)}) ${formatScore(score)}`;
+    });
+    row(`${P}r.share`, shares.join(" / "));
+    container.append(h("div", { class: "table-scroll" },
+      h("table", { class: "score-table ft-result", "data-testid": "ft-result" }, h("tbody", null, rows))));
+  },
+};
