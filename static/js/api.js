@@ -4,10 +4,12 @@
  */
 
 export class ApiError extends Error {
-  constructor(status, detail) {
+  /** `messages` is the server's `{en, ja}` wording of the same error, when it sends one. */
+  constructor(status, detail, messages) {
     super(detail || `HTTP ${status}`);
     this.status = status;
     this.detail = detail;
+    this.messages = messages || null;
   }
 }
 
@@ -37,7 +39,9 @@ export async function api(method, path, body) {
       data = { detail: text };
     }
   }
-  if (!response.ok) throw new ApiError(response.status, describe(data && data.detail) || response.statusText);
+  if (!response.ok) {
+    throw new ApiError(response.status, describe(data && data.detail) || response.statusText, data && data.messages);
+  }
   return data;
 }
 

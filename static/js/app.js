@@ -21,7 +21,15 @@ let rerender = () => {};
 
 // ---- shared bits ------------------------------------------------------------------------------
 function errorText(error) {
-  return t("common.error", { message: error instanceof ApiError ? error.detail : error && error.message ? error.message : String(error) });
+  if (error instanceof ApiError) return error.messages ? pick(error.messages) : t("common.error", { message: error.detail });
+  return t("common.error", { message: error && error.message ? error.message : String(error) });
+}
+
+/** A seat's display name; bots share one name on the server, so their seat number tells them apart. */
+function seatLabel(seat, n) {
+  if (!seat || !seat.kind) return t("common.seat", { n: n + 1 });
+  if (seat.kind === "bot") return `${t("common.bot")} ${n + 1}`;
+  return seat.name || t("common.seat", { n: n + 1 });
 }
 
 function errorBox(error) {
@@ -395,8 +403,13 @@ function roomPage(code) {
       renderLobby();
     } else if (message.type === "error") {
       const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
-      page.table.showNotice(key ? t(key, { message: message.message }) : message.message);
-      if (!page.hasState) showNotice(message.message);
+      // The server words the reason in English; its Japanese line is the general kind of error.
+      let text = key ? t(key, { message: message.message }) : message.message;
+      if (lang() === "ja" && message.messages && message.messages.ja && message.code !== "stale") {
+        text = `${message.messages.ja}（${message.message}）`;
+      }
+      page.table.showNotice(text);
+      if (!page.hasState) showNotice(text);
     }
   }
 
@@ -427,7 +440,7 @@ function roomPage(code) {
     renderLobby();
   }
 
-  const isHost = () => page.person && page.room && page.room.host_id === page.person.id;
+  const isHost = () => Boolean(page.person && page.room && page.room.host_id === page.person.id);
   const matchStatus = () => (page.room && page.room.match ? page.room.match.status : null);
   const matchRunning = () => {
     const status = matchStatus();
@@ -457,7 +470,7 @@ function roomPage(code) {
       h("span", { class: "seat-no" }, t("common.seat", { n: seat.n + 1 })),
       seat.kind ? h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }) : null,
       h("span", { class: "seat-who" },
-        seat.kind === "bot" ? `🤖 ${seat.name || t("common.bot")}` : seat.kind ? seat.name : h("span", { class: "muted" }, t("room.seat.empty")),
+        seat.kind ? seatLabel(seat, seat.n) : h("span", { class: "muted" }, t("room.seat.empty")),
         mine ? h("span", { class: "tag" }, t("common.you")) : null,
         seat.kind === "person" && seat.person_id === page.room.host_id ? h("span", { class: "tag" }, t("room.host")) : null),
       h("span", { class: "seat-buttons" }, buttons));
@@ -547,8 +560,8 @@ function roomPage(code) {
         h("h3", null, t("room.members")),
         h("ul", { class: "member-list" }, members.map((m) => h("li", null,
           h("span", { class: ["dot", m.connected === false ? "offline" : "online"] }),
-          m.name ?? m.person_name ?? "",
-          m.id === room.host_id || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null)))),
+          m.name ?? "",
+          m.is_host || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null)))),
       optionsPanel,
       leaderboardSection(),
     ];
@@ -582,23 +595,29 @@ function roomPage(code) {
 // ---- history, match, leaderboards ----------------------------------------------------------------
 function normaliseLeaderboard(data) {
   const rows = Array.isArray(data) ? data : data && Array.isArray(data.rows) ? data.rows : data && Array.isArray(data.entries) ? data.entries : [];
-  return rows.map((row) => ({
-    name: row.name ?? row.person_name ?? row.display_name ?? "",
-    bot: row.kind === "bot" || row.is_bot === true,
-    matches: row.matches ?? row.matches_played ?? row.played ?? null,
+  return rows.map((row, index) => ({
+    rank: row.rank ?? index + 1,
+    gameId: row.game_id ?? null,
+    name: row.kind === "bot" ? t("common.bot") : row.name ?? "",
+    bot: row.kind === "bot",
+    me: Boolean(row.is_me),
+    matches: row.matches ?? null,
     wins: row.wins ?? null,
-    total: row.total ?? row.score ?? row.total_score ?? row.cumulative ?? 0,
+    total: row.score ?? row.total ?? 0,
   }));
 }
 
-function leaderboardTable(rows) {
-  return h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard" },
-    h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, t("leaderboard.player")),
-      h("th", null, t("leaderboard.matches")), rows.some((r) => r.wins !== null) ? h("th", null, t("leaderboard.wins")) : null,
-      h("th", null, t("leaderboard.total")))),
-    h("tbody", null, rows.map((row, index) => h("tr", null,
-      h("td", null, String(index + 1)),
-      h("td", null, row.bot ? `🤖 ${row.name}` : row.name),
+/** Leaderboard rows; with `gameNames` (overall board: one ranking per game) a game column is added. */
+function leaderboardTable(rows, gameNames) {
+  const byGame = Boolean(gameNames) && rows.some((r) => r.gameId);
+  return h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard", "data-testid": "leaderboard" },
+    h("thead", null, h("tr", null, byGame ? h("th", null, t("history.game")) : null, h("th", null, "#"), h("th", null, t("leaderboard.player")),
+      h("th", { class: "num" }, t("leaderboard.matches")), rows.some((r) => r.wins !== null) ? h("th", { class: "num" }, t("leaderboard.wins")) : null,
+      h("th", { class: "num" }, t("leaderboard.total")))),
+    h("tbody", null, rows.map((row) => h("tr", { class: row.me ? "me" : null },
+      byGame ? h("td", null, gameNames(row.gameId)) : null,
+      h("td", null, String(row.rank)),
+      h("td", null, row.name),
       h("td", { class: "num" }, row.matches === null ? "" : String(row.matches)),
       rows.some((r) => r.wins !== null) ? h("td", { class: "num" }, row.wins === null ? "" : String(row.wins)) : null,
       h("td", { class: "num" }, formatScore(row.total)))))));
@@ -638,16 +657,16 @@ async function historyPage() {
         h("thead", null, h("tr", null, ["history.date", "history.game", "history.room", "history.status", "history.score", "history.rank", ""]
           .map((key) => h("th", null, key ? t(key) : "")))),
         h("tbody", null, list.map((m) => h("tr", { dataset: { match: String(m.id) } },
-          h("td", null, formatDate(m.started_at ?? m.created_at)),
-          h("td", null, nameOf(m.game_id)),
+          h("td", null, formatDate(m.created_at)),
+          h("td", null, m.game_names ? pick(m.game_names) : nameOf(m.game_id)),
           h("td", null, m.room_code ? h("a", { href: `/r/${m.room_code}` }, m.room_code) : ""),
           h("td", null, t(`status.${m.status}`)),
-          h("td", { class: "num" }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : m.score !== undefined ? formatScore(m.score) : ""),
-          h("td", { class: "num" }, m.my_rank ?? m.rank ?? ""),
+          h("td", { class: "num" }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : ""),
+          h("td", { class: "num" }, m.my_rank ?? ""),
           h("td", null, h("a", { href: `/matches/${m.id}` }, t("history.open"))))))))
       : h("p", { class: "muted" }, t("history.none")),
     h("h2", null, t("leaderboard.overall")),
-    rows.length ? leaderboardTable(rows) : h("p", { class: "muted" }, t("leaderboard.none")));
+    rows.length ? leaderboardTable(rows, nameOf) : h("p", { class: "muted" }, t("leaderboard.none")));
 }
 
 async function matchPage(id) {
@@ -663,23 +682,17 @@ async function matchPage(id) {
   }
   const game = await gameById(match.game_id).catch(() => null);
   const seats = match.seats || [];
-  const seatName = (n) => {
-    const seat = seats.find((s) => (s.n ?? s.seat) === n) || seats[n];
-    if (!seat) return t("common.seat", { n: n + 1 });
-    const name = seat.name ?? seat.person_name ?? "";
-    return seat.kind === "bot" ? `🤖 ${name || t("common.bot")}` : name;
-  };
-  const players = seats.length || (match.hands && match.hands[0] ? match.hands[0].scores.length : 0);
+  const seatName = (n) => seatLabel(seats.find((s) => s.n === n), n);
+  const players = match.players || seats.length;
   const seatNumbers = Array.from({ length: players }, (_, n) => n);
   const hands = match.hands || [];
-  const totals = match.scores || match.final_scores || seatNumbers.map((n) => hands.reduce((sum, hand) => sum + (hand.scores[n] || 0), 0));
-  const ranking = Array.isArray(match.ranking) && match.ranking.length
-    ? match.ranking.map((r) => ({ seat: r.seat ?? r.n, score: r.score ?? r.total, rank: r.rank }))
-    : rankSeats(totals);
+  const totals = match.totals || seatNumbers.map((n) => hands.reduce((sum, hand) => sum + (hand.scores[n] || 0), 0));
+  // Until the match ends there is no stored ranking; rank the running totals instead.
+  const ranking = Array.isArray(match.ranking) && match.ranking.length ? match.ranking : rankSeats(totals);
   replace(main,
     h("p", null, h("a", { href: "/history" }, `← ${t("nav.history")}`)),
     h("h1", null, gameName(game) || match.game_id, " ", h("span", { class: "muted small" }, t("match.title", { id: match.id }))),
-    h("p", { class: "muted" }, formatDate(match.started_at ?? match.created_at), " · ", t(`status.${match.status}`),
+    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
       match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, t("room.title", { code: match.room_code }))] : null),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
@@ -718,6 +731,10 @@ function route() {
   if (path === "/") return landingPage();
   if ((m = path.match(/^\/r\/([^/]+)$/))) return roomPage(decodeURIComponent(m[1]));
   if (path === "/history" || path === "/leaderboard") return historyPage();
+  if (path === "/me") {
+    history.replaceState(null, "", "/#profile");
+    return landingPage();
+  }
   if ((m = path.match(/^\/matches\/([^/]+)$/))) return matchPage(decodeURIComponent(m[1]));
   if ((m = path.match(/^\/rules\/([^/]+)$/))) return rulesPage(decodeURIComponent(m[1]));
   header(null);

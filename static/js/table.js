@@ -194,8 +194,10 @@ export class Table {
 
   seatName(n) {
     const seat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
-    let name = seat && seat.name ? seat.name : seat && seat.kind === "bot" ? t("common.bot") : t("common.seat", { n: n + 1 });
-    if (seat && seat.kind === "bot" && seat.name && !/bot|ボット/i.test(seat.name)) name = `${name} (${t("common.bot")})`;
+    // Bots share one name on the server; the seat number tells them apart.
+    let name;
+    if (seat && seat.kind === "bot") name = `${t("common.bot")} ${n + 1}`;
+    else name = seat && seat.name ? seat.name : t("common.seat", { n: n + 1 });
     return this.heldSeats().includes(n) ? `${name} (${t("common.you")})` : name;
   }
 

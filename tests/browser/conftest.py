@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
@@ -95,20 +95,21 @@ def server(database_url: str, artifacts: Path) -> Iterator[str]:
             process.wait()
 
 
-@pytest.fixture(scope="session")
-def playwright_instance() -> Iterator[Playwright]:
+@pytest.fixture
+def browser(server: str) -> Iterator[Browser]:
+    """Debian's Chromium, headless (Playwright cannot download its own browser here).
+
+    Function-scoped on purpose: Playwright's sync API keeps an asyncio loop running in this
+    thread for as long as it lives, and asyncio code in other fixtures or tests of the same
+    worker (the database template, async API tests under xdist) cannot run beside it. It starts
+    after the server (which needs the database) and stops at the end of each test.
+    """
     with sync_playwright() as playwright:
-        yield playwright
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_instance: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, headless (Playwright cannot download its own browser here)."""
-    launched = playwright_instance.chromium.launch(
-        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-    )
-    yield launched
-    launched.close()
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 NewPerson = Callable[..., Page]

@@ -1,0 +1,119 @@
+"""A whole French Tarot hand in headless Chromium against three bots, through the real server:
+bidding buttons, the discard with forbidden cards disabled, legal-card highlighting that matches
+the engine's rules, and the hand result that shows the arithmetic."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine.games.french_tarot.rules import playable_cards
+from tests.browser.conftest import NewPerson
+from tests.browser.test_platform_browser import create_room, parse_score, sign_up
+
+pytestmark = pytest.mark.browser
+
+HAND_CARDS = "[data-testid=hand] .card"
+LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
+RESULT = "[data-testid=hand-result]"
+FORBIDDEN_IN_DISCARD = {"SK", "HK", "DK", "CK", "T1", "T21", "EX"}
+
+FACTS_JS = """() => ({
+  hand: [...document.querySelectorAll('[data-testid=hand] .card')].map((e) => e.dataset.card),
+  legal: [...document.querySelectorAll('[data-testid=hand] .card.is-legal')].map((e) => e.dataset.card),
+  trick: [...document.querySelectorAll('.felt .trick-card')]
+    .sort((a, b) => Number(a.dataset.order) - Number(b.dataset.order)).map((e) => e.dataset.card),
+  phase: (document.querySelector('[data-testid=ft-panel]') || {dataset: {}}).dataset.phase || null,
+})"""
+
+
+def click_first(page: Page, selector: str, text: str | None = None) -> bool:
+    locator = page.locator(selector, has_text=text) if text else page.locator(selector)
+    if not locator.count():
+        return False
+    try:
+        locator.first.click(timeout=2000)
+    except Exception:  # the table redrew under the click; the caller looks again
+        return False
+    return True
+
+
+def play_hand(page: Page, artifacts: Path, timeout_s: float = 150) -> dict[str, int]:
+    """Act whenever it is our turn until the result dialog shows; returns what we did."""
+    done = {"bids": 0, "discards": 0, "plays": 0, "slam_choices": 0}
+    screenshot_taken = False
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.locator(RESULT).count():
+            return done
+        if page.locator(".table-pending").count():
+            page.wait_for_timeout(30)
+            continue
+        bid_buttons = page.locator(".action-button", has_text="Bid")
+        if bid_buttons.count():
+            # The weakest contract offered keeps the dog and the discard in play when it wins.
+            if click_first(page, ".action-button", "Bid"):
+                done["bids"] += 1
+            continue
+        if click_first(page, ".action-button", "No slam"):
+            done["slam_choices"] += 1
+            continue
+        facts = page.evaluate(FACTS_JS)
+        if facts["legal"] and facts["phase"] == "discard":
+            expect(page.get_by_test_id("ft-dog")).to_be_visible()
+            assert not set(facts["legal"]) & FORBIDDEN_IN_DISCARD, facts
+            disabled = page.locator("[data-testid=hand] .card.is-disabled")
+            assert disabled.count() == len(facts["hand"]) - len(facts["legal"])
+            if click_first(page, LEGAL_CARDS):
+                done["discards"] += 1
+            continue
+        if facts["legal"]:
+            expected = set(playable_cards(facts["hand"], facts["trick"]))
+            assert set(facts["legal"]) == expected, facts
+            if not screenshot_taken and facts["trick"]:
+                page.screenshot(path=str(artifacts / "french-tarot-table.png"))
+                screenshot_taken = True
+            if click_first(page, LEGAL_CARDS):
+                done["plays"] += 1
+            continue
+        page.wait_for_timeout(40)
+    raise AssertionError(f"no hand result after {timeout_s} s: {done}")
+
+
+def test_a_whole_french_tarot_hand_against_bots_shows_the_scoring_arithmetic(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    alice = new_person()
+    sign_up(alice, "Alice")
+    create_room(alice, "french-tarot", seats=4, hands=1)
+    alice.get_by_test_id("take-0").click()
+    alice.get_by_test_id("fill-bots").click()
+    expect(alice.locator(".seat-row.empty")).to_have_count(0)
+    alice.get_by_test_id("start").click()
+
+    expect(alice.locator(HAND_CARDS)).to_have_count(18, timeout=20_000)  # 4 players: 18 cards each
+    expect(alice.get_by_test_id("ft-bids")).to_be_visible()
+
+    done = play_hand(alice, artifacts)
+    assert done["bids"] == 1
+    assert done["plays"] == 18
+    if done["discards"]:
+        assert done["discards"] == 6  # prise or garde won by us: six cards replace the dog
+
+    dialog = alice.locator(RESULT)
+    expect(dialog.get_by_test_id("ft-result")).to_be_visible()
+    scores = [parse_score(text) for text in dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()]
+    assert len(scores) == 4 and sum(scores) == 0, scores
+    unit = parse_score(dialog.get_by_test_id("ft-r-unit").locator("td").inner_text())
+    assert sorted(scores).count(-unit) == 3, (scores, unit)  # each defender pays the unit
+    target = int(dialog.get_by_test_id("ft-r-target").locator("td").inner_text())
+    assert target in (56, 51, 41, 36)
+    alice.screenshot(path=str(artifacts / "french-tarot-result.png"))
+
+    alice.get_by_test_id("lang-switch").click()
+    expect(alice.locator(RESULT).get_by_test_id("ft-r-target")).to_contain_text("目標点数")
+    alice.screenshot(path=str(artifacts / "french-tarot-result-ja.png"))
+    assert not alice.console_errors, alice.console_errors
