@@ -163,8 +163,8 @@ async def play_until_over(sockets: list[TableSocket], timeout: float = 60) -> di
 
     async def player(socket: TableSocket) -> dict[str, Any]:
         acted: set[int] = set()
+        message = socket.state if socket.state is not None else await socket.wait_state()
         while True:
-            message = await socket.wait_state()
             views = message["views"] or {"-": message["spectator"]}
             if all(view["phase"] == "match_over" for view in views.values()):
                 return message
@@ -173,6 +173,7 @@ async def play_until_over(sockets: list[TableSocket], timeout: float = 60) -> di
                     acted.add(message["version"])
                     await socket.act(int(seat_text), message["version"], legal[0])
                     break
+            message = await socket.wait_state()
 
     tasks = [asyncio.create_task(player(socket)) for socket in sockets]
     try:
