@@ -151,54 +151,72 @@ def _singles_value(singles: Sequence[Role]) -> int:
 def best_partition(cards: Sequence[str], sex: str, crest: str | None = None) -> tuple[list[Role], list[Role]]:
     """The split of joker-free `cards` into roles and singles that scores most for `sex`.
 
-    Exhaustive over how many of each role to form (memoised on the cards left), because the
-    zero-sum bonus can make a smaller role worth more than a bigger one.
+    Exhaustive, because the zero-sum bonus can make a smaller split worth more than a bigger
+    one. Familias are the only roles spanning suits, so for every choice of familia counts the
+    suits are combined one by one, keeping per (singles sum, singles count) the best role points.
     """
-    shapes = _role_shapes(crest)
-    card_index = {card: i for i, card in enumerate(s + r for s in SUITS for r in FACE_RANKS)}
-    start = [0] * len(card_index)
-    for card in cards:
-        start[card_index[card]] += 1
-    shape_indexes = [(kind, [card_index[c] for c in shape]) for kind, shape in shapes]
-    memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]] = {}
-
-    def leaf_value(counts: tuple[int, ...]) -> int:
-        left = {card: counts[i] for card, i in card_index.items() if counts[i]}
-        return _singles_value(_singles_from(left, sex))
-
-    def search(position: int, counts: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-        """Best (points, how many of each remaining shape) from shape `position` on."""
-        key = (position, counts)
-        if key in memo:
-            return memo[key]
-        if position == len(shape_indexes):
-            result = (leaf_value(counts), ())
-        else:
-            kind, indexes = shape_indexes[position]
-            most = min(counts[i] for i in indexes)
-            best: tuple[int, tuple[int, ...]] | None = None
-            for times in range(most, -1, -1):
-                left = list(counts)
-                for i in indexes:
-                    left[i] -= times
-                value, plan = search(position + 1, tuple(left))
-                value += times * ROLE_POINTS[kind]
-                if best is None or value > best[0]:
-                    best = (value, (times, *plan))
-            assert best is not None
-            result = best
-        memo[key] = result
-        return result
-
-    _, plan = search(0, tuple(start))
+    counts = {suit + rank: 0 for suit in SUITS for rank in FACE_RANKS}
+    counts.update(_count(cards))
+    values = SINGLE_POINTS[sex]
+    most = [min(counts.get(suit + rank, 0) for suit in SUITS) for rank in FACE_RANKS]
+    best: tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+    for familias in _product_ranges(most):
+        # states: (singles sum, singles count) -> (role points, per-suit (families, marriages))
+        states: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...]]] = {(0, 0): (0, ())}
+        for suit in SUITS:
+            k, q, j = (
+                counts.get(suit + rank, 0) - used for rank, used in zip(FACE_RANKS, familias, strict=True)
+            )
+            royal = suit == crest
+            family_points = ROLE_POINTS["royal_family" if royal else "family"]
+            marriage_points = ROLE_POINTS["royal_marriage" if royal else "marriage"]
+            options = []
+            for fam in range(min(k, q, j) + 1):
+                for mar in range(min(k - fam, q - fam) + 1):
+                    left = (k - fam - mar, q - fam - mar, j - fam)
+                    single_sum = left[0] * values["K"] + left[1] * values["Q"] + left[2] * values["J"]
+                    options.append(
+                        (fam * family_points + mar * marriage_points, single_sum, sum(left), (fam, mar))
+                    )
+            merged: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...]]] = {}
+            for (total_sum, total_count), (points, plan) in states.items():
+                for role_points, single_sum, single_count, choice in options:
+                    key = (total_sum + single_sum, total_count + single_count)
+                    candidate = points + role_points
+                    if key not in merged or candidate > merged[key][0]:
+                        merged[key] = (candidate, (*plan, choice))
+            states = merged
+        for (single_sum, single_count), (points, plan) in states.items():
+            value = points + single_sum + (2 * single_count if single_sum == 0 and single_count else 0)
+            value += 20 * sum(familias)
+            if best is None or value > best[0]:
+                best = (value, familias, plan)
+    assert best is not None
+    _, familias, plan = best
     roles: list[Role] = []
-    counts = _count(cards)
-    for (kind, shape), times in zip(shapes, plan, strict=True):
-        for _ in range(times):
-            roles.append(Role(kind, shape, ROLE_POINTS[kind]))
-            for card in shape:
-                counts[card] -= 1
+    for rank, times in zip(FACE_RANKS, familias, strict=True):
+        shape = tuple(suit + rank for suit in SUITS)
+        roles += [Role("familia", shape, ROLE_POINTS["familia"])] * times
+        for card in shape:
+            counts[card] -= times
+    for suit, (fam, mar) in zip(SUITS, plan, strict=True):
+        royal = suit == crest
+        family, marriage = ("royal_family", "royal_marriage") if royal else ("family", "marriage")
+        roles += [Role(family, (suit + "K", suit + "Q", suit + "J"), ROLE_POINTS[family])] * fam
+        roles += [Role(marriage, (suit + "K", suit + "Q"), ROLE_POINTS[marriage])] * mar
+        for rank, used in (("K", fam + mar), ("Q", fam + mar), ("J", fam)):
+            counts[suit + rank] -= used
+    order = {kind: i for i, kind in enumerate(ROLE_POINTS)}
+    roles.sort(key=lambda role: order[role.kind])
     return roles, _singles_from(counts, sex)
+
+
+def _product_ranges(limits: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every tuple with 0 <= t[i] <= limits[i], largest first."""
+    combos: list[tuple[int, ...]] = [()]
+    for limit in limits:
+        combos = [(*combo, n) for combo in combos for n in range(limit, -1, -1)]
+    return combos
 
 
 def forced_partition(
