@@ -113,6 +113,11 @@ const strings = {
     [`${P}r.score`]: "Score",
     [`${P}r.ramsch_rule`]: "Counted tricks cost 50 each. Players with none share the success bonus {bonus} ({n} succeeded), times ×2 per F and ×10 for the Holy Grail F they were dealt.",
     [`${P}r.ten_rule`]: "Every trick is worth 10 points to its winner.",
+    [`${P}option.partnership`]: "Partnership (4 players: opposite seats are partners)",
+    [`${P}option.classical`]: "Classical rules (250 for all ten tricks, naming after the kitty, no Ramsch)",
+    [`${P}option.classical_all_pass`]: "Classical: when everyone passes",
+    [`${P}option.classical_all_pass.redeal`]: "redeal",
+    [`${P}option.classical_all_pass.ten_per_trick`]: "play for 10 points a trick",
   },
   ja: {
     [`${P}trump.S`]: "魔剣",
@@ -202,6 +207,11 @@ const strings = {
     [`${P}r.score`]: "得点",
     [`${P}r.ramsch_rule`]: "数えるトリック1つにつき −50点。0 の人は成功ボーナス {bonus} 点（成功 {n} 人）を得て、配られた F 1枚ごとに ×2、聖杯 F は ×10。",
     [`${P}r.ten_rule`]: "トリック1つにつき、勝った人に10点。",
+    [`${P}option.partnership`]: "ペア戦（4人：向かいの席がパートナー）",
+    [`${P}option.classical`]: "クラシカルルール（全勝は250点保証、キティの後に指名、ラムシュなし）",
+    [`${P}option.classical_all_pass`]: "クラシカル：全員パスのとき",
+    [`${P}option.classical_all_pass.redeal`]: "配り直し",
+    [`${P}option.classical_all_pass.ten_per_trick`]: "1トリック10点のゲーム",
   },
 };
 
