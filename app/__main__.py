@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import atexit
 import logging
+import signal
+import sys
+from types import FrameType
 
 import uvicorn
 
 from app.config import Settings
 from app.embedded_pg import EmbeddedPostgres
 from app.main import create_app
+
+
+def _exit_quietly(signum: int, frame: FrameType | None) -> None:
+    """uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal; ending with
+    SystemExit (instead of dying by the signal) lets our `finally` stop the embedded PostgreSQL."""
+    sys.exit(0)
 
 
 def main() -> None:
@@ -26,6 +35,8 @@ def main() -> None:
         atexit.register(embedded.stop)
         settings = settings.model_copy(update={"database_url": embedded.start()})
         logging.getLogger("app").info("embedded PostgreSQL on 127.0.0.1:%s", embedded.port)
+    for handled in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(handled, _exit_quietly)
     try:
         uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
     finally:

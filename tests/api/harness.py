@@ -157,13 +157,21 @@ async def make_room(
     return await host.post("/api/rooms", {"game_id": game_id, "seats": seats, "options": options}, expect=201)
 
 
-async def play_until_over(sockets: list[TableSocket], timeout: float = 60) -> dict[str, Any]:
+async def play_until_over(
+    sockets: list[TableSocket], timeout: float = 60, match_id: int | None = None
+) -> dict[str, Any]:
     """Let each person play the first legal action for every seat they hold whenever it is their
-    turn, until the match is over. Returns the last state one of them received."""
+    turn, until the match (`match_id`, default: whichever they are sent) is over. Returns the
+    last state one of them received."""
+
+    def wanted(message: dict[str, Any]) -> bool:
+        return match_id is None or message["match_id"] == match_id
 
     async def player(socket: TableSocket) -> dict[str, Any]:
         acted: set[int] = set()
-        message = socket.state if socket.state is not None else await socket.wait_state()
+        message = socket.state
+        if message is None or not wanted(message):
+            message = await socket.wait_state(wanted)
         while True:
             views = message["views"] or {"-": message["spectator"]}
             if all(view["phase"] == "match_over" for view in views.values()):
@@ -173,7 +181,7 @@ async def play_until_over(sockets: list[TableSocket], timeout: float = 60) -> di
                     acted.add(message["version"])
                     await socket.act(int(seat_text), message["version"], legal[0])
                     break
-            message = await socket.wait_state()
+            message = await socket.wait_state(wanted)
 
     tasks = [asyncio.create_task(player(socket)) for socket in sockets]
     try:
