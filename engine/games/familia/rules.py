@@ -66,7 +66,8 @@ deal without). After the last deal the hand is scored (see scoring.py); a seat's
 its team's total. The match ends after `Options.hands` hands (default: one per seat).
 
 View keys beyond the common ones: `roles` (M/F per seat), `teams` (team number per seat),
-`crests` (crest suit per seat's team, or null), `royal`, `decks`, `deal_no`, `deals_total`,
+`crests` (crest suit per seat's team, or null), `royal`, `decks`, `deal_no`, `deals_total`, `face_sets`,
+`tricks_per_deal`, `tricks_played`,
 `batting_familia` (this deal), `batting_rule` ("colour_rank" | "suit_rank" | "rank"),
 `piles` ({"black": n, "red": n}), `mode` ("lead" | "trump"), `face_card`, `led_suit`, `trump`,
 `draw_pile` ({"count": n, "top": card or null}), `won` (face cards won per seat, face up),
@@ -674,6 +675,7 @@ class FamiliaMatch(Match):
             "decks": table.decks,
             "deal_no": self.deal_no,
             "deals_total": table.deals,
+            "face_sets": table.face_sets,
             "tricks_per_deal": table.tricks,
             "tricks_played": self.tricks_played,
             "batting_familia": self.batting_familia,
