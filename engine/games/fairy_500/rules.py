@@ -623,7 +623,15 @@ class FairyMatch(Match):
     def _message(self, view: dict[str, Any]) -> dict[str, str]:
         phase = view["phase"]
         if phase == "match_over":
-            return {"en": "The match is over: someone reached ±500.", "ja": "試合終了：±500点に達しました。"}
+            if match_reached_target(self.scores):
+                return {
+                    "en": "The match is over: someone reached ±500.",
+                    "ja": "試合終了：±500点に達しました。",
+                }
+            return {
+                "en": "The match is over: all its hands are played.",
+                "ja": "試合終了：予定のハンドが終わりました。",
+            }
         if phase == "deal":
             return {"en": "Shuffling…", "ja": "シャッフル中…"}
         hand = self.hand

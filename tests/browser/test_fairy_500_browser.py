@@ -1,0 +1,144 @@
+"""Fairy Five Hundred in the browser: one person and three bots play a whole hand through the real
+server. The person bids from the bidding table, names a lieutenant card from the picker,
+exchanges with the kitty by selecting four cards, plays ten tricks by clicking legal cards, and
+reads the hand result that explains the score."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewPerson
+
+pytestmark = pytest.mark.browser
+
+HAND_CARDS = "[data-testid=hand] .card"
+LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
+RESULT = "[data-testid=hand-result]"
+ENABLED_TRICK_BIDS = "[data-testid=f5-bidding] .f5-bid-table button:not([disabled])"
+ENABLED_MISERE_BIDS = "[data-testid=f5-bidding] .f5-misere-table button:not([disabled])"
+
+
+def sign_up(page: Page, name: str) -> None:
+    page.goto("/")
+    page.get_by_test_id("name-form").locator("input[name=name]").fill(name)
+    page.get_by_test_id("name-form").locator("button[type=submit]").click()
+    expect(page.get_by_test_id("name-form")).to_have_count(0)
+
+
+def create_room(page: Page, seats: int, hands: int) -> None:
+    form = page.get_by_test_id("create-room")
+    form.get_by_test_id("game-select").select_option("fairy-500")
+    form.get_by_test_id("seats-select").select_option(str(seats))
+    form.locator("input[data-option=hands]").fill(str(hands))
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/r/[^/]+$"))
+
+
+def phase(page: Page) -> str | None:
+    panel = page.locator("[data-testid=f5-panel]")
+    return panel.get_attribute("data-phase") if panel.count() else None
+
+
+def take_one_step(page: Page, seen: dict[str, int]) -> bool:
+    """Do whatever the person's turn asks for; False when it is not their turn."""
+    if page.locator(".table-pending").count():
+        return False
+    current = phase(page)
+    if current == "bid" and page.locator("[data-testid=f5-bidding]").count():
+        bids = page.locator(ENABLED_TRICK_BIDS)
+        if bids.count():
+            bids.last.click()  # the dearest trick contract: the bots will not outbid it
+            seen["bid"] += 1
+        else:  # a bot already bid 10 no-trumps: outbid it with the dearest misère
+            page.locator(ENABLED_MISERE_BIDS).last.click()
+            seen["misere"] += 1
+        return True
+    if current == "call" and page.locator("[data-testid=f5-call]").count():
+        page.locator("[data-testid=f5-call] .card").first.click()
+        seen["call"] += 1
+        return True
+    if current == "discard" and page.locator("[data-testid=f5-discard]").count():
+        expect(page.locator(HAND_CARDS)).to_have_count(14)
+        for index in range(4):
+            page.locator(HAND_CARDS).nth(index).click()
+        expect(page.locator("[data-testid=hand] .card.is-selected")).to_have_count(4)
+        page.get_by_test_id("f5-discard-button").click()
+        seen["discard"] += 1
+        return True
+    legal = page.locator(LEGAL_CARDS)
+    if current == "play" and legal.count():
+        if seen["play"] == 0:
+            expect(page.get_by_test_id("f5-contract")).to_be_visible()
+            expect(page.get_by_test_id("f5-trump")).to_be_visible()
+            expect(page.get_by_test_id("f5-tricks")).to_be_visible()
+        legal.first.click()
+        seen["play"] += 1
+        return True
+    return False
+
+
+def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_result(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    dana = new_person()
+    sign_up(dana, "Dana")
+    create_room(dana, seats=4, hands=1)
+    dana.get_by_test_id("take-0").click()
+    dana.get_by_test_id("fill-bots").click()
+    expect(dana.locator(".seat-row.empty")).to_have_count(0)
+    dana.get_by_test_id("start").click()
+    expect(dana.locator(HAND_CARDS)).to_have_count(10)
+
+    # the bidding table follows the language switch
+    expect(dana.get_by_test_id("f5-bidding").or_(dana.get_by_test_id("f5-auction"))).to_be_visible()
+    dana.get_by_test_id("lang-switch").click()
+    expect(dana.get_by_test_id("f5-auction")).to_contain_text("ビッド")
+    dana.get_by_test_id("lang-switch").click()
+    expect(dana.get_by_test_id("f5-auction")).to_contain_text("Bidding")
+
+    seen = {"bid": 0, "misere": 0, "call": 0, "discard": 0, "play": 0}
+    shot_bidding = shot_play = False
+    deadline = time.monotonic() + 150
+    while not dana.locator(RESULT).count():
+        assert time.monotonic() < deadline, f"no hand result in time: {seen}"
+        if not shot_bidding and dana.locator("[data-testid=f5-bidding]").count():
+            dana.screenshot(path=str(artifacts / "fairy-500-bidding.png"), full_page=True)
+            shot_bidding = True
+        if not shot_play and seen["play"] == 3:
+            dana.screenshot(path=str(artifacts / "fairy-500-play.png"), full_page=True)
+            shot_play = True
+        try:
+            acted = take_one_step(dana, seen)
+        except Exception:  # the table redrew under the click: look again
+            acted = True
+        if not acted:
+            dana.wait_for_timeout(40)
+
+    result = dana.locator(RESULT)
+    table = result.get_by_test_id("f5-result")
+    expect(table).to_be_visible()
+    expect(table.get_by_test_id("f5-r-contract")).to_contain_text("Dana")
+    assert seen["play"] == 10, seen
+    score_cells = result.locator(".hand-score tbody tr").first.locator("td")
+    scores = [int(text.replace("−", "-").replace("+", "")) for text in score_cells.all_inner_texts()]
+    assert len(scores) == 4
+    if seen["misere"]:  # the dearest misère is an open hand misère: no naming, no kitty
+        assert seen["call"] == 0 and seen["discard"] == 0, seen
+    else:
+        # Dana declared the dearest trick contract: she named one card (4 players), exchanged
+        # with the kitty, and her score is T, or T×1.5 when the named card was her own.
+        assert seen["bid"] >= 1 and seen["call"] == 1 and seen["discard"] == 1, seen
+        tricks_text = table.get_by_test_id("f5-r-tricks").inner_text()
+        side_tricks, bid_tricks = (int(n) for n in re.findall(r"\d+", tricks_text)[:2])
+        total_text = table.get_by_test_id("f5-r-total").locator("td").inner_text()
+        total = int(total_text.replace("−", "-").replace("+", ""))
+        made = side_tricks >= bid_tricks
+        assert ("made" in tricks_text) == made and (total > 0) == made
+        assert scores[0] in (total, total * 3 // 2), (scores, total)
+    dana.screenshot(path=str(artifacts / "fairy-500-result.png"), full_page=True)
+    assert not dana.console_errors, dana.console_errors
