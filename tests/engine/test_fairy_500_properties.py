@@ -138,17 +138,15 @@ def test_cards_are_conserved_and_every_hand_scores_consistently(
     assert kinds["contract"] > 0
 
 
-@pytest.mark.parametrize("players", range(3, 9))
-def test_bots_play_whole_matches(players: int) -> None:
-    options = {"partnership": True} if players == 4 else {}
+@pytest.mark.parametrize(("players", "options"), OPTION_SETS)
+def test_bots_play_whole_matches(players: int, options: dict[str, Any]) -> None:
     rng = random.Random(players)
-    match = GAME.new_match(players, {**options, "hands": 4}, seed=players)
+    match = GAME.new_match(players, {**options, "hands": 3}, seed=players)
     while not match.is_over:
         seat = match.to_act()[0]
         if seat == CHANCE:
             match.deal_random(rng)
         else:
-            action = bot_action(match, seat, rng)
-            match.apply(seat, action)
+            match.apply(seat, bot_action(match, seat, rng))
     for record in match.hands:
         check_hand(match, record, players)

@@ -216,6 +216,29 @@ def test_two_cards_named_at_seven_and_eight_players() -> None:
     assert match.phase == "discard"
 
 
+def test_two_lieutenants_at_seven_players_each_score_half() -> None:
+    """seed 000, 7–8 players: two named cards held by two players; each is a lieutenant whose
+    tricks count for the side and who scores T/2 (RULINGS: a half share per named card)."""
+    match = deal(7, hands={3: ["HF"], 5: ["DF"]})
+    act(match, bid("6H"), *[PASS] * 6, {"type": "call", "card": "HF"}, {"type": "call", "card": "DF"})
+    act(match, match.legal_actions(1)[0])
+    play_out(match)
+    hand = match.hands[0]
+    details = hand["details"]
+    assert details["lieutenants"] == [3, 5] and details["side"] == [1, 3, 5]
+    assert details["side_tricks"] == sum(details["tricks"][s] for s in (1, 3, 5))
+    assert hand["scores"][1] == details["total"]
+    assert hand["scores"][3] == hand["scores"][5] == details["total"] // 2
+    assert [entry["place"] for entry in details["named"]] == ["lieutenant", "lieutenant"]
+
+
+def test_shuffle_with_foreign_items_is_refused() -> None:
+    match = GAME.new_match(3)
+    with pytest.raises(IllegalAction):
+        match.apply(CHANCE, {"type": "shuffle", "deck": [1, *card_set(3)[1:]]})
+    assert match.log == []
+
+
 def test_lieutenant_is_revealed_when_the_named_card_is_played() -> None:
     """RULINGS: the lieutenant becomes known to everyone when a named card is played."""
     match = deal(4, hands={2: ["SK"]})

@@ -246,7 +246,12 @@ class FairyMatch(Match):
     # deal
     def _apply_shuffle(self, action: Action) -> list[Event]:
         deck = action.get("deck")
-        if not isinstance(deck, list) or len(deck) != len(self.cards) or not same_multiset(deck, self.cards):
+        if (
+            not isinstance(deck, list)
+            or len(deck) != len(self.cards)
+            or not all(isinstance(card, str) for card in deck)
+            or not same_multiset(deck, self.cards)
+        ):
             raise IllegalAction(f"the shuffle must be an order of this table's {len(self.cards)} cards")
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
