@@ -123,15 +123,10 @@ def test_seven_players_alternative_tables_leave_jokers_for_the_piles():
 
 def test_two_people_play_the_four_seat_pair_table():
     # seed 001, 2 players: each person runs both seats of a man/woman pair; the rest is the pair game
-    defaults = GAME.default_options(4)
-    assert defaults["teams"] == [0, 1, 0, 1]
-    assert defaults["roles"] == ["M", "M", "F", "F"]
-    assert (defaults["tricks"], defaults["hand_size"], defaults["deals"], defaults["face_sets"]) == (
-        10,
-        6,
-        1,
-        1,
-    )
+    table = resolve(GAME.Options(**GAME.default_options(4)), 4)
+    assert table.teams == (0, 1, 0, 1) and table.roles == ("M", "M", "F", "F")
+    assert (table.tricks, table.hand_size, table.deals, table.face_sets) == (10, 6, 1, 1)
+    assert GAME.default_options(4)["teams"] is None, "the seat-count standard, resolved per table"
     with pytest.raises(IllegalAction):
         GAME.new_match(2)
 

@@ -28,17 +28,10 @@ class FamiliaGame(Game):
         resolve(options, players)
 
     def default_options(self, players: int) -> dict[str, Any]:
-        """The seed's standard table for this seat count, every default spelt out."""
-        table = resolve(Options(), players)
-        return Options(
-            teams=list(table.teams),
-            roles=list(table.roles),  # type: ignore[arg-type]
-            deals=table.deals,
-            face_sets=table.face_sets,
-            tricks=table.tricks,  # type: ignore[arg-type]
-            hand_size=table.hand_size,
-            hand_jokers=table.hand_jokers,
-        ).model_dump()
+        """The seed's standard table. Seat-count dependent settings stay null ("the standard for
+        the seat count", see config.resolve) so that a room changing its seat count keeps a valid
+        table instead of carrying, say, four seats' teams into a six-seat room."""
+        return Options().model_dump()
 
 
 GAME = FamiliaGame()
