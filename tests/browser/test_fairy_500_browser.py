@@ -141,4 +141,15 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
         assert ("made" in tricks_text) == made and (total > 0) == made
         assert scores[0] in (total, total * 3 // 2), (scores, total)
     dana.screenshot(path=str(artifacts / "fairy-500-result.png"), full_page=True)
+
+    # the rule page, in both languages, includes the table's rulings
+    dana.goto("/rules/fairy-500")
+    rules = dana.locator("article.rules")
+    expect(rules).to_contain_text("Lieutenants")
+    expect(rules).to_contain_text("How this table reads the rules")
+    dana.get_by_test_id("lang-switch").click()
+    dana.reload()
+    expect(dana.locator("article.rules")).to_contain_text("副官")
+    expect(dana.locator("article.rules")).to_contain_text("このテーブルでの解釈")
+    dana.screenshot(path=str(artifacts / "fairy-500-rules-ja.png"))
     assert not dana.console_errors, dana.console_errors
