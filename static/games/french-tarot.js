@@ -67,11 +67,14 @@ const strings = {
     [`${P}r.won`]: "made by {d}",
     [`${P}r.lost`]: "failed by {d}",
     [`${P}r.petit`]: "Petit au bout",
-    [`${P}r.contract_points`]: "(25 + difference {sign} petit) × multiplier",
+    [`${P}r.contract_points`]: "(±(25 + difference) ± petit au bout) × multiplier",
     [`${P}r.poignee`]: "Poignées (to the winning side)",
     [`${P}r.slam`]: "Slam",
-    [`${P}r.unit`]: "Each defender pays",
+    [`${P}r.unit`]: "Unit (each defender scores the opposite)",
     [`${P}r.share`]: "Shares",
+    [`${P}r.seat`]: "Seat",
+    [`${P}r.role`]: "Role",
+    [`${P}r.score`]: "Hand score",
     [`${P}r.excuse`]: "Excuse",
     [`${P}r.none`]: "none",
     [`${P}r.role.taker`]: "taker",
@@ -132,11 +135,14 @@ const strings = {
     [`${P}r.won`]: "{d}点上回って成功",
     [`${P}r.lost`]: "{d}点足りず失敗",
     [`${P}r.petit`]: "プチ・オ・ブ",
-    [`${P}r.contract_points`]: "（25 + 差 {sign} プチ）× 倍率",
+    [`${P}r.contract_points`]: "（±（25 + 差）± プチ・オ・ブ）× 倍率",
     [`${P}r.poignee`]: "ポワニ（勝った側へ）",
     [`${P}r.slam`]: "スラム",
-    [`${P}r.unit`]: "ディフェンダー1人あたりの支払い",
+    [`${P}r.unit`]: "単位（ディフェンダー各自はこの逆の得点）",
     [`${P}r.share`]: "各席の得点",
+    [`${P}r.seat`]: "席",
+    [`${P}r.role`]: "役割",
+    [`${P}r.score`]: "このハンドの得点",
     [`${P}r.excuse`]: "エクスキューズ",
     [`${P}r.none`]: "なし",
     [`${P}r.role.taker`]: "テイカー",
@@ -302,8 +308,9 @@ export default {
   renderHandResult(container, ctx, hand) {
     const d = hand.details || {};
     const rows = [];
+    const cell = { style: { whiteSpace: "normal", textAlign: "left" } };
     const row = (key, value, testid) => rows.push(h("tr", testid ? { "data-testid": testid } : null,
-      h("th", null, ctx.t(key)), h("td", { class: "num" }, value)));
+      h("th", cell, ctx.t(key)), h("td", cell, value)));
     row(`${P}r.contract`, `${ctx.seatName(d.taker)}: ${contractName(ctx, d.contract)} ×${d.multiplier}`);
     if (d.called_card) {
       row(`${P}called`, d.partner === null || d.partner === undefined ? `${cardName(ctx, d.called_card)} — ${ctx.t(`${P}r.alone`)}`
@@ -322,12 +329,18 @@ export default {
     row(`${P}r.slam`, d.slam ? formatScore(d.slam) : ctx.t(`${P}r.none`));
     if (d.excuse && d.excuse.fate) row(`${P}r.excuse`, ctx.t(`${P}excuse.${d.excuse.fate}`, { name: ctx.seatName(d.excuse.seat) }));
     row(`${P}r.unit`, formatScore(d.unit), "ft-r-unit");
-    const shares = hand.scores.map((score, seat) => {
+    const shareRows = hand.scores.map((score, seat) => {
       const role = seat === d.taker ? "taker" : seat === d.partner ? "partner" : "defender";
-      return `${ctx.seatName(seat)} (${ctx.t(`${P}r.role.${role}`)}) ${formatScore(score)}`;
+      return h("tr", { dataset: { seat: String(seat), role } },
+        h("td", null, ctx.seatName(seat)), h("td", null, ctx.t(`${P}r.role.${role}`)), h("td", { class: "num strong" }, formatScore(score)));
     });
-    row(`${P}r.share`, shares.join(" / "));
-    container.append(h("div", { class: "table-scroll" },
-      h("table", { class: "score-table ft-result", "data-testid": "ft-result" }, h("tbody", null, rows))));
+    container.append(
+      h("div", { class: "table-scroll" },
+        h("table", { class: "score-table ft-result", "data-testid": "ft-result" }, h("tbody", null, rows))),
+      h("div", { class: "table-scroll" },
+        h("table", { class: "score-table ft-shares", "data-testid": "ft-shares" },
+          h("caption", { style: { textAlign: "left", fontWeight: "600" } }, ctx.t(`${P}r.share`)),
+          h("thead", null, h("tr", null, ["seat", "role", "score"].map((k) => h("th", null, ctx.t(`${P}r.${k}`))))),
+          h("tbody", null, shareRows))));
   },
 };
