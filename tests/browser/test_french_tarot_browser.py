@@ -110,7 +110,8 @@ def test_a_whole_french_tarot_hand_against_bots_shows_the_scoring_arithmetic(
 
     dialog = alice.locator(RESULT)
     expect(dialog.get_by_test_id("ft-result")).to_be_visible()
-    scores = [parse_score(text) for text in dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()]
+    score_cells = dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()
+    scores = [parse_score(text) for text in score_cells]
     assert len(scores) == 4 and sum(scores) == 0, scores
     unit = parse_score(dialog.get_by_test_id("ft-r-unit").locator("td").inner_text())
     assert sorted(scores).count(-unit) == 3, (scores, unit)  # each defender pays the unit
