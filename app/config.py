@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -51,6 +52,12 @@ class Settings(BaseSettings):
         default=False, validation_alias=AliasChoices("CARDTABLE_SECURE_COOKIES", "secure_cookies")
     )
     """Mark the session cookie Secure; turn on behind HTTPS."""
+
+    pubsub: Literal["memory", "postgres"] = Field(
+        default="memory", validation_alias=AliasChoices("CARDTABLE_PUBSUB", "pubsub")
+    )
+    """How table changes reach WebSockets: in this process only, or through PostgreSQL
+    LISTEN/NOTIFY so that several server processes can share one database."""
 
     static_dir: Path = Field(
         default=PROJECT_ROOT / "static", validation_alias=AliasChoices("CARDTABLE_STATIC_DIR", "static_dir")

@@ -12,13 +12,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from sqlalchemy.engine import make_url
 
 from app.catalog import seed_presets, sync_catalog
 from app.config import Settings
 from app.db import Database, migrate
 from app.errors import install_error_handlers
 from app.presence import Presence
-from app.pubsub import InProcessPubSub, PubSub
+from app.pubsub import InProcessPubSub, PostgresPubSub, PubSub
 from app.routes import games, history, people, rooms, ws
 from app.routes.pages import mount_client
 from app.services import Services
@@ -37,6 +38,15 @@ async def prepare_database(db: Database, *, run_migrations: bool) -> None:
         await seed_presets(session)
 
 
+async def make_pubsub(settings: Settings) -> PubSub:
+    if settings.pubsub == "postgres":
+        libpq_url = make_url(settings.sqlalchemy_url).set(drivername="postgresql")
+        bus = PostgresPubSub(libpq_url.render_as_string(hide_password=False))
+        await bus.start()
+        return bus
+    return InProcessPubSub()
+
+
 def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -> FastAPI:
     settings = settings or Settings()
     if settings.database_url is None:
@@ -47,7 +57,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.sqlalchemy_url)
-        bus = pubsub or InProcessPubSub()
+        bus = pubsub or await make_pubsub(settings)
         tables = TableService(db, bus, settings.bot_delay)
         app.state.services = Services(
             settings=settings, db=db, pubsub=bus, tables=tables, presence=Presence()

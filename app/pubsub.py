@@ -99,6 +99,8 @@ class PostgresPubSub(InProcessPubSub):
         self._url = libpq_url
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._sender: Any = None
+        self._send_lock = asyncio.Lock()
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
@@ -125,12 +127,23 @@ class PostgresPubSub(InProcessPubSub):
         import psycopg
 
         payload = json.dumps({"channel": channel, "message": message})
-        async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
-            await conn.execute("SELECT pg_notify(%s, %s)", (self.PG_CHANNEL, payload))
+        async with self._send_lock:
+            for attempt in (1, 2):
+                try:
+                    if self._sender is None or self._sender.closed:
+                        self._sender = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
+                    await self._sender.execute("SELECT pg_notify(%s, %s)", (self.PG_CHANNEL, payload))
+                    return
+                except psycopg.OperationalError:
+                    self._sender = None
+                    if attempt == 2:
+                        raise
 
     async def close(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
+        if self._sender is not None:
+            await self._sender.close()
         await super().close()

@@ -172,12 +172,18 @@ class TableService:
         rows = (await session.execute(select(RoomSeat).where(RoomSeat.room_id == room_id))).scalars()
         return {seat.n: Controller(seat.kind, seat.person_id) for seat in rows}
 
-    async def live(self, match_id: int) -> LiveMatch:
-        """The live match for reading (views are built from it between actions)."""
+    async def live(self, match_id: int, at_least: int | None = None) -> LiveMatch:
+        """The live match for reading (views are built from it between actions).
+
+        `at_least` is the version a pub/sub message announced: when another server process
+        committed it, our cache is behind and is rebuilt from the log."""
         live = self._live.get(match_id)
-        if live is not None:
+        if live is not None and (at_least is None or live.version >= at_least):
             return live
         async with self.lock(match_id):
+            live = self._live.get(match_id)
+            if live is not None and at_least is not None and live.version < at_least:
+                self.forget(match_id)
             return await self._load(match_id)
 
     def forget(self, match_id: int) -> None:
@@ -230,7 +236,10 @@ class TableService:
         return live
 
     async def activate(self, live: LiveMatch) -> None:
-        """After the start transaction committed: cache the match, tell the room, start bots."""
+        """After the start transaction committed: cache the match, tell the room, start bots.
+        Finished matches of the same room leave the cache (their history lives in the database)."""
+        for old in [m for m in self._live.values() if m.room_id == live.room_id and m.finished]:
+            self.forget(old.match_id)
         self._live[live.match_id] = live
         await self.publish_state(live.match_id)
         self.kick(live.match_id)

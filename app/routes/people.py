@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -80,7 +81,7 @@ async def set_password(body: PasswordBody, request: Request, person: SignedIn) -
     """Add or change the password that lets this person sign in on another device."""
     if len(body.password) < 8:
         raise ApiError(422, "a password needs at least 8 characters", "パスワードは8文字以上にしてください")
-    hashed = hash_password(body.password)
+    hashed = await asyncio.to_thread(hash_password, body.password)  # argon2 is slow on purpose
     async with get_services(request).db.session() as session:
         row = await session.get(Person, person.id)
         assert row is not None

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -68,8 +69,8 @@ class RoomConnection:
         await self.send({"type": "room", "room": answer})
         return answer["match"]["id"] if answer["match"] else None
 
-    async def send_state(self, match_id: int) -> None:
-        live = await self.services.tables.live(match_id)
+    async def send_state(self, match_id: int, at_least: int | None = None) -> None:
+        live = await self.services.tables.live(match_id, at_least)
         message = self.services.tables.state_message(live, self.person.id, self.sent_version.get(match_id))
         self.sent_version[match_id] = message["version"]
         await self.send(message)
@@ -86,7 +87,7 @@ class RoomConnection:
                 if message.get("kind") == "room":
                     await self.send_room()
                 elif message.get("kind") == "state":
-                    await self.send_state(int(message["match_id"]))
+                    await self.send_state(int(message["match_id"]), message.get("version"))
             except (WebSocketDisconnect, RuntimeError):
                 return  # the socket is gone; the receive loop ends the connection
             except Exception:
@@ -124,9 +125,21 @@ class RoomConnection:
                 await self.send_state(match_id)
 
 
+def same_origin(websocket: WebSocket) -> bool:
+    """Browsers always send Origin on WebSocket handshakes; it must name this host."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser (tests, tools): the cookie alone decides
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str) -> None:
     services = get_services(websocket)
+    if not same_origin(websocket):
+        # A page on another site must not drive a person's table with their cookie.
+        await websocket.close(code=4403)
+        return
     await websocket.accept()
     person = await current_person(websocket)
     try:

@@ -33,9 +33,11 @@ class Server:
 
 
 @asynccontextmanager
-async def running_server(database_url: str, bot_delay: float = TEST_BOT_DELAY) -> AsyncIterator[Server]:
+async def running_server(
+    database_url: str, bot_delay: float = TEST_BOT_DELAY, **overrides: Any
+) -> AsyncIterator[Server]:
     """Serve `create_app` for this database until the block ends (a clean shutdown, like a restart)."""
-    settings = Settings(database_url=database_url, bot_delay=bot_delay, migrate_on_start=False)
+    settings = Settings(database_url=database_url, bot_delay=bot_delay, migrate_on_start=False, **overrides)
     app = create_app(settings)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws="websockets-sansio"

@@ -38,7 +38,7 @@ def final_scores(result: dict) -> list[float]:
 
 async def test_history_and_leaderboards_add_up_the_stored_results(database_url: str) -> None:
     async with (
-        running_server(database_url) as server,
+        running_server(database_url, bot_delay=0) as server,  # bots' pauses add nothing to this test
         browser(server, "Host") as host,
         browser(server, "Guest") as guest,
         browser(server, "Stranger") as stranger,
