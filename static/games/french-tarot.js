@@ -246,7 +246,9 @@ export default {
 
     if (view.called_card) {
       let partnerText;
-      if (view.partner !== null && view.partner !== undefined) {
+      if (view.taker_alone) {
+        partnerText = ctx.t(`${P}r.alone`);
+      } else if (view.partner !== null && view.partner !== undefined) {
         partnerText = view.partner === view.seat ? ctx.t(`${P}partner_you`) : ctx.t(`${P}partner`, { name: ctx.seatName(view.partner) });
       } else {
         partnerText = ctx.t(`${P}partner_secret`);
@@ -283,7 +285,7 @@ export default {
       panel.append(h("p", { class: "ft-excuse", "data-testid": "ft-excuse" }, ctx.t(key, { name: ctx.seatName(view.excuse.seat) })));
     }
     if (view.phase === "play") {
-      const secret = view.players === 5 && (view.partner === null || view.partner === undefined);
+      const secret = view.players === 5 && !view.taker_alone && (view.partner === null || view.partner === undefined);
       panel.append(h("p", { class: "ft-taken", "data-testid": "ft-taken" },
         ctx.t(`${P}taken`, { points: formatPoints(view.taker_side_points), oudlers: view.taker_side_oudlers }),
         secret ? ` ${ctx.t(`${P}taken_secret`)}` : ""));

@@ -569,3 +569,14 @@ def test_match_lasts_one_hand_per_player_by_default_and_the_dealer_rotates() -> 
     assert dealers == [0, 1, 2]
     assert match.scores == [sum(h["scores"][s] for h in match.hands) for s in range(3)]
     assert match.view(0)["phase"] == "match_over"
+
+
+def test_the_taker_knows_it_plays_alone_and_everyone_knows_when_the_called_card_is_in_the_shown_dog() -> None:
+    own = dealt(5, {1: ["HK"]})
+    bid_round(own, 1, "garde_sans")
+    own.apply(1, {"type": "call", "card": "HK"})
+    assert own.view(1)["taker_alone"] is True and own.view(2)["taker_alone"] is False
+    in_dog = dealt(5, {}, dog=["DK", "S1", "S2"])
+    bid_round(in_dog, 1, "garde")
+    in_dog.apply(1, {"type": "call", "card": "DK"})
+    assert all(in_dog.view(s)["taker_alone"] for s in [None, *range(5)])

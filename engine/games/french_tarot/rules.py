@@ -56,7 +56,8 @@ View keys beyond the common ones (docs/ARCHITECTURE.md)
 --------------------------------------------------------
 ``bids`` ([{seat, contract|null}] in speaking order), ``contract``, ``taker``, ``multiplier``,
 ``called_card``, ``partner`` (seat once the called card is played, or for the partner's own view;
-else null), ``dog`` (shown cards, or null while hidden), ``dog_size``, ``discard`` (the taker's own
+else null), ``taker_alone`` (true once the viewer can know the called card is the taker's own or in
+the dog), ``dog`` (shown cards, or null while hidden), ``dog_size``, ``discard`` (the taker's own
 view only), ``discard_shown_trumps`` (trumps the taker had to put aside, shown to all),
 ``discard_left`` (cards still to put aside), ``slam_announced``, ``poignees``
 ([{seat, level, cards}]), ``taker_side_points`` / ``taker_side_oudlers`` (from the tricks won so far
@@ -711,6 +712,7 @@ class FrenchTarotMatch(Match):
             "multiplier": None,
             "called_card": None,
             "partner": None,
+            "taker_alone": False,
             "dog": None,
             "discard": None,
             "discard_shown_trumps": [],
@@ -740,6 +742,10 @@ class FrenchTarotMatch(Match):
         view["called_card"] = hand.called_card
         partner_known = hand.partner_revealed or (seat is not None and seat == hand.partner)
         view["partner"] = hand.partner if partner_known else None
+        called_out_of_play = hand.called_card is not None and hand.partner is None and (
+            (seat is not None and seat == hand.taker) or (hand.dog_shown and hand.called_card in hand.dog)
+        )
+        view["taker_alone"] = called_out_of_play or (hand.partner_revealed and hand.partner is None)
         view["dog"] = list(hand.dog) if hand.dog_shown else None
         if seat is not None and seat == hand.taker and hand.dog_shown:
             view["discard"] = list(hand.discard)
