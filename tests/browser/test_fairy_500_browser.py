@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import PHONE, NewPerson
 
 pytestmark = pytest.mark.browser
 
@@ -153,3 +153,21 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
     expect(dana.locator("article.rules")).to_contain_text("このテーブルでの解釈")
     dana.screenshot(path=str(artifacts / "fairy-500-rules-ja.png"))
     assert not dana.console_errors, dana.console_errors
+
+
+def test_fairy_500_bidding_table_fits_a_phone_in_japanese(new_person: NewPerson, artifacts: Path) -> None:
+    erin = new_person(viewport=PHONE, locale="ja-JP")
+    sign_up(erin, "エリン")
+    create_room(erin, seats=3, hands=1)
+    erin.get_by_test_id("take-0").click()
+    erin.get_by_test_id("fill-bots").click()
+    erin.get_by_test_id("start").click()
+    expect(erin.locator(HAND_CARDS)).to_have_count(10)
+    bidding = erin.get_by_test_id("f5-bidding")
+    expect(bidding).to_be_visible(timeout=20_000)  # seat 0 deals, so it speaks last
+    expect(bidding).to_contain_text("魔剣")
+    expect(bidding).to_contain_text("オープンハンドミゼール")
+    erin.screenshot(path=str(artifacts / "fairy-500-bidding-phone.png"), full_page=True)
+    width = erin.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
+    assert not erin.console_errors, erin.console_errors
