@@ -384,7 +384,12 @@ class TableService:
         return None
 
     async def _automate(self, match_id: int) -> None:
+        """Play chance at once and bots after `bot_delay`, until a person is to act or it ends.
+
+        A commit that fails (e.g. another server process wrote first) only costs a retry from the
+        rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly."""
         rng = _chance_rng()
+        failures = 0
         try:
             while True:
                 async with self.lock(match_id):
@@ -396,28 +401,40 @@ class TableService:
                         return
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
-                async with self.lock(match_id):
-                    live = await self._load(match_id)
-                    if self._automatic_seat(live) != seat:
-                        continue
-                    if seat == CHANCE:
-                        before = live.version
-                        events = self._settle_chance(live.match)
-                        try:
-                            await self._commit(live, before)
-                        except Exception:
-                            self.forget(match_id)
-                            raise
-                        live.recent_events.append((live.version, events))
-                    else:
-                        action = await asyncio.to_thread(bot_action, live.match, seat, rng)
-                        await self._apply_and_commit(live, seat, action)
+                try:
+                    async with self.lock(match_id):
+                        live = await self._load(match_id)
+                        if self._automatic_seat(live) != seat:
+                            continue
+                        if seat == CHANCE:
+                            await self._apply_chance(live)
+                        else:
+                            action = await asyncio.to_thread(bot_action, live.match, seat, rng)
+                            await self._apply_and_commit(live, seat, action)
+                except ActionRejected as rejected:
+                    failures += 1
+                    if rejected.code != "stale" or failures >= 5:
+                        raise
+                    await asyncio.sleep(0.05 * failures)
+                    continue
+                failures = 0
                 await self.publish_state(match_id)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("automatic play of match %s stopped", match_id)
             self._automation.pop(match_id, None)
+
+    async def _apply_chance(self, live: LiveMatch) -> None:
+        before = live.version
+        events = self._settle_chance(live.match)
+        try:
+            await self._commit(live, before)
+        except Exception:
+            log.exception("could not commit chance for match %s; rebuilding it from its log", live.match_id)
+            self.forget(live.match_id)
+            raise ActionRejected("stale", "the shuffle could not be saved") from None
+        live.recent_events.append((live.version, events))
 
     # ---- publishing and views --------------------------------------------------------------------
     async def publish_state(self, match_id: int) -> None:

@@ -8,7 +8,15 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-CLIENT_PAGES = ["/", "/r/{code}", "/history", "/matches/{match_id}", "/rules/{game_id}", "/me"]
+CLIENT_PAGES = [
+    "/",
+    "/r/{code}",
+    "/history",
+    "/leaderboard",
+    "/matches/{match_id}",
+    "/rules/{game_id}",
+    "/me",
+]
 
 _MISSING_CLIENT = """<!doctype html><meta charset="utf-8"><title>Card table</title>
 <p>The browser client is not installed (static/index.html is missing).</p>
