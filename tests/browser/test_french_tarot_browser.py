@@ -41,9 +41,12 @@ def click_first(page: Page, selector: str, text: str | None = None) -> bool:
     return True
 
 
-def play_hand(page: Page, artifacts: Path, timeout_s: float = 150) -> dict[str, int]:
-    """Act whenever it is our turn until the result dialog shows; returns what we did."""
-    done = {"bids": 0, "discards": 0, "plays": 0, "slam_choices": 0}
+def play_hand(
+    page: Page, artifacts: Path, strongest_bid: bool = False, timeout_s: float = 150
+) -> dict[str, int]:
+    """Act whenever it is our turn until the result dialog shows; returns what we did. We bid the
+    weakest contract offered (so the dog and the discard stay in play) or the strongest."""
+    done = {"bids": 0, "discards": 0, "plays": 0, "slam_choices": 0, "calls": 0}
     screenshot_taken = False
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -54,9 +57,19 @@ def play_hand(page: Page, artifacts: Path, timeout_s: float = 150) -> dict[str, 
             continue
         bid_buttons = page.locator(".action-button", has_text="Bid")
         if bid_buttons.count():
-            # The weakest contract offered keeps the dog and the discard in play when it wins.
-            if click_first(page, ".action-button", "Bid"):
-                done["bids"] += 1
+            try:
+                (bid_buttons.last if strongest_bid else bid_buttons.first).click(timeout=2000)
+            except Exception:  # the table redrew under the click; look again
+                continue
+            done["bids"] += 1
+            continue
+        call_buttons = page.locator(".action-button", has_text="Call")
+        if call_buttons.count():
+            expect(page.get_by_test_id("ft-contract")).to_be_visible()
+            if click_first(page, ".action-button", "Call"):
+                done["calls"] += 1
+                expect(page.get_by_test_id("ft-called")).to_be_visible()
+                page.screenshot(path=str(artifacts / "french-tarot-called-5p.png"))
             continue
         if click_first(page, ".action-button", "No slam"):
             done["slam_choices"] += 1
@@ -119,3 +132,29 @@ def test_a_whole_french_tarot_hand_against_bots_shows_the_scoring_arithmetic(
     assert target in (56, 51, 41, 36)
     alice.screenshot(path=str(artifacts / "french-tarot-result.png"))
     assert not alice.console_errors, alice.console_errors
+
+
+def test_five_players_the_taker_calls_a_king_and_the_called_card_is_shown(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    """Five players: as dealer we speak last, so the strongest bid (garde contre) makes us the taker
+    unless a bot bid it first; then we call a card and play the hand out (15 cards each)."""
+    bob = new_person()
+    sign_up(bob, "Bob")
+    create_room(bob, "french-tarot", seats=5, hands=1)
+    bob.get_by_test_id("take-0").click()
+    bob.get_by_test_id("fill-bots").click()
+    expect(bob.locator(".seat-row.empty")).to_have_count(0)
+    bob.get_by_test_id("start").click()
+    expect(bob.locator(HAND_CARDS)).to_have_count(15, timeout=20_000)
+
+    done = play_hand(bob, artifacts, strongest_bid=True)
+    assert done["plays"] == 15
+    if done["bids"]:
+        assert done["calls"] == 1 and done["slam_choices"] == 1
+    dialog = bob.locator(RESULT)
+    expect(dialog.get_by_test_id("ft-shares").locator("tbody tr")).to_have_count(5)
+    score_cells = dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()
+    assert sum(parse_score(text) for text in score_cells) == 0
+    bob.screenshot(path=str(artifacts / "french-tarot-result-5p.png"))
+    assert not bob.console_errors, bob.console_errors
