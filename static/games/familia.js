@@ -53,7 +53,7 @@ const strings = {
     "familia.man": "♂ man",
     "familia.woman": "♀ woman",
     "familia.team": "team {team}",
-    "familia.badge.won": "{n} face · {t} tricks",
+    "familia.badge.won": "faces {n} · tricks {t}",
     "familia.known": "drew: {cards}",
     "familia.discarded": "Set aside after void tricks",
     "familia.col.player": "Player",
@@ -378,36 +378,38 @@ export default {
     ensureStyle();
     const view = ctx.view;
     if (!view || !view.roles) return;
-    const crest = crestPicker(ctx);
-    if (crest) container.append(crest);
-    container.append(infoChips(view, ctx) || "");
-    if (!view.deal_no) return;
-    const pileActions = Object.fromEntries(ctx.legal.filter((a) => a.type === "choose" && a.pile).map((a) => [a.pile, a]));
-    const choosing = Object.keys(pileActions).length > 0;
-    const piles = view.piles || { black: 0, red: 0 };
-    container.append(
-      choosing ? h("p", { class: "strong", style: { margin: "0.3rem 0" } }, ctx.t(`${P}pile.your_choice`)) : null,
-      h("div", { class: "fam-row" },
-        pileBox("black", piles.black, ctx, pileActions.black),
-        pileBox("red", piles.red, ctx, pileActions.red),
-        stakeBox(view, ctx),
-        drawBox(view, ctx),
-        battingNow(view, ctx),
-        judgingBox(view, ctx)),
-      wonBox(view, ctx));
+    const parts = [crestPicker(ctx), infoChips(view, ctx)];
+    if (view.deal_no) {
+      const pileActions = Object.fromEntries(ctx.legal.filter((a) => a.type === "choose" && a.pile).map((a) => [a.pile, a]));
+      const choosing = Object.keys(pileActions).length > 0;
+      const piles = view.piles || { black: 0, red: 0 };
+      parts.push(
+        choosing ? h("p", { class: "strong", style: { margin: "0.3rem 0" } }, ctx.t(`${P}pile.your_choice`)) : null,
+        h("div", { class: "fam-row" },
+          pileBox("black", piles.black, ctx, pileActions.black),
+          pileBox("red", piles.red, ctx, pileActions.red),
+          stakeBox(view, ctx),
+          drawBox(view, ctx),
+          battingNow(view, ctx),
+          judgingBox(view, ctx)),
+        wonBox(view, ctx));
+    }
+    // the DOM's own append would print null as text: keep only real nodes
+    container.append(...parts.filter(Boolean));
   },
 
   seatBadges(seat, ctx) {
     const view = ctx.view;
     if (!view || !view.roles) return null;
-    const parts = [ctx.t(view.roles[seat] === "M" ? `${P}man` : `${P}woman`)];
-    if (isTeamPlay(view)) parts.push(ctx.t(`${P}team`, { team: teamLetter(view.teams[seat]) }));
-    if (view.crests && view.crests[seat]) parts.push(ctx.t(`${P}crest`, { suit: SUIT_SYMBOL[view.crests[seat]] }));
-    if (view.won) parts.push(ctx.t(`${P}badge.won`, { n: view.won[seat].length, t: view.tricks_won[seat] }));
+    const who = [ctx.t(view.roles[seat] === "M" ? `${P}man` : `${P}woman`)];
+    if (isTeamPlay(view)) who.push(ctx.t(`${P}team`, { team: teamLetter(view.teams[seat]) }));
+    if (view.crests && view.crests[seat]) who.push(ctx.t(`${P}crest`, { suit: SUIT_SYMBOL[view.crests[seat]] }));
     const known = view.known_cards && view.known_cards[seat];
-    return h("span", { class: "fam-badge", "data-testid": `familia-badge-${seat}` },
-      parts.join(" · "),
-      known && known.length ? h("span", { class: "muted small", style: { display: "block" } },
+    const line = { display: "block", whiteSpace: "normal" };
+    return h("span", { class: "fam-badge", "data-testid": `familia-badge-${seat}`, style: line },
+      h("span", { style: line }, who.join(" · ")),
+      view.won ? h("span", { style: line }, ctx.t(`${P}badge.won`, { n: view.won[seat].length, t: view.tricks_won[seat] })) : null,
+      known && known.length ? h("span", { class: "muted small", style: line },
         ctx.t(`${P}known`, { cards: known.map((c) => cardName(c, ctx)).join(" ") })) : null);
   },
 

@@ -610,3 +610,17 @@ def test_the_first_player_rotates_every_hand_and_every_deal():
 def test_decks_follow_the_seat_count():
     # seed 001: one deck up to 4, two from 5, three from 9
     assert [decks_for(n) for n in range(3, 11)] == [1, 1, 2, 2, 2, 2, 3, 3]
+
+
+def test_teams_and_roles_typed_as_text_in_the_room_form_are_read_as_lists():
+    # the generic options form sends text: blank keeps the standard, commas separate seats
+    assert GAME.parse_options({"teams": "", "roles": ""}, 4).teams is None
+    parsed = GAME.parse_options({"teams": "0,1,0,1", "roles": '["M","M","F","F"]'}, 4)
+    assert parsed.teams == [0, 1, 0, 1] and parsed.roles == ["M", "M", "F", "F"]
+
+
+@pytest.mark.parametrize("seats", range(3, 11))
+def test_the_default_options_of_any_seat_count_fit_every_other_seat_count(seats):
+    # a room that changes its seat count keeps the stored defaults: they must stay valid
+    for other in range(3, 11):
+        GAME.parse_options(GAME.default_options(seats), other)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from engine.core import GameOptions, IllegalAction
 
@@ -70,6 +70,19 @@ class Options(GameOptions):
     hand_jokers: int | None = Field(
         default=None, ge=0, le=6, description="Wild jokers shuffled into the number cards (7 seats: 4)."
     )
+
+    @field_validator("teams", "roles", mode="before")
+    @classmethod
+    def _text_lists(cls, value: object) -> object:
+        """A generic options form sends text: blank means the standard, "0,1,0,1" or "M,M,F,F"
+        (brackets and quotes optional) is read as a list."""
+        if isinstance(value, str):
+            text = value.strip().strip("[]").strip()
+            if not text:
+                return None
+            return [part.strip().strip("\"'") for part in text.split(",")]
+        return value
+
     pile_jokers: int | list[int] = Field(
         default=0,
         description="Jokers added to the face-card piles: a total when the sets are used together, "

@@ -1,0 +1,132 @@
+"""A whole Familia hand in headless Chromium through the real server: one person plays the
+two-player game (both seats of a man/woman pair, seats 1 and 3) against a pair of bots. It turns
+face cards from the pile of its choice, plays only highlighted (legal) cards, sees the face card
+at stake, the face-up draw pile, each trick's judging and the switch to trumps, switches the
+panel to Japanese and back, and ends on the result table with roles, bonuses and ranking."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewPerson
+from tests.browser.test_platform_browser import create_room, parse_score, sign_up
+
+pytestmark = pytest.mark.browser
+
+HAND_CARDS = "[data-testid=hand] .card"
+LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
+RESULT = "[data-testid=hand-result]"
+
+FACTS_JS = """() => ({
+  legal: [...document.querySelectorAll('[data-testid=hand] .card.is-legal')].map((e) => e.dataset.card),
+  hand: [...document.querySelectorAll('[data-testid=hand] .card')].map((e) => e.dataset.card),
+  choose: [...document.querySelectorAll('[data-testid^=familia-choose-]')].map((e) => e.dataset.testid),
+  stake: (document.querySelector('[data-testid=familia-stake] .card') || {dataset: {}}).dataset.card || null,
+  mode: (document.querySelector('[data-testid=familia-mode]') || {}).textContent || "",
+  judged: !!document.querySelector('[data-testid=familia-judging]'),
+  pending: !!document.querySelector('.table-pending'),
+})"""
+
+
+def _click(page: Page, selector: str) -> bool:
+    locator = page.locator(selector)
+    if not locator.count():
+        return False
+    try:
+        locator.first.click(timeout=2000)
+    except Exception:  # the table redrew under the click; the caller looks again
+        return False
+    return True
+
+
+def play_hand(page: Page, artifacts: Path, timeout_s: float = 180) -> dict[str, int]:
+    """Act whenever one of our seats is to act, until the hand's result is shown."""
+    done = {"turned": 0, "played": 0, "judged": 0, "trump_seen": 0, "legal_checked": 0}
+    shots = set()
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.locator(RESULT).count():
+            return done
+        facts = page.evaluate(FACTS_JS)
+        if facts["pending"]:
+            page.wait_for_timeout(30)
+            continue
+        if facts["judged"]:
+            done["judged"] = 1
+        if "Draw pile gone" in facts["mode"]:
+            done["trump_seen"] = 1
+            if "trump" not in shots and facts["stake"]:
+                page.screenshot(path=str(artifacts / "familia-trump.png"), full_page=True)
+                shots.add("trump")
+        if facts["choose"]:
+            pile = "black" if done["turned"] % 2 == 0 else "red"
+            wanted = f"familia-choose-{pile}"
+            target = wanted if wanted in facts["choose"] else facts["choose"][0]
+            if _click(page, f"[data-testid={target}]"):
+                done["turned"] += 1
+            continue
+        if facts["legal"]:
+            if "table" not in shots and facts["stake"]:
+                page.screenshot(path=str(artifacts / "familia-table.png"), full_page=True)
+                shots.add("table")
+            # a card that is not highlighted must not be clickable
+            disabled = page.locator("[data-testid=hand] .card.is-disabled")
+            if disabled.count():
+                assert disabled.first.is_disabled()
+                done["legal_checked"] += 1
+            if _click(page, LEGAL_CARDS):
+                done["played"] += 1
+            continue
+        page.wait_for_timeout(40)
+    raise AssertionError(f"the hand did not finish in {timeout_s} s: {done}")
+
+
+def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPerson, artifacts: Path) -> None:
+    alice = new_person()
+    sign_up(alice, "Alice")
+    create_room(alice, "familia", seats=4, hands=1)
+    alice.get_by_test_id("take-0").click()
+    expect(alice.locator("[data-seat='0'] .seat-who")).to_contain_text("Alice")
+    alice.get_by_test_id("take-2").click()
+    expect(alice.locator("[data-seat='2'] .seat-who")).to_contain_text("Alice")
+    alice.get_by_test_id("fill-bots").click()
+    expect(alice.locator(".seat-row.empty")).to_have_count(0)
+    alice.get_by_test_id("start").click()
+
+    # seat 1 starts the first trick: the pile choice is offered with both piles (6 cards each)
+    expect(alice.get_by_test_id("familia-choose-black")).to_be_visible(timeout=20_000)
+    expect(alice.get_by_test_id("familia-pile-black")).to_contain_text("6 left")
+    expect(alice.get_by_test_id("familia-pile-red")).to_contain_text("6 left")
+    expect(alice.get_by_test_id("familia-draw-pile")).to_contain_text("16 cards")
+    expect(alice.locator(HAND_CARDS)).to_have_count(6)
+    expect(alice.locator(".hand-tab")).to_have_count(2)
+    expect(alice.get_by_test_id("familia-badge-0")).to_contain_text("man")
+    expect(alice.get_by_test_id("familia-badge-2")).to_contain_text("woman")
+    expect(alice.get_by_test_id("familia-badge-2")).to_contain_text("team A")
+
+    alice.get_by_test_id("lang-switch").click()
+    expect(alice.get_by_test_id("familia-pile-black")).to_contain_text("黒の絵札")
+    expect(alice.get_by_test_id("familia-badge-2")).to_contain_text("女性役")
+    alice.screenshot(path=str(artifacts / "familia-table-ja.png"), full_page=True)
+    alice.get_by_test_id("lang-switch").click()
+    expect(alice.get_by_test_id("familia-pile-black")).to_contain_text("Black pile")
+
+    done = play_hand(alice, artifacts)
+    assert done["turned"] >= 1 and done["played"] >= 10, done  # 2 seats x 10 tricks, a few turns
+    assert done["judged"] and done["trump_seen"], done
+    assert done["legal_checked"] >= 1, done
+
+    dialog = alice.locator(RESULT)
+    expect(dialog.get_by_test_id("familia-result").locator("tbody tr")).to_have_count(4)
+    expect(dialog.get_by_test_id("familia-ranking").locator("tbody tr")).to_have_count(2)
+    scores = [
+        parse_score(text)
+        for text in dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()
+    ]
+    assert scores[0] == scores[2] and scores[1] == scores[3], "partners share their team's total"
+    alice.screenshot(path=str(artifacts / "familia-result.png"), full_page=True)
+    assert not alice.console_errors, alice.console_errors
