@@ -525,7 +525,7 @@ export default {
     const contract = d.contract || {};
     const rows = [];
     const row = (key, value, testid) => rows.push(h("tr", testid ? { "data-testid": testid } : null,
-      h("th", null, ctx.t(key)), h("td", null, value)));
+      h("th", { style: { whiteSpace: "normal" } }, ctx.t(key)), h("td", { style: { whiteSpace: "normal" } }, value)));
     const notes = [];
     if (d.kind === "contract") {
       row(`${P}r.contract`, `${ctx.seatName(d.declarer)}: ${bidLabel(ctx, contract)}`, "f5-r-contract");
@@ -545,7 +545,7 @@ export default {
       notes.push(ctx.t(`${P}r.defenders`));
     } else if (d.kind === "misere") {
       row(`${P}r.contract`, `${ctx.seatName(d.declarer)}: ${bidLabel(ctx, contract)}`, "f5-r-contract");
-      row(`${P}r.declared`, `${d.kind_points}${d.declaration ? ` × ${d.declaration === "crazy" ? 10 : 2}` : ""} = ${d.declared_points}`);
+      row(`${P}r.declared`, d.declaration ? `${d.kind_points} × ${d.declaration === "crazy" ? 10 : 2} = ${d.declared_points}` : String(d.declared_points));
       row(`${P}r.declarer_tricks`, `${d.declarer_tricks} — ${ctx.t(d.made ? `${P}r.made` : `${P}r.failed`)}`, "f5-r-tricks");
       if (d.declaration) row(`${P}r.declaration_met`, ctx.t(d.declaration_met ? `${P}r.yes` : `${P}r.no`));
       row(`${P}r.fairies`, d.play_fairies && d.play_fairies.length ? cardRow(d.play_fairies, "extarot") : ctx.t(`${P}r.none`));

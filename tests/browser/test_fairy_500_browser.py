@@ -5,6 +5,7 @@ reads the hand result that explains the score."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from pathlib import Path
@@ -155,7 +156,7 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
     assert not dana.console_errors, dana.console_errors
 
 
-def test_fairy_500_bidding_table_fits_a_phone_in_japanese(new_person: NewPerson, artifacts: Path) -> None:
+def test_fairy_500_open_hand_misere_on_a_phone_in_japanese(new_person: NewPerson, artifacts: Path) -> None:
     erin = new_person(viewport=PHONE, locale="ja-JP")
     sign_up(erin, "エリン")
     create_room(erin, seats=3, hands=1)
@@ -170,4 +171,34 @@ def test_fairy_500_bidding_table_fits_a_phone_in_japanese(new_person: NewPerson,
     erin.screenshot(path=str(artifacts / "fairy-500-bidding-phone.png"), full_page=True)
     width = erin.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
+
+    # Erin declares an open hand misère (550 at 3 players, above any trick contract a bot bids
+    # before her): no kitty, and her hand is shown face up to everyone once play starts.
+    bidding.get_by_test_id("f5-bid-open_hand_misere").click()
+    open_hand = erin.get_by_test_id("f5-open-hand")
+    expect(open_hand).to_be_visible(timeout=20_000)
+    expect(erin.get_by_test_id("f5-contract")).to_contain_text("オープンハンドミゼール")
+    expect(erin.get_by_test_id("f5-panel")).to_contain_text("死札")
+    expect(open_hand.locator(".card")).to_have_count(10)
+    erin.screenshot(path=str(artifacts / "fairy-500-open-misere-phone.png"), full_page=True)
+    deadline = time.monotonic() + 120
+    while not erin.locator(RESULT).count():
+        assert time.monotonic() < deadline, "no hand result in time"
+        legal = erin.locator(LEGAL_CARDS)
+        if legal.count() and not erin.locator(".table-pending").count():
+            with contextlib.suppress(Exception):  # the table may redraw under the click
+                legal.first.click(timeout=2000)
+        else:
+            erin.wait_for_timeout(40)
+    result = erin.locator(RESULT).get_by_test_id("f5-result")
+    expect(result.get_by_test_id("f5-r-contract")).to_contain_text("オープンハンドミゼール")
+    taken = int(re.findall(r"\d+", result.get_by_test_id("f5-r-tricks").inner_text())[0])
+    score_cells = erin.locator(RESULT).locator(".hand-score tbody tr").first.locator("td")
+    scores = [int(text.replace("−", "-").replace("+", "")) for text in score_cells.all_inner_texts()]
+    # seed 000: a failed misère loses the declared points; the others get 10 per declarer trick
+    if taken:
+        assert scores == [-550, 10 * taken, 10 * taken], scores
+    else:
+        assert scores[0] >= 550 and scores[1:] == [0, 0], scores
+    erin.screenshot(path=str(artifacts / "fairy-500-misere-result-phone.png"), full_page=True)
     assert not erin.console_errors, erin.console_errors
