@@ -51,7 +51,15 @@ Game-specific view keys
   `discards` (the declarer's own discards, only in the declarer's view; [] for others).
 - `open_hand`: `{"seat", "cards"}` for an open misère once play has begun, else null.
 - `tricks_won` and `fairy_tricks` (tricks won with an F) per seat in this hand.
-- `options`: the table's options; `target`: 500.
+- `options`: the table's options; `target`: 500; `redeals`: classical redeals so far.
+
+Finished hands (`match.hands[i]`): `{"hand_no", "dealer", "scores", "details"}`, where details
+holds `kind` and `contract` (as in the view) plus the facts of `scoring.py` for that kind — for a
+trick contract the side, its tricks, made, slam and classical bonuses, T (`total`), the
+lieutenants and `named` (`[{"card", "holder", "place": "lieutenant" | "declarer_hand" |
+"discards"}]`) with the declarer's factor; for a misère the declared points, the declarer's
+tricks, the play hand's F's and each bonus step; for Ramsch every seat's tricks, F-won tricks,
+counted tricks, the success bonus and F factors.
 """
 
 from __future__ import annotations
