@@ -76,6 +76,7 @@ from engine.games.yaya_fugou.cards import (
     F_CARDS,
     F_STRENGTH,
     IS_F,
+    NATURAL_RANKS,
     STRENGTH,
     sort_key,
     sorted_hand,
@@ -578,12 +579,36 @@ class YayaFugouMatch(Match):
                 "ja": "1枚、同じ数字の組、または階段で親として出してください。" + reversed_note["ja"],
             }
         top = hand_state.top.shape
-        kind_names = {"single": ("single", "1枚"), "set": ("set", "組"), "straight": ("straight", "階段")}
-        en_kind, ja_kind = kind_names[top.kind]
+        en_play, ja_play = _play_names(top)
+        if top.all_f:
+            return {
+                "en": f"Nothing beats the {en_play} on the table: pass." + reversed_note["en"],
+                "ja": f"場の{ja_play}には勝てません。パスしてください。" + reversed_note["ja"],
+            }
         return {
-            "en": f"Beat the {en_kind} of {top.size} on the table, or pass." + reversed_note["en"],
-            "ja": f"場の{top.size}枚の{ja_kind}より強く出すか、パスしてください。" + reversed_note["ja"],
+            "en": f"Beat the {en_play} on the table, or pass." + reversed_note["en"],
+            "ja": f"場の{ja_play}より強く出すか、パスしてください。" + reversed_note["ja"],
         }
+
+
+def _rank_text(strength: int) -> str:
+    rank = NATURAL_RANKS[strength]
+    return "A" if rank == "1" else rank
+
+
+def _play_names(shape: Shape) -> tuple[str, str]:
+    """How a play on the table reads in English and Japanese, e.g. "pair of 5s" / "5の2枚"."""
+    if shape.all_f:
+        return ("F" if shape.size == 1 else f"{shape.size} F's"), f"F{shape.size}枚"
+    if shape.kind == "single":
+        return f"single {_rank_text(shape.value)}", f"{_rank_text(shape.value)}（1枚）"
+    if shape.kind == "set":
+        return (
+            f"set of {shape.size} × {_rank_text(shape.value)}",
+            f"{_rank_text(shape.value)}の{shape.size}枚組",
+        )
+    low, high = _rank_text(shape.value), _rank_text(shape.top)
+    return f"{shape.size}-card straight {low}–{high}", f"{low}〜{high}の{shape.size}枚階段"
 
 
 # ---- exchange helpers (pure) -----------------------------------------------------------------------
