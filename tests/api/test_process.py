@@ -60,7 +60,15 @@ def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(databa
     with serve({"DATABASE_URL": database_url.replace("postgresql+psycopg://", "postgresql://")}) as base:
         games = httpx.get(f"{base}/api/games").json()
         assert "holy-grail" in {g["id"] for g in games}
-        for page in ("/", "/r/some-code", "/history", "/leaderboard", "/matches/3", "/rules/holy-grail", "/me"):
+        for page in (
+            "/",
+            "/r/some-code",
+            "/history",
+            "/leaderboard",
+            "/matches/3",
+            "/rules/holy-grail",
+            "/me",
+        ):
             response = httpx.get(f"{base}{page}")
             assert response.status_code in (200, 503) and "text/html" in response.headers["content-type"], (
                 page
