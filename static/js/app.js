@@ -337,6 +337,7 @@ function roomPage(code) {
     lobbyEl: h("div", { class: "lobby" }),
     tableEl: h("div", { class: "table", "data-testid": "table" }),
     noticeEl: h("div", { class: "page-notice" }),
+    barEl: h("div", { class: "start-bar" }),
     hasState: false,
   };
 
@@ -363,7 +364,7 @@ function roomPage(code) {
       rulesHref: rulesHref(),
     });
     page.table.setRoom(page.room);
-    replace(main, page.noticeEl, page.tableEl, page.lobbyEl);
+    replace(main, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl);
     renderLobby();
     loadLeaderboard();
     page.socket = new RoomSocket(code, {
@@ -398,8 +399,10 @@ function roomPage(code) {
       const status = page.room.match ? page.room.match.status : null;
       if (status !== previousStatus) loadLeaderboard();
     } else if (message.type === "state") {
+      const before = matchStatus();
       page.hasState = true;
       page.table.setState(message);
+      if (before !== matchStatus()) loadLeaderboard();
       renderLobby();
     } else if (message.type === "error") {
       const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
@@ -417,18 +420,52 @@ function roomPage(code) {
     replace(page.noticeEl, text ? h("p", { class: isError ? "error" : "ok", role: "alert" }, text) : null);
   }
 
-  async function act(promise) {
-    showNotice(null);
-    try {
-      const result = await promise;
-      if (result && result.code) {
-        page.room = result;
-        page.table.setRoom(page.room);
-        renderLobby();
-      }
-    } catch (error) {
-      showNotice(errorText(error));
+  /** Run lobby requests one after another, so a quick second click (take a seat, then fill
+   * the rest with bots) sees the result of the first. */
+  let queue = Promise.resolve();
+  function enqueue(task) {
+    queue = queue.then(task, task);
+    return queue;
+  }
+
+  function setRoom(room) {
+    if (room && room.code) {
+      page.room = room;
+      page.table.setRoom(page.room);
+      renderLobby();
     }
+  }
+
+  function act(request) {
+    return enqueue(async () => {
+      showNotice(null);
+      try {
+        setRoom(await request());
+      } catch (error) {
+        showNotice(errorText(error));
+      }
+    });
+  }
+
+  /** Host: a bot in every seat that is empty now (the room is re-read first). */
+  function fillWithBots() {
+    return enqueue(async () => {
+      showNotice(null);
+      try {
+        let room = await get(`/api/rooms/${encodeURIComponent(code)}`);
+        for (const seat of room.seats.filter((s) => !s.kind)) {
+          try {
+            room = await post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" });
+          } catch (error) {
+            // Someone sat down there meanwhile: leave them be and go on.
+            if (!(error instanceof ApiError && error.status === 409)) throw error;
+          }
+        }
+        setRoom(await get(`/api/rooms/${encodeURIComponent(code)}`));
+      } catch (error) {
+        showNotice(errorText(error));
+      }
+    });
   }
 
   async function loadLeaderboard() {
@@ -441,7 +478,17 @@ function roomPage(code) {
   }
 
   const isHost = () => Boolean(page.person && page.room && page.room.host_id === page.person.id);
-  const matchStatus = () => (page.room && page.room.match ? page.room.match.status : null);
+  /** The room's latest match status; a state showing that match over counts as finished even
+   * before the next room message says so. */
+  const matchStatus = () => {
+    if (!page.room || !page.room.match) return null;
+    const state = page.table && page.table.state;
+    if (state && state.match_id === page.room.match.id) {
+      const view = page.table.currentView();
+      if (view && (view.phase === "match_over" || (view.to_act || []).length === 0)) return "finished";
+    }
+    return page.room.match.status;
+  };
   const matchRunning = () => {
     const status = matchStatus();
     return status !== null && !["finished", "over", "abandoned", "done"].includes(status);
@@ -453,17 +500,17 @@ function roomPage(code) {
     const buttons = [];
     if (seat.kind === null || seat.kind === undefined) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `take-${seat.n}`,
-        onclick: () => act(post(`/api/rooms/${code}/seats/${seat.n}`, { as: "me" })) }, t("room.seat.take")));
+        onclick: () => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "me" })) }, t("room.seat.take")));
       if (host) {
         buttons.push(h("button", { type: "button", class: "small", "data-testid": `bot-${seat.n}`,
-          onclick: () => act(post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" })) }, t("room.seat.bot")));
+          onclick: () => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" })) }, t("room.seat.bot")));
       }
     } else if (mine) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `leave-${seat.n}`,
-        onclick: () => act(del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
+        onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
     } else if (host) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,
-        onclick: () => act(del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.remove")));
+        onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.remove")));
     }
     const connected = seat.kind === "bot" || seat.connected;
     return h("li", { class: ["seat-row", mine && "mine", !seat.kind && "empty"], dataset: { seat: String(seat.n) } },
@@ -503,7 +550,7 @@ function roomPage(code) {
     if (host && !running) {
       startBar.push(h("button", {
         type: "button", class: "primary big", "data-testid": "start", disabled: emptySeats.length > 0,
-        onclick: () => act(post(`/api/rooms/${code}/start`)),
+        onclick: () => act(() => post(`/api/rooms/${code}/start`)),
       }, t(finished ? "room.rematch" : "room.start")));
       if (emptySeats.length) startBar.push(h("p", { class: "help" }, t("room.need.seats")));
     } else if (!running) {
@@ -516,13 +563,13 @@ function roomPage(code) {
         return h("section", { class: "lobby-section" },
           h("h3", null, t("room.options")),
           box,
-          host && !running ? h("button", { type: "button", onclick: () => act(patch(`/api/rooms/${code}`, { options: readOptions(box) })) }, t("room.options.save")) : null);
+          host && !running ? h("button", { type: "button", onclick: () => act(() => patch(`/api/rooms/${code}`, { options: readOptions(box) })) }, t("room.options.save")) : null);
       })()
       : null;
 
     const seatCount = host && !running && page.game
       ? h("label", { class: "field inline" }, h("span", { class: "field-label" }, t("room.seats.count")),
-        h("select", { onchange: (e) => act(patch(`/api/rooms/${code}`, { seats: Number(e.target.value) })) },
+        h("select", { onchange: (e) => act(() => patch(`/api/rooms/${code}`, { seats: Number(e.target.value) })) },
           Array.from({ length: page.game.max_players - page.game.min_players + 1 }, (_, i) => page.game.min_players + i)
             .map((n) => h("option", { value: String(n), selected: n === seats.length }, t("common.players", { n })))))
       : null;
@@ -532,7 +579,6 @@ function roomPage(code) {
         h("h2", null, gameName(page.game) || room.game_id, " ", h("span", { class: "muted small" }, t("room.title", { code: room.code }))),
         h("a", { href: rulesHref(), target: "_blank", rel: "noopener", class: "small-link" }, t("room.rules", { game: gameName(page.game) })),
         h("div", { id: "conn-line" })),
-      startBar.length ? h("div", { class: "start-bar" }, startBar) : null,
       h("section", { class: "lobby-section" },
         h("h3", null, t("room.invite")),
         h("div", { class: "invite" }, inviteInput, copyButton),
@@ -541,30 +587,19 @@ function roomPage(code) {
         h("h3", null, t("room.seats")),
         seatCount,
         h("ul", { class: "seat-list", "data-testid": "seat-list" }, seats.map(seatRow)),
-        host && emptySeats.length ? h("button", { type: "button", "data-testid": "fill-bots", onclick: async () => {
-          for (const seat of emptySeats) {
-            try {
-              await post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" });
-            } catch (error) {
-              showNotice(errorText(error));
-              break;
-            }
-          }
-          try {
-            page.room = await get(`/api/rooms/${code}`);
-            renderLobby();
-          } catch { /* the socket brings the room anyway */ }
-        } }, t("room.seat.fill")) : null,
+        host && emptySeats.length ? h("button", { type: "button", "data-testid": "fill-bots", onclick: fillWithBots }, t("room.seat.fill")) : null,
         !seated ? h("p", { class: "muted" }, t("room.spectator")) : null),
       h("section", { class: "lobby-section" },
         h("h3", null, t("room.members")),
         h("ul", { class: "member-list" }, members.map((m) => h("li", null,
           h("span", { class: ["dot", m.connected === false ? "offline" : "online"] }),
           m.name ?? "",
-          m.is_host || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null)))),
+          m.is_host || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null,
+          seats.some((s) => s.kind === "person" && s.person_id === m.person_id) ? null : h("span", { class: "tag" }, t("room.watching")))))),
       optionsPanel,
       leaderboardSection(),
     ];
+    replace(page.barEl, startBar);
     const showTable = page.hasState;
     if (showTable) {
       replace(page.lobbyEl, h("details", { class: "lobby-details", open: !running },

@@ -362,6 +362,7 @@ export class Table {
   handArea(view, ctx) {
     const held = ctx.mySeats;
     if (this.activeSeat === null) return h("div", { class: "hand-area spectator" }, t("room.spectator"));
+    if (!(view.to_act || []).length && !view.hand.length) return null; // the match is over
     const tabs = held.length > 1
       ? h("div", { class: "hand-tabs", role: "tablist" }, held.map((seat) =>
         h("button", {

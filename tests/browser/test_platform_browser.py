@@ -122,6 +122,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
 
     alice.get_by_test_id("fill-bots").click()
     expect(alice.locator(".seat-row.empty")).to_have_count(0)
+    alice.screenshot(path=str(artifacts / "room-lobby.png"), full_page=True)
     alice.get_by_test_id("start").click()
 
     for page in (alice, bob):
@@ -141,6 +142,15 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
         assert len(scores) == 4 and sum(scores) == 0, scores
         expect(dialog.locator(".final-ranking li")).to_have_count(4)
     alice.screenshot(path=str(artifacts / "holy-grail-hand-result.png"))
+
+    # After the one-hand match: the host is offered a rematch and the room keeps the scores.
+    alice.locator(RESULT).get_by_role("button").click()
+    expect(alice.locator(RESULT)).to_have_count(0)
+    expect(alice.get_by_test_id("start")).to_have_text("Rematch")
+    board = alice.get_by_test_id("room-leaderboard")
+    expect(board).to_contain_text("Alice")
+    expect(board).to_contain_text("Bob")
+    alice.screenshot(path=str(artifacts / "room-after-match.png"), full_page=True)
 
     bob.goto("/history")
     row = bob.get_by_test_id("history").locator("tbody tr").first
@@ -185,4 +195,10 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     expect(carol.locator(".hand-title")).to_contain_text("Your hand")
     carol.reload()
     expect(carol.locator(".hand-title")).to_contain_text("Your hand")  # the choice is remembered
+
+    carol.goto("/rules/holy-grail")
+    expect(carol.locator("article.rules")).to_contain_text("Shooting the moon")
+    carol.get_by_test_id("lang-switch").click()
+    expect(carol.locator("article.rules")).to_contain_text("独占")
+    carol.screenshot(path=str(artifacts / "rules-phone-ja.png"))
     assert not carol.console_errors, carol.console_errors
