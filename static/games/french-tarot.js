@@ -17,6 +17,7 @@ const P = "french-tarot.";
 
 const strings = {
   en: {
+    [`${P}option.petit_sec`]: "Petit sec may cancel the deal",
     [`${P}contract.prise`]: "Prise",
     [`${P}contract.garde`]: "Garde",
     [`${P}contract.garde_sans`]: "Garde sans",
@@ -85,6 +86,7 @@ const strings = {
     [`${P}r.petit.defence`]: "−10 (defence)",
   },
   ja: {
+    [`${P}option.petit_sec`]: "プチ・セックで配り直しにできる",
     [`${P}contract.prise`]: "プリーズ",
     [`${P}contract.garde`]: "ガルド",
     [`${P}contract.garde_sans`]: "ガルド・サン",
