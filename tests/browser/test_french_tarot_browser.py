@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine.games.french_tarot.rules import playable_cards
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
 
 pytestmark = pytest.mark.browser
@@ -39,6 +39,18 @@ def click_first(page: Page, selector: str, text: str | None = None) -> bool:
     except Exception:  # the table redrew under the click; the caller looks again
         return False
     return True
+
+
+def check_phone_layout(page: Page, artifacts: Path) -> None:
+    """At phone size the table with our panel does not scroll sideways."""
+    desktop = page.viewport_size
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(100)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    page.screenshot(path=str(artifacts / "french-tarot-table-phone.png"), full_page=True)
+    assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
+    if desktop:
+        page.set_viewport_size(desktop)
 
 
 def play_hand(
@@ -88,6 +100,7 @@ def play_hand(
             assert set(facts["legal"]) == expected, facts
             if not screenshot_taken and facts["trick"]:
                 page.screenshot(path=str(artifacts / "french-tarot-table.png"))
+                check_phone_layout(page, artifacts)
                 screenshot_taken = True
             if click_first(page, LEGAL_CARDS):
                 done["plays"] += 1

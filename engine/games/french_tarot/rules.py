@@ -22,7 +22,7 @@ Phases (``view["phase"]``)
 - ``"play"``: tricks. Before their first card a seat may declare a poignée.
 - ``"match_over"``: every hand of the match has been scored; nobody is to act.
 
-A hand whose bidding ends with four passes, or which a petit sec holder cancels, is redealt by
+A hand in which every player passes, or which a petit sec holder cancels, is redealt by
 the next dealer; such a deal is not a scored hand (``view["redeals"]`` counts them).
 
 Actions (``type`` and fields)
