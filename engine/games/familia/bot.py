@@ -49,7 +49,8 @@ def _worth_to_me(view: dict[str, Any], winner: int | None, face: str) -> float:
     me = view["seat"]
     if view["teams"][winner] == view["teams"][me]:
         return gain
-    return -OPPONENT_WEIGHT * gain
+    rivals = len(set(view["teams"])) - 1
+    return -gain * (OPPONENT_WEIGHT if rivals > 1 else 1.0)
 
 
 def _card_cost(card: str, trump: str | None) -> float:
@@ -83,10 +84,12 @@ def choose_pile(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.R
             if card in candidates:
                 candidates.remove(card)
         candidates = candidates or [suit + "K" for suit in suits]
+        others = [seat for seat in range(view["players"]) if seat != me]
         score = 0.0
         for face in candidates:
             chance = _win_chance(view["hand"], face[0], view["players"] - 1)
-            score += chance * _gain(view, me, face)
+            elsewhere = sum(_worth_to_me(view, seat, face) for seat in others) / len(others)
+            score += chance * _gain(view, me, face) + (1 - chance) * elsewhere
         score /= len(candidates)
         score += rng.random() * 0.01
         if score > best_score:

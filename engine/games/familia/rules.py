@@ -445,12 +445,12 @@ class FamiliaMatch(Match):
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act():
+        """Every legal action of `seat`; none for CHANCE, whose shuffle is built by
+        `random_chance_action` (or by a test) rather than picked from a list."""
+        if seat == CHANCE or seat not in self.to_act():
             return []
         if self.phase == "crest":
             return [{"type": "choose", "crest": suit} for suit in SUITS]
-        if self.phase == "deal":
-            return [{"type": "shuffle"}]
         if self.phase == "pile":
             return [
                 {"type": "choose", "pile": p} for p in PILES if (self.black if p == "black" else self.red)
