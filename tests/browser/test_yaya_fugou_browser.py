@@ -212,3 +212,16 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     assert done["gives"] == 1, done  # at 4 players every seat is in one exchange pair
     assert done["results"] == 2
     assert not alice.console_errors, alice.console_errors
+
+
+def test_the_rule_page_covers_the_rulings_in_both_languages(new_person: NewPerson, artifacts: Path) -> None:
+    reader = new_person()
+    reader.goto("/rules/yaya-fugou")
+    article = reader.locator("article.rules")
+    for text in ("Revolution", "K-A-2", "Coins 3", "weakest dealt card", "two strongest", "last"):
+        expect(article).to_contain_text(text)
+    reader.screenshot(path=str(artifacts / "yaya-fugou-rules-en.png"), full_page=True)
+    reader.get_by_test_id("lang-switch").click()
+    for text in ("革命", "金貨の3", "大貧民", "最下位"):
+        expect(reader.locator("article.rules")).to_contain_text(text)
+    assert not reader.console_errors, reader.console_errors
