@@ -65,6 +65,19 @@ by sides known to the viewer: only the taker's own tricks while the partner is s
 ``excuse`` ({seat, trick, fate}: "kept", "won_last_trick" or "slam"), ``tricks_won`` (per seat),
 ``redeals``, ``last_result`` (the previous hand's ``details``), ``trick_no``, ``played_tricks``
 (every finished trick of this hand: {leader, cards, winner}).
+
+Hand records (``match.hands``)
+------------------------------
+``{"hand_no", "scores": [per seat], "details": {...}}``; ``details`` holds ``dealer``, ``taker``,
+``contract``, ``called_card``, ``partner`` (null: no call, or alone), ``bids``, ``dog_points`` /
+``dog_oudlers``, ``points`` and ``defence_points`` (after the excuse exchange; they total 91),
+``oudlers`` / ``oudler_names`` of the taker's side, ``petit_au_bout_side``, ``poignees``
+([{seat, level}]), ``slam_announced``, ``slam_side``, ``excuse`` ({seat, fate, exchanged}),
+``tricks_won`` per side, and the arithmetic of `scoring.HandScore` (``target``, ``won``,
+``difference``, ``multiplier``, ``petit_au_bout``, ``contract_points``, ``poignee``, ``slam``,
+``unit``) with ``shares`` (the per-seat scores). Card codes of earlier hands are left out (except
+the called card's name) so that the result of a hand never names a card someone may now hold.
+A side that keeps the excuse but never has a half-point card to give keeps it without paying.
 """
 
 from __future__ import annotations
