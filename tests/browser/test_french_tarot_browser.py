@@ -170,4 +170,10 @@ def test_five_players_the_taker_calls_a_king_and_the_called_card_is_shown(
     score_cells = dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()
     assert sum(parse_score(text) for text in score_cells) == 0
     bob.screenshot(path=str(artifacts / "french-tarot-result-5p.png"))
+
+    bob.goto("/rules/french-tarot")
+    expect(bob.locator("article.rules")).to_contain_text("Petit au bout")
+    expect(bob.locator("article.rules")).to_contain_text("excuse")
+    bob.get_by_test_id("lang-switch").click()
+    expect(bob.locator("article.rules")).to_contain_text("プチ・オ・ブ")
     assert not bob.console_errors, bob.console_errors
