@@ -35,10 +35,26 @@ def _gain(view: dict[str, Any], seat: int, face: str) -> float:
     sets = view.get("face_sets", 1)
     won = view["won"][seat]
     tricks = view["tricks_won"][seat]
-    before = scoring.score_player(won, role, crest, tricks, sets).total
-    after = scoring.score_player([*won, face], role, crest, tricks + 1, sets).total
+    # roles only (a trick counted so no misère); the misère is weighed separately below
+    before = scoring.score_player(won, role, crest, max(tricks, 1), sets).total
+    after = scoring.score_player([*won, face], role, crest, max(tricks, 1), sets).total
+    if tricks == 0:
+        after -= scoring.misere_bonus(sets) * _misere_chance(view)
     cache[(seat, face)] = float(after - before)
     return cache[(seat, face)]
+
+
+def _misere_chance(view: dict[str, Any]) -> float:
+    """A rough chance that a player with no trick yet stays without one for the rest of the hand."""
+    per_deal = view.get("tricks_per_deal", 10)
+    left = (
+        per_deal
+        - view.get("tricks_played", 0)
+        - 1
+        + (view.get("deals_total", 1) - view.get("deal_no", 1)) * per_deal
+    )
+    players = view["players"]
+    return ((players - 1) / players) ** max(0, left)
 
 
 def _worth_to_me(view: dict[str, Any], winner: int | None, face: str) -> float:
