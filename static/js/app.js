@@ -187,7 +187,9 @@ function optionInputs(game, values, disabled) {
     } else {
       input = h("input", { ...common, type: "text", value: value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value) });
     }
-    return field(label, input, name === "hands" && nullable ? t("option.hands.default") : null);
+    const helpKey = `${game.id}.option.${name}.help`;
+    const help = t(helpKey) !== helpKey ? t(helpKey) : name === "hands" && nullable ? t("option.hands.help") : null;
+    return field(label, input, help);
   });
 }
 
@@ -240,6 +242,8 @@ async function landingPage() {
   let catalog = [];
   try {
     catalog = await games();
+    // Plugins carry the option labels in both languages; load them all for the create form.
+    await Promise.all(catalog.map((game) => loadPlugin(game.id)));
   } catch (error) {
     replace(main, errorBox(error));
     return;

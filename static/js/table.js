@@ -313,6 +313,7 @@ export class Table {
       },
       h("div", { class: "seat-name" },
         h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }),
+        h("span", { class: "seat-no-chip", title: t("common.seat", { n: n + 1 }) }, String(n + 1)),
         h("span", { class: "seat-label" }, this.seatName(n)),
         view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, "D") : null),
       h("div", { class: "seat-meta" },
@@ -328,7 +329,7 @@ export class Table {
           style: { left: `${tx}%`, top: `${ty}%`, zIndex: String(10 + play.order) },
           dataset: { seat: String(n), card: play.card, order: String(play.order) },
         },
-          cardEl(play.card, this.plugin.deck, { size: "sm" })));
+          cardEl(play.card, this.plugin.deck, { size: players > 6 ? "sm" : "" })));
       }
     }
     if (!trickCards.size) felt.append(h("div", { class: "felt-center" }, view.phase === "match_over" ? t("table.phase.match_over") : ""));
@@ -405,7 +406,7 @@ export class Table {
       }, this.plugin.actionLabel ? this.plugin.actionLabel(action, ctx) : defaultActionLabel(action)));
     return h("section", { class: "hand-area" },
       tabs,
-      h("h3", { class: "hand-title" }, held.length > 1 ? t("table.hand.seat", { n: this.activeSeat + 1 }) : t("table.hand"),
+      h("h3", { class: "hand-title" }, held.length > 1 ? null : t("table.hand"),
         ctx.isMyTurn && singlePlays.size ? h("span", { class: "hint" }, t("table.click_legal")) : null),
       hand,
       buttons.length ? h("div", { class: "action-buttons", "aria-label": t("table.actions") }, buttons) : null);

@@ -42,23 +42,62 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _wait_until_up(base_url: str, process: subprocess.Popen, log_path: Path) -> None:
-    """Poll the catalog until the server answers; fail with its log if it dies or stalls."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            tail = log_path.read_text()[-4000:]
-            raise RuntimeError(f"the server exited with {process.returncode}:\n{tail}")
+class ServerProcess:
+    """`python -m app` as a subprocess on a fixed port; can be stopped and started again (the
+    same database and port), which is how a test simulates a server restart."""
+
+    def __init__(self, database_url: str, log_dir: Path) -> None:
+        self.port = _free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "CARDTABLE_PORT": str(self.port),
+            "CARDTABLE_BOT_DELAY": "0.02",
+        }
+        self.log_path = log_dir / f"server-{self.port}.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with self.log_path.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app"],
+                cwd=PROJECT_ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self._wait_until_up()
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
         try:
-            with urllib.request.urlopen(f"{base_url}/api/games", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.2)
-    process.terminate()
-    tail = log_path.read_text()[-4000:]
-    raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S} s:\n{tail}")
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def _wait_until_up(self) -> None:
+        """Poll the catalog until the server answers; fail with its log if it dies or stalls."""
+        assert self.process is not None
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                tail = self.log_path.read_text()[-4000:]
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{tail}")
+            try:
+                with urllib.request.urlopen(f"{self.base_url}/api/games", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        self.stop()
+        tail = self.log_path.read_text()[-4000:]
+        raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S} s:\n{tail}")
 
 
 @pytest.fixture(scope="session")
@@ -68,31 +107,20 @@ def artifacts() -> Path:
 
 
 @pytest.fixture
-def server(database_url: str, artifacts: Path) -> Iterator[str]:
-    """The real app (`python -m app`) on a free port against the test database; yields its URL."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "CARDTABLE_PORT": str(port),
-        "CARDTABLE_BOT_DELAY": "0.02",
-    }
-    log_path = artifacts / f"server-{port}.log"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    base_url = f"http://127.0.0.1:{port}"
+def server_process(database_url: str, artifacts: Path) -> Iterator[ServerProcess]:
+    """The real app on a free port against this test's fresh database (stop/start to restart)."""
+    process = ServerProcess(database_url, artifacts)
+    process.start()
     try:
-        _wait_until_up(base_url, process, log_path)
-        yield base_url
+        yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        process.stop()
+
+
+@pytest.fixture
+def server(server_process: ServerProcess) -> str:
+    """The base URL of the real app (see `server_process`)."""
+    return server_process.base_url
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.conftest import PHONE, NewPerson, ServerProcess
 
 pytestmark = pytest.mark.browser
 
@@ -171,6 +171,8 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     carol.goto("/")
     expect(carol.get_by_test_id("name-form")).to_contain_text("表示名")
     sign_up(carol, "キャロル")
+    expect(carol.get_by_test_id("create-room")).to_be_visible()
+    carol.screenshot(path=str(artifacts / "landing-phone-ja.png"), full_page=True)
     create_room(carol, "holy-grail", seats=3, hands=1)
     carol.get_by_test_id("take-0").click()
     carol.get_by_test_id("fill-bots").click()
@@ -202,3 +204,70 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     expect(carol.locator("article.rules")).to_contain_text("独占")
     carol.screenshot(path=str(artifacts / "rules-phone-ja.png"))
     assert not carol.console_errors, carol.console_errors
+
+
+def start_solo_table(page: Page, name: str, seats: int, my_seats: list[int]) -> str:
+    """Sign up, create a one-hand Holy Grail room, sit in `my_seats`, bots elsewhere, start."""
+    sign_up(page, name)
+    invite = create_room(page, "holy-grail", seats=seats, hands=1)
+    for seat in my_seats:
+        page.get_by_test_id(f"take-{seat}").click()
+        expect(page.locator(f".seat-row[data-seat='{seat}'] .seat-who")).to_contain_text(name)
+    page.get_by_test_id("fill-bots").click()
+    expect(page.locator(".seat-row.empty")).to_have_count(0)
+    page.get_by_test_id("start").click()
+    return invite
+
+
+def test_one_person_plays_two_seats_from_tabs_while_a_member_without_a_seat_watches(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    dana = new_person()
+    invite = start_solo_table(dana, "Dana", seats=3, my_seats=[0, 1])
+    eve = new_person()
+    sign_up(eve, "Eve", path=invite)
+
+    expect(dana.locator(".hand-tab")).to_have_count(2)
+    played_by_seat = {0: 0, 1: 0}
+    while min(played_by_seat.values()) < 3:
+        card = dana.locator(LEGAL_CARDS).first
+        expect(card).to_be_visible(timeout=20_000)
+        # The table shows the hand of the held seat that must act, and its tab is the active one.
+        shown = int(dana.get_by_test_id("hand").get_attribute("data-seat") or "-1")
+        expect(dana.locator(".felt .seat.to-act")).to_have_attribute("data-seat", str(shown))
+        expect(dana.locator(".hand-tab.active")).to_contain_text(str(shown + 1))
+        check_highlighting(dana)
+        before = dana.locator(HAND_CARDS).count()
+        card.click()
+        played_by_seat[shown] += 1
+        # 36 cards come in three rounds of 12; a played card leaves the hand it was shown in.
+        expect(dana.locator(f"[data-testid=hand][data-seat='{shown}'] .card")).not_to_have_count(before)
+    dana.screenshot(path=str(artifacts / "two-seats.png"))
+
+    # Eve is a member without a seat: she sees the table and every seat, but no hand.
+    expect(eve.locator(".felt .seat")).to_have_count(3)
+    expect(eve.locator(HAND_CARDS)).to_have_count(0)
+    expect(eve.locator(".hand-area.spectator")).to_be_visible()
+    expect(eve.locator(".member-list")).to_contain_text("Eve")
+    eve.screenshot(path=str(artifacts / "spectator.png"))
+
+
+def test_the_table_shows_the_lost_connection_and_comes_back_after_a_server_restart(
+    new_person: NewPerson, server_process: ServerProcess
+) -> None:
+    frank = new_person()
+    start_solo_table(frank, "Frank", seats=3, my_seats=[0])
+    expect(frank.locator(LEGAL_CARDS).first).to_be_visible(timeout=20_000)
+    frank.locator(LEGAL_CARDS).first.click()
+    expect(frank.locator(HAND_CARDS)).to_have_count(11)
+
+    server_process.stop()
+    expect(frank.locator(".table-conn")).to_have_attribute("data-conn", re.compile("closed|connecting"))
+    expect(frank.locator(".conn-line")).to_contain_text(re.compile("lost|retrying|Connecting"))
+
+    server_process.start()  # same port and database: the match resumes from its log
+    expect(frank.locator(".table-conn")).to_have_attribute("data-conn", "open", timeout=30_000)
+    expect(frank.locator(HAND_CARDS)).to_have_count(11)
+    expect(frank.locator(LEGAL_CARDS).first).to_be_visible(timeout=20_000)
+    frank.locator(LEGAL_CARDS).first.click()
+    expect(frank.locator(HAND_CARDS)).to_have_count(10)
