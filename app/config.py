@@ -35,6 +35,11 @@ class Settings(BaseSettings):
     )
     """Where the embedded PostgreSQL keeps its cluster (`<data_dir>/pgdata`)."""
 
+    embedded_fsync: bool = Field(
+        default=True, validation_alias=AliasChoices("CARDTABLE_EMBEDDED_FSYNC", "embedded_fsync")
+    )
+    """Whether the embedded PostgreSQL syncs to disk; only throw-away clusters (tests) turn it off."""
+
     bot_delay: float = Field(
         default=0.8, ge=0, validation_alias=AliasChoices("CARDTABLE_BOT_DELAY", "bot_delay")
     )

@@ -83,7 +83,7 @@ def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(databa
 
 
 def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(tmp_path: Path) -> None:
-    settings = {"CARDTABLE_DATA_DIR": str(tmp_path / "data")}
+    settings = {"CARDTABLE_DATA_DIR": str(tmp_path / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
     with serve(settings) as base:
         created = httpx.post(f"{base}/api/people", json={"name": "Persistent"})
         assert created.status_code == 201
