@@ -73,6 +73,7 @@ const strings = {
     [`${P}call.secret`]: " and stays secret until the card is played",
     [`${P}call.classical`]: " (classical: cards you have seen cannot be named)",
     [`${P}call.waiting`]: "The declarer is naming the lieutenant card(s).",
+    [`${P}call.own`]: "Name one of your own cards (no lieutenant for it: your score becomes ×1.5, or ×2 when both named cards are yours)",
     [`${P}discard.help`]: "Select four cards to put in the discard ({n}/4 selected).",
     [`${P}discard.button`]: "Discard these four",
     [`${P}discard.waiting`]: "The declarer is exchanging with the kitty.",
@@ -173,6 +174,7 @@ const strings = {
     [`${P}call.secret`]: "（そのカードが出るまで秘密）",
     [`${P}call.classical`]: "（クラシカル：見たカードは指名できません）",
     [`${P}call.waiting`]: "デクレアラーが副官指名札を選んでいます。",
+    [`${P}call.own`]: "自分の手札のカードを指名する（その札の副官はおらず、得失点が ×1.5、2枚とも自分の札なら ×2）",
     [`${P}discard.help`]: "捨てるカードを4枚選んでください（{n}/4 枚選択中）。",
     [`${P}discard.button`]: "この4枚を捨てる",
     [`${P}discard.waiting`]: "デクレアラーがキティと交換しています。",
@@ -384,17 +386,28 @@ function namedPanel(ctx) {
 
 function callPicker(ctx) {
   const view = ctx.view;
+  const own = new Set(view.hand || []);
   const callable = ctx.legal.filter((a) => a.type === "call");
-  const bySuit = { H: [], D: [], C: [], S: [] };
-  for (const action of callable) bySuit[action.card[0]].push(action);
+  const rows = (actions) => {
+    const bySuit = { H: [], D: [], C: [], S: [] };
+    for (const action of actions) bySuit[action.card[0]].push(action);
+    return Object.values(bySuit).filter((list) => list.length).map((list) => h("div", { class: "card-row", style: { flexWrap: "wrap" } },
+      list
+        .sort((a, b) => plainValue(b.card) - plainValue(a.card))
+        .map((action) => ctx.card(action.card, { size: "sm", state: "legal", onClick: () => ctx.send(action) }))));
+  };
+  const others = callable.filter((a) => !own.has(a.card));
+  const mine = callable.filter((a) => own.has(a.card));
   const left = view.call_count - (view.named || []).length;
   const secret = view.options && view.options.classical ? ctx.t(`${P}call.classical`) : ctx.t(`${P}call.secret`);
   return h("div", { class: "f5-call", "data-testid": "f5-call" },
     h("p", null, ctx.t(`${P}call.help`, { left, secret })),
-    Object.entries(bySuit).map(([suit, actions]) => h("div", { class: "card-row", style: { flexWrap: "wrap" } },
-      actions
-        .sort((a, b) => plainValue(b.card) - plainValue(a.card))
-        .map((action) => ctx.card(action.card, { size: "sm", state: "legal", onClick: () => ctx.send(action) })))));
+    rows(others),
+    mine.length
+      ? h("details", { class: "f5-call-own" },
+        h("summary", null, ctx.t(`${P}call.own`)),
+        rows(mine))
+      : null);
 }
 
 function discardControls(ctx) {
