@@ -103,13 +103,16 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
     expect(dana.get_by_test_id("f5-auction")).to_contain_text("Bidding")
 
     seen = {"bid": 0, "misere": 0, "call": 0, "discard": 0, "play": 0}
-    shot_bidding = shot_play = False
+    shot_bidding = shot_call = shot_play = False
     deadline = time.monotonic() + 150
     while not dana.locator(RESULT).count():
         assert time.monotonic() < deadline, f"no hand result in time: {seen}"
         if not shot_bidding and dana.locator("[data-testid=f5-bidding]").count():
             dana.screenshot(path=str(artifacts / "fairy-500-bidding.png"), full_page=True)
             shot_bidding = True
+        if not shot_call and dana.locator("[data-testid=f5-call]").count():
+            dana.screenshot(path=str(artifacts / "fairy-500-call.png"), full_page=True)
+            shot_call = True
         if not shot_play and seen["play"] == 3:
             dana.screenshot(path=str(artifacts / "fairy-500-play.png"), full_page=True)
             shot_play = True
