@@ -31,6 +31,7 @@ const strings = {
     "familia.pile.red": "Red pile (♥♦)",
     "familia.pile.count": "{n} left",
     "familia.pile.choose": "Turn a card from the {pile}",
+    "familia.pile.turn": "Turn from this pile",
     "familia.pile.your_choice": "Choose the pile to turn the next face card from:",
     "familia.face": "At stake",
     "familia.led": "Led suit: {suit}",
@@ -71,6 +72,7 @@ const strings = {
     "familia.col.hand": "Hand score",
     "familia.forced": "a joker fixed the roles",
     "familia.zeroed": "cancelled by a joker",
+    "familia.standings": "Final standings (ties broken by face cards)",
     "familia.tiebreak": "Ties: fewer face cards, then fewer face-card points (K 3, Q 2, J 1) rank higher.",
     "familia.kind.royal_family": "Royal family",
     "familia.kind.royal_marriage": "Royal marriage",
@@ -110,6 +112,7 @@ const strings = {
     "familia.pile.red": "赤の絵札（♥♦）",
     "familia.pile.count": "残り{n}枚",
     "familia.pile.choose": "{pile}からめくる",
+    "familia.pile.turn": "この山からめくる",
     "familia.pile.your_choice": "次の絵札をめくる山を選んでください：",
     "familia.face": "賭けられた絵札",
     "familia.led": "リード：{suit}",
@@ -150,6 +153,7 @@ const strings = {
     "familia.col.hand": "このハンドの得点",
     "familia.forced": "ジョーカーにより役が固定",
     "familia.zeroed": "ジョーカーで0点",
+    "familia.standings": "最終順位（同点は絵札で判定）",
     "familia.tiebreak": "同点のときは絵札の枚数が少ない方、さらに絵札の点数（K3・Q2・J1）が少ない方が上位です。",
     "familia.kind.royal_family": "ロイヤルファミリー",
     "familia.kind.royal_marriage": "ロイヤルマリッジ",
@@ -243,7 +247,7 @@ function pileBox(name, count, ctx, action) {
     count ? h("div", { class: "fam-back" }) : null,
     h("div", { class: "small" }, ctx.t(`${P}pile.count`, { n: count })),
     action ? h("button", { type: "button", class: "primary", "data-testid": `familia-choose-${name}`, onclick: () => ctx.send(action) },
-      ctx.t(`${P}pile.choose`, { pile: ctx.t(`${P}pile.${name}`) })) : null);
+      ctx.t(`${P}pile.turn`)) : null);
 }
 
 function stakeBox(view, ctx) {
@@ -341,6 +345,16 @@ function infoChips(view, ctx) {
   return chips.length ? h("div", { style: { display: "flex", flexWrap: "wrap", alignItems: "center" } }, chips) : null;
 }
 
+function standingsBox(view, ctx) {
+  if (view.phase !== "match_over" || !view.standings) return null;
+  const seats = view.standings.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
+  return h("div", { class: "fam-box", "data-testid": "familia-standings" },
+    h("h4", null, ctx.t(`${P}standings`)),
+    h("ol", { style: { margin: 0, paddingLeft: "1.2rem" } }, seats.map(({ place, seat }) => h("li", { value: place },
+      `${ctx.seatName(seat)} ${formatScore(view.scores[seat])}`))),
+    h("p", { class: "help" }, ctx.t(`${P}tiebreak`)));
+}
+
 function roleCell(row, ctx) {
   const parts = [];
   for (const role of row.roles || []) {
@@ -378,7 +392,7 @@ export default {
     ensureStyle();
     const view = ctx.view;
     if (!view || !view.roles) return;
-    const parts = [crestPicker(ctx), infoChips(view, ctx)];
+    const parts = [crestPicker(ctx), standingsBox(view, ctx), infoChips(view, ctx)];
     if (view.deal_no) {
       const pileActions = Object.fromEntries(ctx.legal.filter((a) => a.type === "choose" && a.pile).map((a) => [a.pile, a]));
       const choosing = Object.keys(pileActions).length > 0;

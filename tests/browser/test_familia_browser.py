@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import DESKTOP, PHONE, NewPerson
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
 
 pytestmark = pytest.mark.browser
@@ -115,6 +115,13 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("familia-pile-black")).to_contain_text("Black pile")
 
+    # on a phone the pile choice still fits the screen width
+    alice.set_viewport_size(PHONE)
+    button = alice.get_by_test_id("familia-choose-black").bounding_box()
+    assert button is not None and button["x"] >= 0 and button["x"] + button["width"] <= PHONE["width"]
+    alice.screenshot(path=str(artifacts / "familia-table-phone.png"), full_page=True)
+    alice.set_viewport_size(DESKTOP)
+
     done = play_hand(alice, artifacts)
     assert done["turned"] >= 1 and done["played"] >= 10, done  # 2 seats x 10 tricks, a few turns
     assert done["judged"] and done["trump_seen"], done
@@ -129,4 +136,11 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
     ]
     assert scores[0] == scores[2] and scores[1] == scores[3], "partners share their team's total"
     alice.screenshot(path=str(artifacts / "familia-result.png"), full_page=True)
+    dialog.locator("button.primary").first.click()
+    expect(alice.get_by_test_id("familia-standings").locator("li")).to_have_count(4)
     assert not alice.console_errors, alice.console_errors
+
+    # the rule page, in the client, in both languages
+    alice.goto("/rules/familia")
+    expect(alice.locator("main")).to_contain_text("Batting Familia")
+    expect(alice.locator("main")).to_contain_text("zero-sum", ignore_case=True)
