@@ -522,6 +522,7 @@ def test_sets_used_together_keep_one_pile_for_every_deal():
         match.apply(CHANCE, {**second, "black": [], "red": []})
     match.apply(CHANCE, second)
     assert match.view(None)["piles"] == left
+    assert match.view(None)["last_trick"]["cards"], "the previous deal's last trick stays on show"
 
 
 def test_per_deal_sets_with_carry_over_add_the_leftovers_to_the_next_set():

@@ -266,6 +266,8 @@ class FamiliaMatch(Match):
         self.hand_no = 0
         self.match_face_counts = [0] * self.players
         self.match_face_points = [0] * self.players
+        self.last_trick: dict[str, Any] | None = None
+        """Kept across deals and hands, so the final trick's judging stays on show."""
         self._start_hand()
 
     # ---- hand and deal life cycle -------------------------------------------------------------
@@ -290,7 +292,6 @@ class FamiliaMatch(Match):
         self.holdings: list[list[str]] = [[] for _ in range(n)]
         self.draw_pile: list[str] = []
         self.trick: TrickState | None = None
-        self.last_trick: dict[str, Any] | None = None
         self.starter = 0
         self.tricks_played = 0
         self.known: list[list[str]] = [[] for _ in range(n)]
