@@ -285,6 +285,12 @@ class TableService:
             events = live.match.apply(seat, action)
         except IllegalAction as exc:
             raise ActionRejected("illegal", exc.reason) from None
+        except Exception:
+            # The contract says bad input raises IllegalAction; anything else is an engine bug
+            # that may have left the match half-changed, so rebuild it from the log.
+            log.exception("engine error on match %s for %r", live.match_id, action)
+            self.forget(live.match_id)
+            raise ActionRejected("illegal", "the game could not apply this action") from None
         events.extend(self._settle_chance(live.match))
         try:
             await self._commit(live, before)

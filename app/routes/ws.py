@@ -123,6 +123,11 @@ class RoomConnection:
             await self.error(rejected.code, rejected.message)
             if rejected.code == "stale":
                 await self.send_state(match_id)
+        except (WebSocketDisconnect, RuntimeError):
+            raise
+        except Exception:
+            log.exception("action from person %s failed", self.person.id)
+            await self.error("illegal", "the server could not process this action")
 
 
 def same_origin(websocket: WebSocket) -> bool:
