@@ -143,8 +143,11 @@ class EmbeddedPostgres:
             self._run("initdb", *args)
         running = self._running_port()
         if running is not None:
-            log.info("reusing the PostgreSQL server already running on port %s", running)
+            # Most likely left behind by a previous run that was killed: adopt it (and stop it
+            # when we stop), rather than leave an orphan running forever.
+            log.info("adopting the PostgreSQL server already running on this cluster (port %s)", running)
             self.port = running
+            self._started_here = True
         else:
             self.port = free_loopback_port()
             options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories=''"
@@ -173,7 +176,7 @@ class EmbeddedPostgres:
                 time.sleep(0.1)
 
     def stop(self) -> None:
-        """Stop the server if this object started it (a shared one is left running)."""
+        """Stop the server this object started or adopted."""
         if not self._started_here:
             return
         self._started_here = False
