@@ -9,6 +9,7 @@ import time
 
 from engine import CHANCE, get_game
 from engine.games.familia import bot
+from engine.games.familia.rules import FamiliaMatch
 from tests.engine.test_familia_rules import shuffle_for
 
 GAME = get_game("familia")
@@ -22,7 +23,7 @@ HANDS = {
 }
 
 
-def started(red_top, hands=HANDS, pile="red"):
+def started(red_top: str, hands: dict[int, list[str]] = HANDS, pile: str = "red") -> FamiliaMatch:
     match = GAME.new_match(4, {"hands": 1}, seed=1)
     match.apply(
         CHANCE,
@@ -34,15 +35,15 @@ def started(red_top, hands=HANDS, pile="red"):
     return match
 
 
-def bot_card(match, seat):
+def bot_card(match: FamiliaMatch, seat: int) -> str:
     return bot.choose(match.view(seat), match.legal_actions(seat), random.Random(0))["cards"][0]
 
 
-def play(match, seat, card):
+def play(match: FamiliaMatch, seat: int, card: str) -> None:
     match.apply(seat, {"type": "play", "cards": [card]})
 
 
-def test_the_bot_wins_a_face_card_its_role_wants():
+def test_the_bot_wins_a_face_card_its_role_wants() -> None:
     # a woman scores +2 for a single queen: last to play, she takes the HQ with her H10
     match = started("HQ")
     for seat, card in ((0, "H5"), (1, "H9"), (2, "H7")):
@@ -50,7 +51,7 @@ def test_the_bot_wins_a_face_card_its_role_wants():
     assert bot_card(match, 3) == "H10"
 
 
-def test_the_bot_leaves_a_costly_face_card_to_a_partner_who_profits():
+def test_the_bot_leaves_a_costly_face_card_to_a_partner_who_profits() -> None:
     # a king costs a woman 6 but gives her partner (a man, winning with H9) 3: she plays low
     match = started("HK")
     for seat, card in ((0, "H5"), (1, "H9"), (2, "H7")):
@@ -58,7 +59,7 @@ def test_the_bot_leaves_a_costly_face_card_to_a_partner_who_profits():
     assert bot_card(match, 3) == "H2"
 
 
-def test_the_bot_bats_away_an_opponents_winning_card():
+def test_the_bot_bats_away_an_opponents_winning_card() -> None:
     # seat 0 (a man) leads the HA for the HK; seat 1 cannot beat it but the DA bats it (one deck:
     # same colour and rank), so the king does not go to the opponent
     match = started("HK")
@@ -67,7 +68,7 @@ def test_the_bot_bats_away_an_opponents_winning_card():
     assert bot_card(match, 1) == "DA"
 
 
-def test_the_bot_picks_the_pile_whose_face_cards_it_can_win_and_use():
+def test_the_bot_picks_the_pile_whose_face_cards_it_can_win_and_use() -> None:
     # a man who already holds the SK wants the SQ (a marriage) and holds the top spades
     hands = {**HANDS, 0: ["SA", "S10", "S8", "C3", "D4", "H5"]}
     match = GAME.new_match(4, {"hands": 1}, seed=1)
@@ -80,7 +81,7 @@ def test_the_bot_picks_the_pile_whose_face_cards_it_can_win_and_use():
     assert choice == {"type": "choose", "pile": "black"}
 
 
-def test_the_bot_decides_well_under_half_a_second_at_ten_seats():
+def test_the_bot_decides_well_under_half_a_second_at_ten_seats() -> None:
     rng = random.Random(5)
     match = GAME.new_match(10, {"hands": 1, "batting_familia": True}, seed=5)
     slowest = 0.0

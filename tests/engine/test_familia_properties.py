@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
-from engine import CHANCE, get_game
+from engine import CHANCE, Match, get_game
 from engine.bots import bot_action
 from engine.games.familia import scoring
+from engine.games.familia.rules import FamiliaMatch
 from tests.engine.contract_checks import play_random_match
 
 GAME = get_game("familia")
 
 
-def public_cards(match, viewer):
+def public_cards(match: Match, viewer: int | None) -> set[str]:
     """Cards the rules show everyone: the trick, the last trick, the face-up draw pile's top,
     the draws of the last round and the drawn cards still known to be held."""
     view = match.view(None)
@@ -33,7 +35,7 @@ def public_cards(match, viewer):
     return cards
 
 
-def check_hand_scores(match):
+def check_hand_scores(match: FamiliaMatch) -> None:
     """Every finished hand's scores are what the scoring functions give for its facts."""
     table = match.table
     for hand in match.hands:
@@ -50,7 +52,7 @@ def check_hand_scores(match):
 
 
 @pytest.mark.parametrize("players", range(3, 11))
-def test_random_matches_keep_the_contract_at_every_seat_count(players):
+def test_random_matches_keep_the_contract_at_every_seat_count(players: int) -> None:
     match = play_random_match(GAME, players, seed=players, options={"hands": 1}, revealed=public_cards)
     assert len(match.hands) == 1
     assert match.hands[0]["details"]["deals"] == match.table.deals
@@ -76,7 +78,7 @@ OPTION_TABLES = [
 
 
 @pytest.mark.parametrize(("players", "options"), OPTION_TABLES)
-def test_random_matches_keep_the_contract_with_every_option(players, options):
+def test_random_matches_keep_the_contract_with_every_option(players: int, options: dict[str, Any]) -> None:
     match = play_random_match(GAME, players, seed=len(str(options)), options=options, revealed=public_cards)
     check_hand_scores(match)
 
@@ -85,7 +87,7 @@ def test_random_matches_keep_the_contract_with_every_option(players, options):
     ("players", "options"),
     [(4, {}), (6, {"pile_jokers": 2}), (7, {}), (5, {"face_use": "per_deal_carry", "pile_jokers": 1})],
 )
-def test_cards_are_conserved_through_every_trick(players, options):
+def test_cards_are_conserved_through_every_trick(players: int, options: dict[str, Any]) -> None:
     rng = random.Random(players)
     match = GAME.new_match(players, {**options, "hands": 1})
     table = match.table
@@ -115,7 +117,7 @@ def test_cards_are_conserved_through_every_trick(players, options):
 @pytest.mark.parametrize(
     ("players", "options"), [(4, {}), (5, {"batting_familia": True}), (7, {"pile_jokers": 0})]
 )
-def test_bots_play_whole_matches_legally_and_quickly(players, options):
+def test_bots_play_whole_matches_legally_and_quickly(players: int, options: dict[str, Any]) -> None:
     rng = random.Random(11)
     match = GAME.new_match(players, {**options, "hands": 1}, seed=2)
     slowest = 0.0

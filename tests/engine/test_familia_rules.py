@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from engine import CHANCE, IllegalAction, get_game
 from engine.games.familia.config import decks_for, resolve
 from engine.games.familia.rules import (
+    FamiliaMatch,
     TrickState,
     batting_rule,
     judge_trick,
@@ -23,7 +26,13 @@ GAME = get_game("familia")
 
 
 # ---- helpers ------------------------------------------------------------------------------------
-def shuffle_for(match, hands=None, pile=(), black=(), red=()):
+def shuffle_for(
+    match: FamiliaMatch,
+    hands: dict[int, list[str]] | None = None,
+    pile: Sequence[str] = (),
+    black: Sequence[str] = (),
+    red: Sequence[str] = (),
+) -> dict[str, Any]:
     """A shuffle action giving `hands[seat]` to each listed seat (others get the lowest cards
     left), `pile` on top of the draw pile, and `black`/`red` on top of the face piles."""
     hands = hands or {}
@@ -52,20 +61,20 @@ def shuffle_for(match, hands=None, pile=(), black=(), red=()):
     return action
 
 
-def new(players, **options):
+def new(players: int, **options: Any) -> FamiliaMatch:
     match = GAME.new_match(players, options, seed=1)
     return match
 
 
-def play(match, seat, card):
+def play(match: FamiliaMatch, seat: int, card: str) -> list[dict[str, Any]]:
     return match.apply(seat, {"type": "play", "cards": [card]})
 
 
-def pick(match, pile="black"):
+def pick(match: FamiliaMatch, pile: str = "black") -> list[dict[str, Any]]:
     return match.apply(match.to_act()[0], {"type": "choose", "pile": pile})
 
 
-def legal(match, seat):
+def legal(match: FamiliaMatch, seat: int) -> list[str]:
     return [a["cards"][0] for a in match.legal_actions(seat)]
 
 
@@ -84,7 +93,7 @@ SEED_TABLE = {
 
 
 @pytest.mark.parametrize("players", sorted(SEED_TABLE))
-def test_each_seat_count_gets_the_seeds_standard_table(players):
+def test_each_seat_count_gets_the_seeds_standard_table(players: int) -> None:
     decks, cards, sets, tricks, deals, jokers = SEED_TABLE[players]
     table = resolve(GAME.Options(), players)
     assert (table.decks, len(table.number_cards), table.face_sets, table.tricks, table.deals) == (
@@ -100,7 +109,7 @@ def test_each_seat_count_gets_the_seeds_standard_table(players):
     assert table.hands_total == players
 
 
-def test_seed_removals_take_the_lowest_ranks_first():
+def test_seed_removals_take_the_lowest_ranks_first() -> None:
     # seed 001: 5 players drop both decks' 2s and 3s and one set of 4s; 3 players drop the 2s
     five = resolve(GAME.Options(), 5).number_cards
     assert not any(c[1:] in ("2", "3") for c in five)
@@ -109,7 +118,7 @@ def test_seed_removals_take_the_lowest_ranks_first():
     assert not any(c[1:] == "2" for c in three) and len(three) == 36
 
 
-def test_seven_players_alternative_tables_leave_jokers_for_the_piles():
+def test_seven_players_alternative_tables_leave_jokers_for_the_piles() -> None:
     # seed 001, 7 players: one joker in hand and 11 tricks (77 cards), or two and 10 tricks (70)
     one = resolve(GAME.Options(hand_jokers=1, tricks=11, pile_jokers=3), 7)
     assert len(one.number_cards) == 77 and one.number_cards.count("X") == 1
@@ -121,7 +130,7 @@ def test_seven_players_alternative_tables_leave_jokers_for_the_piles():
         GAME.new_match(7, {"hand_jokers": 4, "pile_jokers": 1})
 
 
-def test_two_people_play_the_four_seat_pair_table():
+def test_two_people_play_the_four_seat_pair_table() -> None:
     # seed 001, 2 players: each person runs both seats of a man/woman pair; the rest is the pair game
     table = resolve(GAME.Options(**GAME.default_options(4)), 4)
     assert table.teams == (0, 1, 0, 1) and table.roles == ("M", "M", "F", "F")
@@ -131,7 +140,7 @@ def test_two_people_play_the_four_seat_pair_table():
         GAME.new_match(2)
 
 
-def test_deal_gives_slices_from_the_first_seat_and_the_rest_is_the_face_up_pile():
+def test_deal_gives_slices_from_the_first_seat_and_the_rest_is_the_face_up_pile() -> None:
     match = new(4)
     order = list(match.table.number_cards)
     black = match.expected_pile("black", 1)
@@ -146,7 +155,7 @@ def test_deal_gives_slices_from_the_first_seat_and_the_rest_is_the_face_up_pile(
     assert view["hand"] == [] and view["hand_counts"] == [6, 6, 6, 6]
 
 
-def test_a_shuffle_must_hold_exactly_the_tables_cards():
+def test_a_shuffle_must_hold_exactly_the_tables_cards() -> None:
     match = new(4)
     good = shuffle_for(match)
     for bad in (
@@ -163,7 +172,7 @@ def test_a_shuffle_must_hold_exactly_the_tables_cards():
 
 
 # ---- seating, teams and option checks ----------------------------------------------------------
-def test_seating_rules_keep_the_sexes_in_blocks_and_partners_apart():
+def test_seating_rules_keep_the_sexes_in_blocks_and_partners_apart() -> None:
     # seed 001, seating: men and women sit in two groups; a team's man and woman are not neighbours
     with pytest.raises(IllegalAction, match="blocks"):
         GAME.new_match(4, {"teams": [0, 1, 0, 1], "roles": ["M", "F", "M", "F"]})
@@ -174,7 +183,7 @@ def test_seating_rules_keep_the_sexes_in_blocks_and_partners_apart():
     GAME.new_match(8, {"teams": [0, 1, 2, 0, 1, 2, 0, 1], "roles": ["M", "M", "M", "F", "F", "F", "F", "F"]})
 
 
-def test_option_combinations_the_rules_cannot_play_are_refused():
+def test_option_combinations_the_rules_cannot_play_are_refused() -> None:
     for players, options in (
         (4, {"face_use": "per_deal_carry", "deals": 2, "face_sets": 1}),
         (4, {"tricks": 11, "hand_size": 5}),
@@ -191,7 +200,13 @@ def test_option_combinations_the_rules_cannot_play_are_refused():
 
 
 # ---- tricks in the lead phase --------------------------------------------------------------------
-def start_four(hands, pile=(), black=(), red=(), **options):
+def start_four(
+    hands: dict[int, list[str]],
+    pile: Sequence[str] = (),
+    black: Sequence[str] = (),
+    red: Sequence[str] = (),
+    **options: Any,
+) -> FamiliaMatch:
     match = new(4, **options)
     match.apply(CHANCE, shuffle_for(match, hands, pile, black, red))
     return match
@@ -205,7 +220,7 @@ FOUR_HANDS = {
 }
 
 
-def test_the_turned_face_card_leads_and_its_suit_must_be_followed():
+def test_the_turned_face_card_leads_and_its_suit_must_be_followed() -> None:
     # seed 001, play: the turned face card is the lead; follow its suit if you can
     match = start_four(FOUR_HANDS, red=["HK"])
     assert [a["pile"] for a in match.legal_actions(0)] == ["black", "red"]
@@ -227,7 +242,7 @@ def test_the_turned_face_card_leads_and_its_suit_must_be_followed():
     assert (match.view(2), len(match.log)) == before
 
 
-def test_the_best_following_card_wins_the_face_card_and_its_owner_draws_first():
+def test_the_best_following_card_wins_the_face_card_and_its_owner_draws_first() -> None:
     match = start_four(FOUR_HANDS, pile=["C7", "C8", "D9", "D10"], red=["HK"])
     pick(match, "red")
     for seat, card in ((0, "H9"), (1, "H8"), (2, "S9"), (3, "HA")):
@@ -247,7 +262,7 @@ def test_the_best_following_card_wins_the_face_card_and_its_owner_draws_first():
     assert view["hand_counts"] == [6, 6, 6, 6]
 
 
-def test_batting_cards_are_marked_and_leave_the_trick_when_it_is_judged():
+def test_batting_cards_are_marked_and_leave_the_trick_when_it_is_judged() -> None:
     # seed 001, batting: a card equal to one already played (one deck: colour and rank) may be
     # played instead of following, and both leave the trick once everyone has played
     hands = {**FOUR_HANDS, 1: ["D5", "H6", "S5", "C9", "C10", "DA"]}
@@ -263,7 +278,7 @@ def test_batting_cards_are_marked_and_leave_the_trick_when_it_is_judged():
     assert last["winner"] == 3 and last["winning_card"] == "HA"
 
 
-def test_a_void_trick_sets_the_face_card_aside_and_the_same_starter_draws_and_starts_again():
+def test_a_void_trick_sets_the_face_card_aside_and_the_same_starter_draws_and_starts_again() -> None:
     # seed 001: every card collided, so nobody wins; the same player draws first and turns next
     hands = {
         0: ["H5", "H9", "S7", "C3", "D4", "SA"],
@@ -282,7 +297,7 @@ def test_a_void_trick_sets_the_face_card_aside_and_the_same_starter_draws_and_st
     assert view["to_act"] == [0] and view["phase"] == "pile"
 
 
-def test_seed_six_player_example_two_spade_fives_then_two_tens_collide_and_the_diamond_three_wins():
+def test_seed_six_player_example_two_spade_fives_then_two_tens_collide_and_the_diamond_three_wins() -> None:
     # seed 001: spades led; S5, S5, H2, H10, C10, D3 -> the 5s bat, nothing follows, the 10s
     # collide on rank, and the D3 beats the H2
     match = new(6, hand_adjustment=False)  # keep the 2s the example needs
@@ -307,7 +322,7 @@ def test_seed_six_player_example_two_spade_fives_then_two_tens_collide_and_the_d
     assert match.view(None)["won"][5] == ["SK"]
 
 
-def test_two_decks_bat_only_on_the_same_suit_and_rank():
+def test_two_decks_bat_only_on_the_same_suit_and_rank() -> None:
     # seed 001: with two decks (5+ players) batting needs the same suit and rank
     assert batting_rule(False, 1) == "colour_rank"
     assert batting_rule(False, 2) == batting_rule(False, 3) == "suit_rank"
@@ -317,7 +332,7 @@ def test_two_decks_bat_only_on_the_same_suit_and_rank():
     assert legal_cards(["H9", "D5", "S5"], trick, "colour_rank", False) == ["H9", "D5"]
 
 
-def test_equal_ranks_collide_across_suits_only_when_no_following_card_is_left():
+def test_equal_ranks_collide_across_suits_only_when_no_following_card_is_left() -> None:
     # RULINGS: the rank collision applies only once no card of the led suit (or trump) remains
     assert judge_trick([(0, "H2"), (1, "S9"), (2, "C9")], "H", None, "suit_rank").winner == 0
     verdict = judge_trick([(0, "D2"), (1, "S9"), (2, "C9")], "H", None, "suit_rank")
@@ -326,14 +341,14 @@ def test_equal_ranks_collide_across_suits_only_when_no_following_card_is_left():
 
 
 # ---- the trump phase ---------------------------------------------------------------------------
-def drain_lead_phase(match, rng):
+def drain_lead_phase(match: FamiliaMatch, rng: random.Random) -> None:
     """Play random legal cards until the draw pile is gone and a new trick is to be turned."""
     while match.draw_pile or match.phase != "pile":
         seat = match.to_act()[0]
         match.apply(seat, rng.choice(match.legal_actions(seat)))
 
 
-def test_once_the_draw_pile_is_gone_the_face_suit_is_trump_and_the_starter_leads():
+def test_once_the_draw_pile_is_gone_the_face_suit_is_trump_and_the_starter_leads() -> None:
     # seed 001: after the last draw the face card's suit becomes trump; follow, else trump
     match = new(4)
     match.apply(CHANCE, match.random_chance_action(random.Random(5)))
@@ -354,7 +369,7 @@ def test_once_the_draw_pile_is_gone_the_face_suit_is_trump_and_the_starter_leads
     assert verdict.winner == 1, "the smallest trump beats the led ace"
 
 
-def test_the_switch_happens_on_the_trick_after_the_last_draw():
+def test_the_switch_happens_on_the_trick_after_the_last_draw() -> None:
     match = new(4)
     match.apply(CHANCE, match.random_chance_action(random.Random(2)))
     rng = random.Random(3)
@@ -371,7 +386,7 @@ def test_the_switch_happens_on_the_trick_after_the_last_draw():
 
 
 # ---- batting Familia -------------------------------------------------------------------------------
-def test_batting_familia_seed_example_the_best_card_ignores_batting_until_judged():
+def test_batting_familia_seed_example_the_best_card_ignores_batting_until_judged() -> None:
     # seed 001, batting Familia: hearts led, H5, S8, H8 played; the H8 bats the S8 only at the
     # judging, so the next player must beat the H8 (with one deck any equal rank bats)
     assert batting_rule(True, 1) == "rank"
@@ -383,19 +398,19 @@ def test_batting_familia_seed_example_the_best_card_ignores_batting_until_judged
     assert legal_cards(["S2", "D3"], trick, "rank", True) == ["S2", "D3"], "no heart: anything"
 
 
-def test_batting_familia_uses_stronger_batting_for_each_deck_count():
+def test_batting_familia_uses_stronger_batting_for_each_deck_count() -> None:
     # seed 001 batting Familia table: rank (1 deck), colour and rank (2), suit and rank (3)
     assert [batting_rule(True, d) for d in (1, 2, 3)] == ["rank", "colour_rank", "suit_rank"]
 
 
-def test_batting_familia_in_the_trump_phase_must_trump_and_win():
+def test_batting_familia_in_the_trump_phase_must_trump_and_win() -> None:
     trick = TrickState(0, "HK", "red", trump_phase=True, plays=[(0, "C5"), (1, "H6")], batted=[0, 0])
     assert legal_cards(["H3", "H9", "S2"], trick, "rank", True) == ["H9"]
     assert legal_cards(["H3", "H4", "S2"], trick, "rank", True) == ["H4", "H3"], "cannot win: any trump"
     assert legal_cards(["C2", "CA", "S6"], trick, "rank", True) == ["S6", "CA", "C2"]
 
 
-def test_batting_familia_can_be_chosen_per_deal():
+def test_batting_familia_can_be_chosen_per_deal() -> None:
     # seed 001: e.g. the first deal plain, the second deal batting Familia
     match = new(4, deals=2, batting_familia=[False, True])
     rng = random.Random(1)
@@ -412,7 +427,7 @@ def test_batting_familia_can_be_chosen_per_deal():
 
 
 # ---- jokers -----------------------------------------------------------------------------------------
-def test_a_joker_turned_from_a_pile_means_no_lead_and_no_trump():
+def test_a_joker_turned_from_a_pile_means_no_lead_and_no_trump() -> None:
     # seed 001: a joker trick has no trump; while the draw pile lasts it has no lead either
     match = start_four(FOUR_HANDS, black=["X"], pile_jokers=2)
     assert match.view(None)["piles"] == {"black": 7, "red": 7}
@@ -430,20 +445,20 @@ def test_a_joker_turned_from_a_pile_means_no_lead_and_no_trump():
     assert last["winner"] == 3 and match.view(None)["won"][3] == ["X"]
 
 
-def test_a_joker_turned_in_the_trump_phase_leaves_a_must_follow_trick_without_trump():
+def test_a_joker_turned_in_the_trump_phase_leaves_a_must_follow_trick_without_trump() -> None:
     trick = TrickState(0, "X", "black", trump_phase=True, plays=[(0, "C5")], batted=[0])
     assert trick.trump is None and trick.led_suit == "C"
     assert legal_cards(["C9", "H2"], trick, "colour_rank", False) == ["C9"]
     assert legal_cards(["S9", "H2"], trick, "colour_rank", False) == ["S9", "H2"], "no must-trump"
 
 
-def test_pile_jokers_split_evenly_with_an_odd_one_to_the_black_pile():
+def test_pile_jokers_split_evenly_with_an_odd_one_to_the_black_pile() -> None:
     match = new(7, hand_jokers=1, tricks=11, pile_jokers=3)
     assert match.expected_pile("black", 1).count("X") == 2
     assert match.expected_pile("red", 1).count("X") == 1
 
 
-def test_a_wild_joker_is_always_playable_and_ranks_just_under_the_led_ace():
+def test_a_wild_joker_is_always_playable_and_ranks_just_under_the_led_ace() -> None:
     # seed 001, jokers in the hands: wild, no duty to follow, the led suit's A beats it
     trick = TrickState(0, "HK", "red", trump_phase=False, plays=[(0, "H5")], batted=[0])
     assert legal_cards(["H9", "X", "C2"], trick, "suit_rank", False) == ["H9", "X"]
@@ -455,14 +470,14 @@ def test_a_wild_joker_is_always_playable_and_ranks_just_under_the_led_ace():
     assert verdict.rank_collisions == () and verdict.winner == 2
 
 
-def test_only_jokers_bat_jokers():
+def test_only_jokers_bat_jokers() -> None:
     verdict = judge_trick([(0, "H5"), (1, "X"), (2, "X"), (3, "HA")], "H", None, "rank")
     assert verdict.batting == ((1, "X"), (2, "X")) and verdict.winner == 3
     trick = TrickState(0, "HK", "red", trump_phase=False, plays=[(0, "X")], batted=[0])
     assert legal_cards(["HA", "SA", "C2"], trick, "rank", False) == ["HA"], "an ace does not bat a joker"
 
 
-def test_a_led_joker_lets_the_next_card_set_the_suit():
+def test_a_led_joker_lets_the_next_card_set_the_suit() -> None:
     trick = TrickState(0, "SK", "black", trump_phase=True, plays=[(0, "X")], batted=[0])
     assert trick.led_suit is None
     assert legal_cards(["H2", "C3"], trick, "colour_rank", False) == ["H2", "C3"]
@@ -471,7 +486,7 @@ def test_a_led_joker_lets_the_next_card_set_the_suit():
     assert judge_trick(trick.plays + [(2, "H9")], "H", "S", "colour_rank").winner == 0
 
 
-def test_jokers_in_the_hands_make_the_seven_player_deal_complete():
+def test_jokers_in_the_hands_make_the_seven_player_deal_complete() -> None:
     # seed 001, 7 players: 80 number cards and 4 jokers make 84 = 7 x 12
     match = new(7)
     match.deal_random(random.Random(4))
@@ -480,7 +495,7 @@ def test_jokers_in_the_hands_make_the_seven_player_deal_complete():
 
 
 # ---- royal crests ------------------------------------------------------------------------------------
-def test_royal_crests_are_chosen_per_team_before_the_deal_and_make_royal_roles():
+def test_royal_crests_are_chosen_per_team_before_the_deal_and_make_royal_roles() -> None:
     # seed 001, royal option: a family in the team's crest suit is worth 30
     match = new(4, royal=True)
     assert match.phase == "crest" and match.to_act() == [0, 1], "one seat per team picks"
@@ -500,14 +515,14 @@ def test_royal_crests_are_chosen_per_team_before_the_deal_and_make_royal_roles()
 
 
 # ---- face-card set modes --------------------------------------------------------------------------------
-def play_deal(match, rng):
+def play_deal(match: FamiliaMatch, rng: random.Random) -> None:
     deal = match.deal_no
     while match.deal_no == deal and match.phase != "deal" and not match.is_over:
         seat = match.to_act()[0]
         match.apply(seat, rng.choice(match.legal_actions(seat)))
 
 
-def test_sets_used_together_keep_one_pile_for_every_deal():
+def test_sets_used_together_keep_one_pile_for_every_deal() -> None:
     match = new(4, deals=2)
     assert match.table.face_sets == 2
     rng = random.Random(8)
@@ -525,7 +540,7 @@ def test_sets_used_together_keep_one_pile_for_every_deal():
     assert match.view(None)["last_trick"]["cards"], "the previous deal's last trick stays on show"
 
 
-def test_per_deal_sets_with_carry_over_add_the_leftovers_to_the_next_set():
+def test_per_deal_sets_with_carry_over_add_the_leftovers_to_the_next_set() -> None:
     match = new(4, deals=2, face_use="per_deal_carry")
     rng = random.Random(9)
     match.deal_random(rng)
@@ -540,7 +555,7 @@ def test_per_deal_sets_with_carry_over_add_the_leftovers_to_the_next_set():
     assert sum(match.view(None)["piles"].values()) == 14
 
 
-def test_per_deal_sets_without_carry_over_set_the_leftovers_aside():
+def test_per_deal_sets_without_carry_over_set_the_leftovers_aside() -> None:
     match = new(4, deals=2, face_use="per_deal_discard")
     rng = random.Random(10)
     match.deal_random(rng)
@@ -550,7 +565,7 @@ def test_per_deal_sets_without_carry_over_set_the_leftovers_aside():
     assert match.view(None)["piles"] == {"black": 6, "red": 6}
 
 
-def test_a_deal_ends_early_when_the_face_cards_run_out():
+def test_a_deal_ends_early_when_the_face_cards_run_out() -> None:
     # one set used together over two deals of ten tricks: only two face cards for the second deal
     match = new(4, deals=2, face_sets=1)
     rng = random.Random(11)
@@ -563,7 +578,7 @@ def test_a_deal_ends_early_when_the_face_cards_run_out():
     assert won + len(match.hands[0]["details"]["discarded_faces"]) == 12
 
 
-def test_a_short_draw_pile_deals_as_far_as_it_goes():
+def test_a_short_draw_pile_deals_as_far_as_it_goes() -> None:
     # RULINGS: if the pile cannot give everyone a card, it deals in order as far as it goes
     match = new(3, hand_adjustment=False)  # 40 cards for 3 x 12 tricks
     rng = random.Random(12)
@@ -581,7 +596,7 @@ def test_a_short_draw_pile_deals_as_far_as_it_goes():
 
 
 # ---- scores and the match's end ----------------------------------------------------------------------
-def test_team_members_share_the_teams_total_and_the_match_ends_after_its_hands():
+def test_team_members_share_the_teams_total_and_the_match_ends_after_its_hands() -> None:
     match = new(4, hands=2)
     rng = random.Random(13)
     while not match.is_over:
@@ -600,7 +615,7 @@ def test_team_members_share_the_teams_total_and_the_match_ends_after_its_hands()
         match.apply(0, {"type": "play", "cards": ["H5"]})
 
 
-def test_the_first_player_rotates_every_hand_and_every_deal():
+def test_the_first_player_rotates_every_hand_and_every_deal() -> None:
     match = new(5, hands=2)
     assert match._deal_first(1) == 0 and match._deal_first(2) == 1
     match.hand_no = 2
@@ -608,12 +623,12 @@ def test_the_first_player_rotates_every_hand_and_every_deal():
     assert match._deal_first(1) == 1 and match._deal_first(2) == 2
 
 
-def test_decks_follow_the_seat_count():
+def test_decks_follow_the_seat_count() -> None:
     # seed 001: one deck up to 4, two from 5, three from 9
     assert [decks_for(n) for n in range(3, 11)] == [1, 1, 2, 2, 2, 2, 3, 3]
 
 
-def test_teams_and_roles_typed_as_text_in_the_room_form_are_read_as_lists():
+def test_teams_and_roles_typed_as_text_in_the_room_form_are_read_as_lists() -> None:
     # the generic options form sends text: blank keeps the standard, commas separate seats
     assert GAME.parse_options({"teams": "", "roles": ""}, 4).teams is None
     parsed = GAME.parse_options({"teams": "0,1,0,1", "roles": '["M","M","F","F"]'}, 4)
@@ -621,7 +636,7 @@ def test_teams_and_roles_typed_as_text_in_the_room_form_are_read_as_lists():
 
 
 @pytest.mark.parametrize("seats", range(3, 11))
-def test_the_default_options_of_any_seat_count_fit_every_other_seat_count(seats):
+def test_the_default_options_of_any_seat_count_fit_every_other_seat_count(seats: int) -> None:
     # a room that changes its seat count keeps the stored defaults: they must stay valid
     for other in range(3, 11):
         GAME.parse_options(GAME.default_options(seats), other)

@@ -89,6 +89,8 @@ def _win_chance(hand: list[str], suit: str, others: int) -> float:
 
 
 def choose_pile(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The pile whose unseen face cards are worth most: to the bot if its hand can win them,
+    otherwise by who else would likely take them."""
     me = view["seat"]
     seen = [card for cards in view["won"] for card in cards] + list(view["discarded_faces"])
     sets = view.get("face_sets", 1)
@@ -114,6 +116,9 @@ def choose_pile(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.R
 
 
 def choose_card(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The card whose outcome on the trick so far (batting included) is worth most, less what
+    the card would be worth in later tricks; outcomes that later players can still change count
+    by how safe the winning card is."""
     me = view["seat"]
     trick = view["trick"]
     face = trick["face"]
