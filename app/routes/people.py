@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 
 from app.errors import ApiError
-from app.models import Person
+from app.models import Membership, Person
 from app.models import Session as SessionRow
 from app.repository import clean_name, create_person, open_session, person_json
 from app.security import (
@@ -22,6 +22,7 @@ from app.security import (
     verify_password,
 )
 from app.services import SignedIn, get_services
+from app.tables import room_channel
 
 router = APIRouter(prefix="/api")
 
@@ -69,11 +70,19 @@ async def me(person: SignedIn) -> dict[str, Any]:
 
 @router.patch("/me")
 async def rename(body: NameBody, request: Request, person: SignedIn) -> dict[str, Any]:
-    async with get_services(request).db.session() as session:
+    services = get_services(request)
+    async with services.db.session() as session:
         row = await session.get(Person, person.id)
         assert row is not None
         row.name = clean_name(body.name)
-        return person_json(row)
+        answer = person_json(row)
+        rooms = (
+            await session.execute(select(Membership.room_id).where(Membership.person_id == person.id))
+        ).scalars()
+        room_ids = list(rooms)
+    for room_id in room_ids:  # open tables show the new name at once
+        await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+    return answer
 
 
 @router.post("/me/password")

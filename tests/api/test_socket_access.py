@@ -68,3 +68,21 @@ async def test_opening_the_socket_joins_the_room_and_shows_the_person_connected(
                 )
             )
             assert left["room"]["seats"][0]["connected"] is True
+
+
+async def test_a_new_name_reaches_open_tables_at_once(database_url: str) -> None:
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Host") as host,
+        browser(server, "Old") as guest,
+    ):
+        code = (await make_room(host))["code"]
+        await guest.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
+        async with host.socket(code) as host_ws:
+            await host_ws.recv()
+            renamed = await guest.http.patch("/api/me", json={"name": "New"})
+            assert renamed.status_code == 200
+            seen = await host_ws.wait_for(
+                lambda m: m["type"] == "room" and m["room"]["seats"][1]["name"] == "New"
+            )
+            assert {p["name"] for p in seen["room"]["members"]} == {"Host", "New"}
