@@ -238,6 +238,7 @@ function ensureStyle() {
     .fam-steps li { margin: 0.15rem 0; }
     .fam-steps .card-row { display: inline-flex; vertical-align: middle; }
     .fam-zeroed { text-decoration: line-through; color: #888; }
+    .fam-result .card-row { flex-wrap: wrap; min-width: 6rem; max-width: 14rem; }
   `));
 }
 
@@ -433,7 +434,7 @@ export default {
     const rows = details.players || [];
     const teams = details.teams || [];
     const teamPlay = teams.some((team) => team.seats.length > 1);
-    container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "familia-result" },
+    container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table fam-result", "data-testid": "familia-result" },
       h("thead", null, h("tr", null, ["player", "role", "won", "roles", "singles", "zero_sum", "misere", "points"]
         .map((key) => h("th", { class: ["zero_sum", "misere", "points"].includes(key) ? "num" : null }, ctx.t(`${P}col.${key}`))))),
       h("tbody", null, rows.map((row) => h("tr", null,

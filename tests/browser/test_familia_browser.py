@@ -43,7 +43,9 @@ def _click(page: Page, selector: str) -> bool:
     return True
 
 
-def play_hand(page: Page, artifacts: Path, timeout_s: float = 180) -> dict[str, int]:
+def play_hand(
+    page: Page, artifacts: Path, timeout_s: float = 180, trump_text: str = "Draw pile gone", tag: str = ""
+) -> dict[str, int]:
     """Act whenever one of our seats is to act, until the hand's result is shown."""
     done = {"turned": 0, "played": 0, "judged": 0, "trump_seen": 0, "legal_checked": 0}
     shots = set()
@@ -57,10 +59,10 @@ def play_hand(page: Page, artifacts: Path, timeout_s: float = 180) -> dict[str, 
             continue
         if facts["judged"]:
             done["judged"] = 1
-        if "Draw pile gone" in facts["mode"]:
+        if trump_text in facts["mode"]:
             done["trump_seen"] = 1
             if "trump" not in shots and facts["stake"]:
-                page.screenshot(path=str(artifacts / "familia-trump.png"), full_page=True)
+                page.screenshot(path=str(artifacts / f"familia-trump{tag}.png"), full_page=True)
                 shots.add("trump")
         if facts["choose"]:
             pile = "black" if done["turned"] % 2 == 0 else "red"
@@ -71,7 +73,7 @@ def play_hand(page: Page, artifacts: Path, timeout_s: float = 180) -> dict[str, 
             continue
         if facts["legal"]:
             if "table" not in shots and facts["stake"]:
-                page.screenshot(path=str(artifacts / "familia-table.png"), full_page=True)
+                page.screenshot(path=str(artifacts / f"familia-table{tag}.png"), full_page=True)
                 shots.add("table")
             # a card that is not highlighted must not be clickable
             disabled = page.locator("[data-testid=hand] .card.is-disabled")
@@ -144,3 +146,39 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
     alice.goto("/rules/familia")
     expect(alice.locator("main")).to_contain_text("Batting Familia")
     expect(alice.locator("main")).to_contain_text("zero-sum", ignore_case=True)
+
+
+def test_three_seat_hand_in_japanese_with_crests_pile_jokers_and_batting_familia(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    kenji = new_person(locale="ja-JP")
+    sign_up(kenji, "Kenji")
+    options = {"hands": 1, "royal": True, "pile_jokers": 2, "batting_familia": True}
+    answer = kenji.request.post("/api/rooms", data={"game_id": "familia", "seats": 3, "options": options})
+    assert answer.ok, answer.text()
+    kenji.goto(f"/r/{answer.json()['code']}")
+    kenji.get_by_test_id("take-0").click()
+    kenji.get_by_test_id("fill-bots").click()
+    expect(kenji.locator(".seat-row.empty")).to_have_count(0)
+    kenji.get_by_test_id("start").click()
+
+    # royal option: before the deal each player (individual play) picks a crest suit
+    expect(kenji.get_by_test_id("familia-crest")).to_contain_text("家紋", timeout=20_000)
+    kenji.get_by_test_id("familia-crest-H").click()
+    expect(kenji.get_by_test_id("familia-badge-0")).to_contain_text("家紋 ♥")
+    # 12 face cards and 2 jokers: 7 in each pile; batting Familia with one deck bats on rank
+    expect(kenji.get_by_test_id("familia-pile-black")).to_contain_text("残り7枚")
+    expect(kenji.get_by_test_id("familia-mode").locator("xpath=..")).to_contain_text("同じランク")
+    expect(kenji.get_by_test_id("familia-mode").locator("xpath=..")).to_contain_text(
+        "バッティング・ファミリア"
+    )
+
+    done = play_hand(kenji, artifacts, trump_text="山札なし", tag="-ja")
+    assert done["played"] >= 12 and done["judged"] and done["trump_seen"], done  # 12 tricks, 36 cards
+
+    dialog = kenji.locator(RESULT)
+    expect(dialog.get_by_test_id("familia-result").locator("tbody tr")).to_have_count(3)
+    expect(dialog.get_by_test_id("familia-ranking").locator("tbody tr")).to_have_count(3)
+    expect(dialog.get_by_test_id("familia-result")).to_contain_text("男性役")
+    kenji.screenshot(path=str(artifacts / "familia-result-ja.png"), full_page=True)
+    assert not kenji.console_errors, kenji.console_errors
