@@ -15,6 +15,7 @@ import { ApiError, del, gameById, games, get, me, patch, post } from "./api.js";
 import { lang, onLangChange, pick, setLang, t } from "./i18n.js";
 import { RoomSocket } from "./socket.js";
 import { Table, formatScore, loadPlugin, rankSeats } from "./table.js";
+import { cardEl } from "./cards.js";
 
 const main = document.getElementById("main");
 let rerender = () => {};
@@ -300,7 +301,7 @@ function createRoomPanel(catalog) {
 function profilePanel(person) {
   return h("section", { class: "card-panel", id: "profile" },
     h("h2", null, t("profile.title")),
-    person.account ? h("p", null, t("profile.account", { account: person.account })) : null,
+    person.account ? h("p", null, t("profile.account", { account: "" }), h("strong", { "data-testid": "account" }, person.account)) : null,
     form({ class: "inline-form" }, [
       field(t("landing.name.label"), h("input", { name: "name", value: person.name, required: true, maxlength: 40 })),
       h("button", { type: "submit" }, t("profile.rename")),
@@ -720,6 +721,7 @@ async function matchPage(id) {
     return;
   }
   const game = await gameById(match.game_id).catch(() => null);
+  const plugin = await loadPlugin(match.game_id);
   const seats = match.seats || [];
   const seatName = (n) => seatLabel(seats.find((s) => s.n === n), n);
   const players = match.players || seats.length;
@@ -740,7 +742,42 @@ async function matchPage(id) {
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),
       h("tbody", null, hands.map((hand, index) => h("tr", null, h("td", null, String(hand.hand_no ?? index + 1)),
         seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
-      h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n]))))))));
+      h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n])))))),
+    handExplanations(plugin, match, hands, seatName, totals)));
+}
+
+/** Each hand's explanation from the game plugin (the same as the table's result dialog). */
+function handExplanations(plugin, match, hands, seatName, totals) {
+  if (!plugin.renderHandResult || !hands.length) return null;
+  const ctx = {
+    game: match.game_id,
+    view: { game: match.game_id, seat: null, players: match.players, phase: "match_over", to_act: [], hand: [], hands, scores: totals },
+    seat: null,
+    legal: [],
+    mySeats: [],
+    isMyTurn: false,
+    players: match.players,
+    selected: [],
+    setSelected() {},
+    send: () => false,
+    seatName,
+    card: (code, options) => cardEl(code, plugin.deck, options),
+    h,
+    t,
+    lang: lang(),
+    redraw() {},
+  };
+  return hands.map((hand, index) => {
+    const box = h("div", { class: "hand-details" });
+    try {
+      plugin.renderHandResult(box, ctx, hand);
+    } catch (error) {
+      console.error("plugin hand result failed", error);
+      return null;
+    }
+    return h("details", { class: "scores-panel match-hand", "data-testid": "match-hand-details" },
+      h("summary", null, t("table.hand_result", { n: hand.hand_no ?? index + 1 })), box);
+  });
 }
 
 async function rulesPage(gameId) {

@@ -315,7 +315,7 @@ export class Table {
         h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }),
         h("span", { class: "seat-no-chip", title: t("common.seat", { n: n + 1 }) }, String(n + 1)),
         h("span", { class: "seat-label" }, this.seatName(n)),
-        view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, "D") : null),
+        view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer.chip")) : null),
       h("div", { class: "seat-meta" },
         h("span", { class: "seat-score", title: t("table.score") }, formatScore(view.scores ? view.scores[n] : 0)),
         count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null),

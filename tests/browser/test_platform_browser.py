@@ -160,6 +160,8 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     expect(bob.get_by_test_id("match-hands").locator("tbody tr")).to_have_count(1)
     expect(bob.get_by_test_id("ranking").locator("li")).to_have_count(4)
     expect(bob.get_by_test_id("ranking")).to_contain_text("Bob")
+    bob.get_by_test_id("match-hand-details").locator("summary").click()
+    expect(bob.get_by_test_id("hg-result").locator("tbody tr")).to_have_count(4)
     bob.screenshot(path=str(artifacts / "match-page.png"), full_page=True)
     assert not alice.console_errors and not bob.console_errors, (alice.console_errors, bob.console_errors)
 
@@ -271,3 +273,25 @@ def test_the_table_shows_the_lost_connection_and_comes_back_after_a_server_resta
     expect(frank.locator(LEGAL_CARDS).first).to_be_visible(timeout=20_000)
     frank.locator(LEGAL_CARDS).first.click()
     expect(frank.locator(HAND_CARDS)).to_have_count(10)
+
+
+def test_a_person_sets_a_password_and_signs_in_on_another_device(new_person: NewPerson) -> None:
+    phone = new_person(viewport=PHONE)
+    sign_up(phone, "Grace")
+    account = phone.get_by_test_id("account").inner_text().strip()
+    password_form = phone.get_by_test_id("password-form")
+    password_form.locator("input[name=password]").fill("correct horse")
+    password_form.locator("button[type=submit]").click()
+    expect(password_form).to_contain_text("Password saved.")
+
+    laptop = new_person()
+    laptop.goto("/")
+    login = laptop.get_by_test_id("login-form")
+    login.locator("input[name=account]").fill(account)
+    login.locator("input[name=password]").fill("wrong password")
+    login.locator("button[type=submit]").click()
+    expect(login.locator(".form-status.error")).to_be_visible()
+    login.locator("input[name=password]").fill("correct horse")
+    login.locator("button[type=submit]").click()
+    expect(laptop.locator("h1")).to_have_text("Hello, Grace")
+    expect(laptop.get_by_test_id("account")).to_have_text(account)  # the same person, not a new one
