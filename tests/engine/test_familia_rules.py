@@ -640,3 +640,29 @@ def test_the_default_options_of_any_seat_count_fit_every_other_seat_count(seats:
     # a room that changes its seat count keeps the stored defaults: they must stay valid
     for other in range(3, 11):
         GAME.parse_options(GAME.default_options(seats), other)
+
+
+def test_actions_of_the_wrong_phase_or_shape_are_refused_and_change_nothing() -> None:
+    match = start_four(FOUR_HANDS, red=["HK"])
+    snapshot = copy.deepcopy([match.view(s) for s in range(4)])
+    for bad in (
+        {"type": "play", "cards": ["H5"]},  # a pile must be chosen first
+        {"type": "choose", "pile": "green"},
+        {"type": "choose", "crest": "S"},
+        {"type": "choose", "pile": ["black"]},
+    ):
+        with pytest.raises(IllegalAction):
+            match.apply(0, bad)
+    pick(match, "red")
+    for bad in (
+        {"type": "choose", "pile": "black"},  # the face card is already turned
+        {"type": "play", "cards": ["H5", "H9"]},
+        {"type": "play", "cards": [["H5"]]},
+        {"type": "play", "cards": ["HK"]},
+    ):
+        with pytest.raises(IllegalAction):
+            match.apply(0, bad)
+    with pytest.raises(IllegalAction):
+        match.apply(CHANCE, shuffle_for(new(4)))
+    assert [v["hand"] for v in (match.view(s) for s in range(4))] == [v["hand"] for v in snapshot]
+    assert len(match.log) == 2 and match.view(0)["face_card"] == "HK"
