@@ -344,6 +344,7 @@ function roomPage(code) {
     noticeEl: h("div", { class: "page-notice" }),
     barEl: h("div", { class: "start-bar" }),
     hasState: false,
+    lobbyOpen: null,
   };
 
   async function start() {
@@ -405,10 +406,14 @@ function roomPage(code) {
       if (status !== previousStatus) loadLeaderboard();
     } else if (message.type === "state") {
       const before = matchStatus();
+      const firstState = !page.hasState;
       page.hasState = true;
       page.table.setState(message);
-      if (before !== matchStatus()) loadLeaderboard();
-      renderLobby();
+      if (before !== matchStatus()) {
+        page.lobbyOpen = null;
+        loadLeaderboard();
+      }
+      if (firstState || before !== matchStatus()) renderLobby();
     } else if (message.type === "error") {
       const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
       // The server words the reason in English; its Japanese line is the general kind of error.
@@ -486,13 +491,14 @@ function roomPage(code) {
   /** The room's latest match status; a state showing that match over counts as finished even
    * before the next room message says so. */
   const matchStatus = () => {
-    if (!page.room || !page.room.match) return null;
+    const roomMatch = page.room ? page.room.match : null;
     const state = page.table && page.table.state;
-    if (state && state.match_id === page.room.match.id) {
+    // The live state can be ahead of the last room message (a match just started or ended).
+    if (state && (!roomMatch || state.match_id >= roomMatch.id)) {
       const view = page.table.currentView();
-      if (view && (view.phase === "match_over" || (view.to_act || []).length === 0)) return "finished";
+      if (view) return view.phase === "match_over" || (view.to_act || []).length === 0 ? "finished" : "running";
     }
-    return page.room.match.status;
+    return roomMatch ? roomMatch.status : null;
   };
   const matchRunning = () => {
     const status = matchStatus();
@@ -607,8 +613,10 @@ function roomPage(code) {
     replace(page.barEl, startBar);
     const showTable = page.hasState;
     if (showTable) {
-      replace(page.lobbyEl, h("details", { class: "lobby-details", open: !running },
-        h("summary", null, t("room.title", { code: room.code })), content));
+      // Folded during play unless the person opened it; their choice survives redraws.
+      const details = h("details", { class: "lobby-details", open: page.lobbyOpen ?? !running },
+        h("summary", { onclick: () => (page.lobbyOpen = !details.open) }, t("room.title", { code: room.code })), content);
+      replace(page.lobbyEl, details);
     } else {
       replace(page.lobbyEl, content);
     }
