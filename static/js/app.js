@@ -261,7 +261,17 @@ function createRoomPanel(catalog) {
   const gameSelect = h("select", { name: "game_id", "data-testid": "game-select" },
     catalog.map((game) => h("option", { value: game.id }, gameName(game))));
   const seatsSelect = h("select", { name: "seats", "data-testid": "seats-select" });
+  const presetSelect = h("select", { name: "preset", "data-testid": "preset-select" });
+  const presetField = field(t("landing.create.preset"), presetSelect);
   const optionsBox = h("div", { class: "options-box" });
+  const currentGame = () => catalog.find((g) => g.id === gameSelect.value);
+  const currentPreset = () => ((currentGame() || {}).presets || []).find((p) => p.key === presetSelect.value) || null;
+  /** Options shown = the defaults for this seat count, with the chosen preset's choices on top. */
+  const fillOptions = () => {
+    const game = currentGame();
+    const preset = currentPreset();
+    replace(optionsBox, optionInputs(game, { ...defaultsFor(game, Number(seatsSelect.value)), ...(preset ? preset.options : {}) }, false));
+  };
   const rulesLink = h("a", { class: "small-link", target: "_blank", rel: "noopener" });
   const fill = (keepSeats) => {
     const game = catalog.find((g) => g.id === gameSelect.value);
@@ -271,14 +281,19 @@ function createRoomPanel(catalog) {
       .map((n) => h("option", { value: String(n) }, t("common.players", { n }))));
     const wanted = keepSeats && previous >= game.min_players && previous <= game.max_players ? previous : Math.min(Math.max(4, game.min_players), game.max_players);
     seatsSelect.value = String(wanted);
-    replace(optionsBox, optionInputs(game, defaultsFor(game, wanted), false));
+    const presets = game.presets || [];
+    replace(presetSelect, presets.map((preset) => h("option", { value: preset.key }, pick(preset.names))));
+    presetField.hidden = presets.length < 2;
+    fillOptions();
     rulesLink.href = game.rules_url || `/rules/${game.id}`;
     rulesLink.textContent = t("room.rules", { game: gameName(game) });
   };
   gameSelect.addEventListener("change", () => fill(false));
-  seatsSelect.addEventListener("change", () => {
-    const game = catalog.find((g) => g.id === gameSelect.value);
-    replace(optionsBox, optionInputs(game, defaultsFor(game, Number(seatsSelect.value)), false));
+  seatsSelect.addEventListener("change", fillOptions);
+  presetSelect.addEventListener("change", () => {
+    const preset = currentPreset();
+    if (preset && preset.seats) seatsSelect.value = String(preset.seats);
+    fillOptions();
   });
   const preferred = catalog.find((g) => g.id === "holy-grail");
   if (preferred) gameSelect.value = preferred.id;
@@ -288,6 +303,7 @@ function createRoomPanel(catalog) {
     form({ class: "stack-form", "data-testid": "create-room" }, [
       field(t("landing.create.game"), gameSelect),
       rulesLink,
+      presetField,
       field(t("landing.create.seats"), seatsSelect),
       h("fieldset", null, h("legend", null, t("landing.create.options")), optionsBox),
       h("button", { type: "submit", class: "primary" }, t("landing.create.submit")),

@@ -53,12 +53,17 @@ def sign_up(page: Page, name: str, path: str = "/") -> None:
     expect(page.get_by_test_id("name-form")).to_have_count(0)
 
 
-def create_room(page: Page, game: str, seats: int, hands: int) -> str:
-    """Create a room from the landing page; returns its invite link."""
+def create_room(
+    page: Page, game: str, seats: int, hands: int | None = None, preset: str | None = None
+) -> str:
+    """Create a room from the landing page (a preset, then explicit choices); returns its invite link."""
     form = page.get_by_test_id("create-room")
     form.get_by_test_id("game-select").select_option(game)
+    if preset:
+        form.get_by_test_id("preset-select").select_option(preset)
     form.get_by_test_id("seats-select").select_option(str(seats))
-    form.locator("input[data-option=hands]").fill(str(hands))
+    if hands is not None:
+        form.locator("input[data-option=hands]").fill(str(hands))
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/r/[^/]+$"))
     invite = page.get_by_test_id("invite-url").input_value()
@@ -176,7 +181,8 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     sign_up(carol, "キャロル")
     expect(carol.get_by_test_id("create-room")).to_be_visible()
     carol.screenshot(path=str(artifacts / "landing-phone-ja.png"), full_page=True)
-    create_room(carol, "holy-grail", seats=3, hands=1)
+    create_room(carol, "holy-grail", seats=3, preset="quick")  # the seeded one-hand preset
+    expect(carol.locator(".options-box input[data-option=hands]")).to_have_value("1")
     carol.get_by_test_id("take-0").click()
     carol.get_by_test_id("fill-bots").click()
     carol.get_by_test_id("start").click()
