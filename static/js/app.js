@@ -791,7 +791,10 @@ function handExplanations(plugin, match, hands, seatName, totals) {
     lang: lang(),
     redraw() {},
   };
-  return hands.map((hand, index) => {
+  return hands.map((stored, index) => {
+    // The server stores the engine's whole hand record (minus scores) as `details`.
+    const inner = stored.details && stored.details.details && typeof stored.details.details === "object" ? stored.details : null;
+    const hand = inner ? { ...inner, ...stored, details: inner.details } : stored;
     const box = h("div", { class: "hand-details" });
     try {
       plugin.renderHandResult(box, ctx, hand);

@@ -168,6 +168,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     expect(bob.get_by_test_id("ranking")).to_contain_text("Bob")
     bob.get_by_test_id("match-hand-details").locator("summary").click()
     expect(bob.get_by_test_id("hg-result").locator("tbody tr")).to_have_count(4)
+    expect(bob.locator(".hg-notes")).to_contain_text("base of 60")  # the stored facts explain the hand
     bob.screenshot(path=str(artifacts / "match-page.png"), full_page=True)
     assert not alice.console_errors and not bob.console_errors, (alice.console_errors, bob.console_errors)
 
