@@ -19,6 +19,9 @@ from app.config import Settings
 from app.embedded_pg import EmbeddedPostgres
 from app.main import create_app
 
+WS_MAX_MESSAGE_BYTES = 1 << 20
+"""Client messages are small actions; anything near this size is abuse, not play."""
+
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:
     """uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal; ending with
@@ -38,7 +41,14 @@ def main() -> None:
     for handled in (signal.SIGINT, signal.SIGTERM):
         signal.signal(handled, _exit_quietly)
     try:
-        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+        uvicorn.run(
+            create_app(settings),
+            host=settings.host,
+            port=settings.port,
+            log_level="info",
+            ws_max_size=WS_MAX_MESSAGE_BYTES,
+            timeout_graceful_shutdown=5,
+        )
     finally:
         if embedded is not None:
             embedded.stop()
