@@ -322,8 +322,9 @@ export class Table {
       badges ? h("div", { class: "seat-badges" }, badges) : null));
       const play = trickCards.get(n);
       if (play) {
-        const tx = 50 + (pos.x - 50) * 0.5;
-        const ty = 50 + (pos.y - 50) * 0.45;
+        const pull = players > 6 ? 0.42 : 0.5; // crowded tables keep the trick nearer the middle
+        const tx = 50 + (pos.x - 50) * pull;
+        const ty = 50 + (pos.y - 50) * (pull - 0.05);
         felt.append(h("div", {
           class: "trick-card",
           style: { left: `${tx}%`, top: `${ty}%`, zIndex: String(10 + play.order) },
