@@ -172,19 +172,20 @@ class TableService:
         rows = (await session.execute(select(RoomSeat).where(RoomSeat.room_id == room_id))).scalars()
         return {seat.n: Controller(seat.kind, seat.person_id) for seat in rows}
 
-    async def live(self, match_id: int, at_least: int | None = None) -> LiveMatch:
-        """The live match for reading (views are built from it between actions).
+    async def state_for(
+        self, match_id: int, person_id: int | None, since: int | None, at_least: int | None = None
+    ) -> dict[str, Any]:
+        """The `state` message for one person, built under the match's lock so that it never
+        shows an action whose commit is still in flight.
 
         `at_least` is the version a pub/sub message announced: when another server process
         committed it, our cache is behind and is rebuilt from the log."""
-        live = self._live.get(match_id)
-        if live is not None and (at_least is None or live.version >= at_least):
-            return live
         async with self.lock(match_id):
             live = self._live.get(match_id)
             if live is not None and at_least is not None and live.version < at_least:
                 self.forget(match_id)
-            return await self._load(match_id)
+            live = await self._load(match_id)
+            return self.state_message(live, person_id, since)
 
     def forget(self, match_id: int) -> None:
         self._live.pop(match_id, None)

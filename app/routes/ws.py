@@ -70,8 +70,9 @@ class RoomConnection:
         return answer["match"]["id"] if answer["match"] else None
 
     async def send_state(self, match_id: int, at_least: int | None = None) -> None:
-        live = await self.services.tables.live(match_id, at_least)
-        message = self.services.tables.state_message(live, self.person.id, self.sent_version.get(match_id))
+        message = await self.services.tables.state_for(
+            match_id, self.person.id, self.sent_version.get(match_id), at_least
+        )
         self.sent_version[match_id] = message["version"]
         await self.send(message)
 
