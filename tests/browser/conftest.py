@@ -111,7 +111,9 @@ def artifacts() -> Path:
 @pytest.fixture
 def server_process(database_url: str, artifacts: Path) -> Iterator[ServerProcess]:
     """The real app on a free port against this test's fresh database (stop/start to restart)."""
-    process = ServerProcess(database_url, artifacts)
+    logs = artifacts / "server-logs"
+    logs.mkdir(exist_ok=True)
+    process = ServerProcess(database_url, logs)
     process.start()
     try:
         yield process
