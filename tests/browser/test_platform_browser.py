@@ -161,6 +161,8 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     bob.goto("/history")
     row = bob.get_by_test_id("history").locator("tbody tr").first
     expect(row).to_be_visible()
+    expect(bob.get_by_test_id("leaderboard")).to_contain_text("Alice")  # people Bob has played with
+    bob.screenshot(path=str(artifacts / "history-page.png"), full_page=True)
     row.get_by_role("link", name=re.compile("Details|詳細")).click()
     bob.wait_for_url(re.compile(r"/matches/"))
     expect(bob.get_by_test_id("match-hands").locator("tbody tr")).to_have_count(1)
