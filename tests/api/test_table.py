@@ -3,6 +3,7 @@ reconnects, several seats per person, spectators, seat hand-overs to bots, and r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -393,3 +394,42 @@ async def test_a_failed_commit_drops_the_cached_match_and_rebuilds_it_from_the_l
             assert {"seat": seat, "card": foreign["cards"][0]} in played
             if ours != foreign:
                 assert ours["cards"][0] in rebuilt["views"][str(seat)]["hand"]
+
+
+async def test_nobody_sees_an_action_whose_commit_is_still_in_flight(database_url: str) -> None:
+    """A client connecting while an action's commit is pending must not be shown that action;
+    here the commit then fails, so the action never happened at all."""
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Wes") as wes,
+        browser(server, "Vi") as vi,
+    ):
+        code = (await make_room(wes, seats=3, hands=1))["code"]
+        await vi.get(f"/api/rooms/{code}")
+        await seat_and_start(wes, code, {0: wes, 1: wes, 2: wes})
+        tables = server.services.tables
+        release = asyncio.Event()
+        entered = asyncio.Event()
+
+        async def slow_failing_commit(live: Any, before: int) -> None:
+            entered.set()
+            await release.wait()
+            raise RuntimeError("the database went away")
+
+        async with wes.socket(code) as ws:
+            state = await until_turn(ws)
+            ((seat, legal),) = my_turn(state)
+            tables._commit = slow_failing_commit  # this instance only
+            await ws.act(seat, state["version"], legal[0])
+            await asyncio.wait_for(entered.wait(), 5)
+            async with vi.socket(code) as watcher:
+                await watcher.recv()
+                first_state = asyncio.create_task(watcher.wait_state())
+                await asyncio.sleep(0.2)
+                assert not first_state.done(), "a state was built while the commit was pending"
+                release.set()
+                seen = await first_state
+            assert (await ws.wait_for(lambda m: m["type"] == "error"))["code"] == "stale"
+
+        assert seen["version"] == state["version"]
+        assert seen["spectator"]["trick"] == state["views"][str(seat)]["trick"]
