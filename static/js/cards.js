@@ -48,7 +48,7 @@ const MAJOR_NAMES = {
 const EXTAROT_RANK_TEXT = { "-1": "−1", 1: "A", I: "∞" };
 const EXTAROT_RANK_NAMES = {
   I: { en: "Infinity", ja: "∞" },
-  J: { en: "Jack", ja: "J" },
+  J: { en: "Jack", ja: "ジャック" },
   C: { en: "Knight", ja: "ナイト" },
   Q: { en: "Queen", ja: "クイーン" },
   K: { en: "King", ja: "キング" },

@@ -192,13 +192,14 @@ export class Table {
     return this.state.spectator || null;
   }
 
-  seatName(n) {
+  /** Display name of seat n; `plain` leaves out the "(you)" mark (the felt shows it by colour). */
+  seatName(n, plain = false) {
     const seat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
     // Bots share one name on the server; the seat number tells them apart.
     let name;
     if (seat && seat.kind === "bot") name = `${t("common.bot")} ${n + 1}`;
     else name = seat && seat.name ? seat.name : t("common.seat", { n: n + 1 });
-    return this.heldSeats().includes(n) ? `${name} (${t("common.you")})` : name;
+    return !plain && this.heldSeats().includes(n) ? `${name} (${t("common.you")})` : name;
   }
 
   context() {
@@ -314,7 +315,7 @@ export class Table {
       h("div", { class: "seat-name" },
         h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }),
         h("span", { class: "seat-no-chip", title: t("common.seat", { n: n + 1 }) }, String(n + 1)),
-        h("span", { class: "seat-label" }, this.seatName(n)),
+        h("span", { class: "seat-label", title: this.seatName(n) }, this.seatName(n, true)),
         view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer.chip")) : null),
       h("div", { class: "seat-meta" },
         h("span", { class: "seat-score", title: t("table.score") }, formatScore(view.scores ? view.scores[n] : 0)),
