@@ -41,6 +41,16 @@ def check_view_hides_other_hands(match: Match, revealed: RevealedCards = _no_rev
                 assert f'"{card}"' not in text, f"seat {viewer} sees {card} held by seat {other}"
 
 
+def check_events_are_public(match: Match, events: list[dict], revealed: RevealedCards = _no_revealed) -> None:
+    """Events go to every client, spectators included: none may name a card that is still hidden
+    in a hand (after the action) unless the rules have shown it to everyone."""
+    text = json.dumps(events)
+    public = revealed(match, None)
+    for seat in range(match.players):
+        for card in set(match.view(seat)["hand"]) - public:
+            assert f'"{card}"' not in text, f"an event names {card}, hidden in seat {seat}'s hand: {events}"
+
+
 def play_random_match(
     game: Game,
     players: int,
@@ -59,7 +69,7 @@ def play_random_match(
         assert acting, "a match that is not over awaits someone"
         seat = rng.choice(acting)
         if seat == CHANCE:
-            match.deal_random(rng)
+            check_events_are_public(match, match.deal_random(rng), revealed)
         else:
             legal = match.legal_actions(seat)
             assert legal, f"seat {seat} is to act but has no legal action"
@@ -67,7 +77,8 @@ def play_random_match(
             if steps % check_views_every == 0:
                 _check_illegal_input_changes_nothing(match, seat)
                 check_view_hides_other_hands(match, revealed)
-            match.apply(seat, rng.choice(legal))
+            events = match.apply(seat, rng.choice(legal))
+            check_events_are_public(match, events, revealed)
         steps += 1
         assert steps < max_actions, "the match does not end"
     assert match.to_act() == []
