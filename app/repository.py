@@ -286,7 +286,9 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
                     for s in match_seats
                 ],
                 "my_seats": my_seats,
-                "my_score": sum(finals[n].score for n in my_seats if n in finals) if finals else None,
+                "my_score": sum(finals[n].score for n in my_seats if n in finals and finals[n].counted)
+                if finals
+                else None,
                 "my_rank": min((finals[n].rank for n in my_seats if n in finals), default=None),
             }
         )
@@ -391,7 +393,7 @@ async def room_leaderboard(session: AsyncSession, room: Room) -> list[dict[str, 
                 func.count().filter(MatchResult.rank == 1),
             )
             .join(MatchRow, MatchRow.id == MatchResult.match_id)
-            .where(MatchRow.room_id == room.id)
+            .where(MatchRow.room_id == room.id, MatchResult.counted)
             .group_by(MatchResult.person_id)
         )
     ).all()
@@ -426,7 +428,7 @@ async def overall_leaderboard(session: AsyncSession, person: Person) -> list[dic
                 func.count().filter(MatchResult.rank == 1),
             )
             .join(MatchRow, MatchRow.id == MatchResult.match_id)
-            .where(MatchResult.person_id.in_(circle))
+            .where(MatchResult.person_id.in_(circle), MatchResult.counted)
             .group_by(MatchRow.game_id, MatchResult.person_id)
         )
     ).all()

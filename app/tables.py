@@ -345,14 +345,21 @@ class TableService:
             ).all()
         )
         await session.execute(delete(MatchResult).where(MatchResult.match_id == live.match_id))
+        teams = live.match.teams or list(range(live.match.players))
+        credited_teams: set[tuple[int, int]] = set()
         for seat, (score, rank) in enumerate(zip(live.match.scores, final_ranks(live.match), strict=True)):
+            person_id = credited.get(seat)
+            counted = person_id is None or (person_id, teams[seat]) not in credited_teams
+            if person_id is not None:
+                credited_teams.add((person_id, teams[seat]))
             session.add(
                 MatchResult(
                     match_id=live.match_id,
                     seat=seat,
-                    person_id=credited.get(seat),
+                    person_id=person_id,
                     score=float(score),
                     rank=rank,
+                    counted=counted,
                 )
             )
 

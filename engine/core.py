@@ -83,6 +83,13 @@ class Match:
         """The chance action (usually a shuffle) the match awaits, drawn from `rng`."""
         raise NotImplementedError
 
+    @property
+    def teams(self) -> list[int] | None:
+        """Team number per seat when seats share one score (each such seat's `scores` entry is
+        the team's total), or None when every seat plays for itself. Leaderboards use it to
+        credit a person holding several seats of one team only once."""
+        return None
+
     # ---- shared behaviour -----------------------------------------------------------------
     @property
     def is_over(self) -> bool:

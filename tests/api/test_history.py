@@ -86,3 +86,28 @@ async def test_history_and_leaderboards_add_up_the_stored_results(database_url: 
         assert table["number"] == 2 and [h["hand_no"] for h in table["hands"]] == [1]
         assert table["totals"] == s2
         assert [r["rank"] for r in table["ranking"]] == sorted(r["rank"] for r in table["ranking"])
+
+
+async def test_a_person_holding_two_seats_of_one_team_is_credited_the_team_score_once(
+    database_url: str,
+) -> None:
+    # Familia's two-person game: each person holds both seats of a pair (seats 0+2 and 1+3 are
+    # teams by default), and every seat of a team shows the team's total.
+    async with (
+        running_server(database_url, bot_delay=0) as server,
+        browser(server, "Anna") as anna,
+        browser(server, "Ben") as ben,
+    ):
+        code = (await make_room(anna, game_id="familia", seats=4, hands=1))["code"]
+        await ben.get(f"/api/rooms/{code}")
+        result = await play_match(code, anna, {0: anna, 2: anna, 1: ben, 3: ben}, [anna, ben])
+        scores = final_scores(result)
+        assert scores[0] == scores[2] and scores[1] == scores[3], "teammates share the team's total"
+
+        mine = await anna.get("/api/me/matches")
+        assert mine[0]["my_seats"] == [0, 2] and mine[0]["my_score"] == scores[0]
+        board = {e["name"]: e for e in await anna.get(f"/api/rooms/{code}/leaderboard")}
+        assert board["Anna"]["score"] == scores[0] and board["Ben"]["score"] == scores[1]
+        assert board["Anna"]["matches"] == 1
+        overall = {e["name"]: e for e in await ben.get("/api/leaderboard")}
+        assert overall["Ben"]["score"] == scores[1]

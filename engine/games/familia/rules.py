@@ -648,6 +648,11 @@ class FamiliaMatch(Match):
             )
         return _msg("The match is over.", "対戦終了です。")
 
+    @property
+    def teams(self) -> list[int] | None:
+        """Seats of one team share the team's total (see the module docstring)."""
+        return list(self.table.teams)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         table = self.table
         trick = self.trick
