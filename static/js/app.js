@@ -328,6 +328,8 @@ function profilePanel(person) {
     }),
     h("p", { class: "help" }, t(person.has_password ? "profile.password.has" : "profile.password.none")),
     form({ class: "inline-form", "data-testid": "password-form" }, [
+      // Lets password managers store the account id with the new password.
+      h("input", { type: "text", name: "username", autocomplete: "username", value: person.account || "", hidden: true, readonly: true }),
       field(t("profile.password.label"), h("input", { name: "password", type: "password", minlength: 8, required: true, autocomplete: "new-password" })),
       h("button", { type: "submit" }, t(person.has_password ? "profile.password.change" : "profile.password.set")),
     ], async (data) => {
