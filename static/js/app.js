@@ -393,6 +393,14 @@ function roomPage(code) {
     loadLeaderboard();
     page.socket = new RoomSocket(code, {
       onStatus: (status, seconds) => {
+        if (status === "signed-out") {
+          location.reload(); // the page asks for a name or a sign-in again
+          return;
+        }
+        if (status === "gone") {
+          replace(main, h("p", { class: "error" }, t("room.notfound")));
+          return;
+        }
         page.connection = status;
         page.table.setConnection(status);
         renderConnection(seconds);

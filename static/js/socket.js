@@ -49,9 +49,14 @@ export class RoomSocket {
       this.delay = 500;
       this.handlers.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws || this.closedByUs) return;
+      // 4401: no session (signed out elsewhere); 4404: no such room. Retrying cannot help.
+      if (event.code === 4401 || event.code === 4404) {
+        this.handlers.onStatus(event.code === 4401 ? "signed-out" : "gone");
+        return;
+      }
       if (!opened) this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
       const wait = this.delay;
       this.handlers.onStatus("closed", Math.ceil(wait / 1000));
