@@ -827,7 +827,8 @@ async function rulesPage(gameId) {
     try {
       const response = await fetch(`/static/rules/${encodeURIComponent(gameId)}.${code}.html`);
       if (response.ok) {
-        html = await response.text();
+        // A line break inside Japanese text would show as a stray space: join such lines.
+        html = (await response.text()).replace(/([\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])[ \t]*\n\s*(?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])/g, "$1");
         break;
       }
     } catch { /* try the other language */ }
