@@ -300,6 +300,12 @@ export class Table {
     const viewer = view.seat ?? (this.activeSeat ?? 0);
     const felt = h("div", { class: ["felt", `players-${players}`], "data-direction": this.plugin.direction });
     const trickCards = new Map((view.trick && view.trick.cards ? view.trick.cards : []).map((play, order) => [play.seat, { ...play, order }]));
+    // Until the next card is led, the finished trick stays on the felt, faded, so a trick that
+    // ended with the last card is still seen where it was played.
+    const last = view.last_trick;
+    const doneCards = !trickCards.size && view.phase !== "match_over" && last && last.cards
+      ? new Map(last.cards.map((play, order) => [play.seat, { ...play, order }]))
+      : new Map();
     for (let n = 0; n < players; n++) {
       const pos = this.seatPosition(n, players, viewer);
       const roomSeat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
@@ -321,20 +327,27 @@ export class Table {
         h("span", { class: "seat-score", title: t("table.score") }, formatScore(view.scores ? view.scores[n] : 0)),
         count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null),
       badges ? h("div", { class: "seat-badges" }, badges) : null));
-      const play = trickCards.get(n);
+      const play = trickCards.get(n) || doneCards.get(n);
       if (play) {
+        const done = !trickCards.size;
         const pull = players > 6 ? 0.42 : 0.5; // crowded tables keep the trick nearer the middle
         const tx = 50 + (pos.x - 50) * pull;
         const ty = 50 + (pos.y - 50) * (pull - 0.05);
         felt.append(h("div", {
-          class: "trick-card",
+          class: [done ? "done-trick-card" : "trick-card", done && n === last.winner && "winner"],
           style: { left: `${tx}%`, top: `${ty}%`, zIndex: String(10 + play.order) },
           dataset: { seat: String(n), card: play.card, order: String(play.order) },
         },
           cardEl(play.card, this.plugin.deck, { size: players > 6 ? "sm" : "" })));
       }
     }
-    if (!trickCards.size) felt.append(h("div", { class: "felt-center" }, view.phase === "match_over" ? t("table.phase.match_over") : ""));
+    if (!trickCards.size) {
+      let centre = view.phase === "match_over" ? t("table.phase.match_over") : "";
+      if (doneCards.size && last.winner !== undefined && last.winner !== null) {
+        centre = t("table.last_trick.winner", { name: this.seatName(last.winner) });
+      }
+      felt.append(h("div", { class: "felt-center" }, centre));
+    }
     return felt;
   }
 
