@@ -5,13 +5,14 @@ player's forced cards preselected, and the hand result with titles and points.""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
 
 pytestmark = pytest.mark.browser
@@ -112,7 +113,10 @@ def _exchange(page: Page, facts: dict, done: dict) -> None:
         done["forced_preselected"] += 1
     else:
         weakest = sorted(facts["legal"], key=lambda c: WEAKEST_FIRST.index(c[1:]))
-        need = 2 if "2 card" in page.get_by_test_id("yf-exchange").inner_text() else 1
+        instructions = page.get_by_test_id("yf-exchange").inner_text()
+        wanted = re.search(r"Give (\d) card\(s\) of your choice", instructions)
+        assert wanted, "a richer player is asked to choose the cards to give back"
+        need = int(wanted.group(1))
         for card in weakest:
             if page.get_by_test_id("yf-give").count():
                 break
@@ -200,18 +204,46 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
 
     expect(alice.locator(HAND_CARDS)).to_have_count(15, timeout=20_000)  # 60 cards, 4 players
     expect(alice.get_by_test_id("yf-revolution")).to_be_visible()
-    expect(alice.get_by_test_id("yf-panel")).to_contain_text("Normal strength")
+    expect(alice.get_by_test_id("yf-pile")).to_contain_text("On the table")
     alice.get_by_test_id("lang-switch").click()
-    expect(alice.get_by_test_id("yf-panel")).to_contain_text("通常の強さ")
+    expect(alice.get_by_test_id("yf-pile")).to_contain_text("場のカード")
     alice.screenshot(path=str(artifacts / "yaya-fugou-table-ja.png"))
     alice.get_by_test_id("lang-switch").click()
-    expect(alice.get_by_test_id("yf-panel")).to_contain_text("Normal strength")
+    expect(alice.get_by_test_id("yf-pile")).to_contain_text("On the table")
 
     done = play_hands(alice, artifacts, hands=2)
     assert done["leads"] + done["follows"] >= 1
     assert done["gives"] == 1, done  # at 4 players every seat is in one exchange pair
     assert done["results"] == 2
     assert not alice.console_errors, alice.console_errors
+
+
+def test_the_table_is_usable_on_a_phone_in_japanese(new_person: NewPerson, artifacts: Path) -> None:
+    taro = new_person(viewport=PHONE, locale="ja-JP")
+    sign_up(taro, "Taro")
+    create_room(taro, "yaya-fugou", seats=5, hands=1)
+    taro.get_by_test_id("take-0").click()
+    expect(taro.locator("[data-seat='0'] .seat-who")).to_contain_text("Taro")
+    taro.get_by_test_id("fill-bots").click()
+    expect(taro.locator(".seat-row.empty")).to_have_count(0)
+    taro.get_by_test_id("start").click()
+    expect(taro.locator(HAND_CARDS)).to_have_count(12, timeout=20_000)  # 60 cards, 5 players
+    expect(taro.get_by_test_id("yf-pile")).to_contain_text("場のカード")
+    expect(taro.get_by_test_id("yf-play-controls")).to_be_visible(timeout=30_000)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # pass until a card can be selected (a redraw may race a click)
+        if taro.locator(LEGAL_CARDS).count() and _click(taro, LEGAL_CARDS):
+            break
+        if taro.get_by_test_id("yf-play-controls").count() and not taro.locator(LEGAL_CARDS).count():
+            _click(taro, ".action-button", "パス")
+        taro.wait_for_timeout(100)
+    # One card is selected: the verdict shows at once (legal when leading or beating a single).
+    expect(taro.locator(SELECTED_CARDS)).to_have_count(1)
+    assert _selection_verdict(taro) in ("0", "1")
+    taro.screenshot(path=str(artifacts / "yaya-fugou-phone-ja.png"), full_page=True)
+    width = taro.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, f"the page scrolls sideways on a phone ({width}px)"
+    assert not taro.console_errors, taro.console_errors
 
 
 def test_the_rule_page_covers_the_rulings_in_both_languages(new_person: NewPerson, artifacts: Path) -> None:
