@@ -38,8 +38,11 @@ Phases and actions
 Legal actions list every distinct play. F's are interchangeable, so a play is listed once with
 the F's taken in suit order H, D, C, S (apply accepts any F's); a set's F is listed named with a
 suit its natural cards leave free (apply accepts any suit of that rank). F's standing for cards
-the player also holds are included, since they keep different cards in hand. Clients may also
-build a play themselves (select cards, name each F) and let `apply` judge it.
+the player also holds are included, since they keep different cards in hand. A lead from a
+typical hand lists tens to a few hundred plays; follows list far fewer (only the kind and size on
+the table); a contrived hand with all four F's and a long run of one suit reaches about 5,000.
+Clients may also build a play themselves (select cards, name each F) and let `apply` judge it;
+the table plugin matches the selected cards against the list, treating F's as interchangeable.
 
 Game-specific view keys
 - `top`: the play to beat, `{"seat", "cards", "as", "kind", "size", "rank", "all_f"}`, or null.
