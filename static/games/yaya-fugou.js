@@ -467,7 +467,7 @@ export default {
       notes.push(ctx.t(`${P}r.left`, { name: ctx.seatName(seat), n: (details.cards_left || {})[String(seat)] ?? "?" }));
     }
     if (details.revolution_used) notes.push(ctx.t(`${P}r.revolution`));
-    if (!ctx.view.hands_total || hand.hand_no < ctx.view.hands_total) notes.push(ctx.t(`${P}r.next`));
+    if (ctx.view.hands_total && hand.hand_no < ctx.view.hands_total) notes.push(ctx.t(`${P}r.next`));
     container.append(
       h("div", { class: "table-scroll" }, h("table", { class: "score-table yf-result", "data-testid": "yf-result" },
         h("thead", null, h("tr", null, [`${P}r.place`, `${P}r.player`, `${P}r.title`, `${P}r.points`].map((key) => h("th", null, ctx.t(key))))),
