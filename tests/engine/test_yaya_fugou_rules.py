@@ -14,7 +14,9 @@ import pytest
 
 from engine import CHANCE, IllegalAction, get_game
 from engine.bots import bot_action
+from engine.games.yaya_fugou.cards import STRENGTH
 from engine.games.yaya_fugou.deals import deck_order
+from engine.games.yaya_fugou.plays import shape_of
 from engine.games.yaya_fugou.rules import YayaFugouMatch
 from engine.games.yaya_fugou.scoring import (
     DAIFUGOU,
@@ -64,8 +66,6 @@ def finish_hand_with_bots(match: YayaFugouMatch, seed: int = 0) -> None:
 
 
 def lead_kinds(match: YayaFugouMatch, seat: int) -> set[tuple[str, int]]:
-    from engine.games.yaya_fugou.plays import shape_of
-
     return {(shape_of(a).kind, shape_of(a).size) for a in match.legal_actions(seat) if a["type"] == "play"}
 
 
@@ -169,8 +169,6 @@ def test_a_follow_must_be_the_same_kind_and_size_and_stronger():
     play(match, 1, ["D5", "S5"])
     legal = match.legal_actions(2)
     assert {"type": "pass"} in legal
-    from engine.games.yaya_fugou.plays import shape_of
-
     assert all(
         shape_of(a).kind == "set" and shape_of(a).size == 2 and shape_of(a).value > 2 for a in legal[:-1]
     )
@@ -455,8 +453,6 @@ def test_from_the_second_hand_the_titles_exchange_cards_and_the_beggar_leads(pla
 
 
 def _strength(card: str) -> int:
-    from engine.games.yaya_fugou.cards import STRENGTH
-
     return STRENGTH[card]
 
 
