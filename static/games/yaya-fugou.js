@@ -381,6 +381,7 @@ function cardIsUsable(ctx, card) {
 export default {
   deck: "extarot",
   direction: "ccw",
+  rulesPath: "/rules/yaya-fugou",
   strings,
 
   /** The engine sends each hand weakest to strongest (normal order), which is how players hold it. */
