@@ -137,11 +137,6 @@ def deal_slices(order: list[str], sizes: list[int]) -> list[list[str]]:
     return out
 
 
-def same_multiset(a: Iterable[str], b: Iterable[str]) -> bool:
-    """True when the two collections hold the same cards, counting repeats (several decks)."""
-    return sorted(a) == sorted(b)
-
-
 def remove_cards(hand: list[str], cards: Iterable[str]) -> list[str] | None:
     """`hand` without `cards` (each removed once), or None if some card is not in it."""
     rest = list(hand)

@@ -71,7 +71,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from engine.cards import same_multiset
+from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
 from engine.games.fairy_500.bids import Bid, bids_for, find_bid, misere_bid_points
 from engine.games.fairy_500.deck import (
@@ -225,9 +225,7 @@ class FairyMatch(Match):
         return hand.ranking.playable(hand.hands[seat], led)
 
     def random_chance_action(self, rng: random.Random) -> Action:
-        deck = list(self.cards)
-        rng.shuffle(deck)
-        return {"type": "shuffle", "deck": deck}
+        return shuffle_action(self.cards, rng)
 
     # ---- applying actions --------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -253,14 +251,7 @@ class FairyMatch(Match):
 
     # deal
     def _apply_shuffle(self, action: Action) -> list[Event]:
-        deck = action.get("deck")
-        if (
-            not isinstance(deck, list)
-            or len(deck) != len(self.cards)
-            or not all(isinstance(card, str) for card in deck)
-            or not same_multiset(deck, self.cards)
-        ):
-            raise IllegalAction(f"the shuffle must be an order of this table's {len(self.cards)} cards")
+        deck = checked_order(action.get("deck"), self.cards)
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
         for i in range(self.players):

@@ -85,6 +85,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, IllegalAction, Match
 
 from . import scoring
@@ -261,7 +262,6 @@ class FamiliaMatch(Match):
 
     def _setup(self) -> None:
         self.table = resolve(self.options, self.players)  # type: ignore[arg-type]
-        self._sorted_number_cards = sorted(self.table.number_cards)
         self.phase = "deal"
         self.hand_no = 0
         self.match_face_counts = [0] * self.players
@@ -487,11 +487,7 @@ class FamiliaMatch(Match):
         return events
 
     def _check_shuffle(self, action: Action) -> None:
-        deck = action.get("deck")
-        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-            raise IllegalAction("a shuffle needs 'deck', a list of card codes")
-        if sorted(deck) != self._sorted_number_cards:
-            raise IllegalAction("the deck must hold exactly this table's number cards")
+        checked_order(action.get("deck"), self.table.number_cards, "the number-card deck")
         next_deal = self.deal_no + 1
         if self._piles_rebuilt(next_deal):
             for colour in PILES:
@@ -591,9 +587,7 @@ class FamiliaMatch(Match):
         return events + self._next_trick_or_end()
 
     def random_chance_action(self, rng: random.Random) -> Action:
-        deck = list(self.table.number_cards)
-        rng.shuffle(deck)
-        action: Action = {"type": "shuffle", "deck": deck}
+        action = shuffle_action(self.table.number_cards, rng)
         next_deal = self.deal_no + 1
         if self._piles_rebuilt(next_deal):
             for colour in PILES:

@@ -87,6 +87,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, french_tarot_deck
+from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, IllegalAction, Match
 from engine.tricks import Trick
 
@@ -103,7 +104,6 @@ from .scoring import (
 )
 
 DECK: tuple[str, ...] = tuple(french_tarot_deck())
-DECK_SET = frozenset(DECK)
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
 DOG_SIZE = {3: 6, 4: 6, 5: 3}
 PETIT = "T1"
@@ -325,7 +325,7 @@ class FrenchTarotMatch(Match):
         return (trick.leader + len(trick.plays)) % self.players
 
     def _side_of(self, seat: int) -> str:
-        """"taker" or "defence" for a seat in the current hand (engine knowledge, not a view)."""
+        """ "taker" or "defence" for a seat in the current hand (engine knowledge, not a view)."""
         assert self.hand is not None
         return "taker" if seat == self.hand.taker or seat == self.hand.partner else "defence"
 
@@ -376,9 +376,7 @@ class FrenchTarotMatch(Match):
         return actions
 
     def random_chance_action(self, rng: random.Random) -> Action:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        return {"type": "shuffle", "deck": deck}
+        return shuffle_action(DECK, rng)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         handler = {
@@ -397,9 +395,7 @@ class FrenchTarotMatch(Match):
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         if action["type"] != "shuffle":
             raise IllegalAction("the cards must be shuffled and dealt first")
-        deck = action.get("deck")
-        if not isinstance(deck, list) or len(deck) != len(DECK) or set(deck) != DECK_SET:
-            raise IllegalAction("a shuffle is an order of the 78 tarot cards, each once")
+        deck = checked_order(action.get("deck"), DECK)
         k = self.hand_size
         hands: list[list[str]] = [[] for _ in range(self.players)]
         for i in range(self.players):
@@ -679,8 +675,10 @@ class FrenchTarotMatch(Match):
                 "fate": hand.excuse_fate,
                 "exchanged": excuse_given is not None,
             },
-            "tricks_won": {"taker": sum(1 for t in hand.tricks if self._side_of(t.winner) == "taker"),
-                           "defence": sum(1 for t in hand.tricks if self._side_of(t.winner) == "defence")},
+            "tricks_won": {
+                "taker": sum(1 for t in hand.tricks if self._side_of(t.winner) == "taker"),
+                "defence": sum(1 for t in hand.tricks if self._side_of(t.winner) == "defence"),
+            },
             **score.to_json(),
             "shares": shares,
         }
@@ -755,8 +753,12 @@ class FrenchTarotMatch(Match):
         view["called_card"] = hand.called_card
         partner_known = hand.partner_revealed or (seat is not None and seat == hand.partner)
         view["partner"] = hand.partner if partner_known else None
-        called_out_of_play = hand.called_card is not None and hand.partner is None and (
-            (seat is not None and seat == hand.taker) or (hand.dog_shown and hand.called_card in hand.dog)
+        called_out_of_play = (
+            hand.called_card is not None
+            and hand.partner is None
+            and (
+                (seat is not None and seat == hand.taker) or (hand.dog_shown and hand.called_card in hand.dog)
+            )
         )
         view["taker_alone"] = called_out_of_play or (hand.partner_revealed and hand.partner is None)
         view["dog"] = list(hand.dog) if hand.dog_shown else None
@@ -813,10 +815,18 @@ class FrenchTarotMatch(Match):
         return {"en": f"{who_en}: {en}.", "ja": f"{who_ja}：{ja}。"}
 
 
-_SORT_KEY = {card: i for i, card in enumerate(sorted(DECK, key=lambda c: (
-    {"T": 0, "E": 0, "S": 1, "H": 2, "C": 3, "D": 4}[c[0]],
-    trump_number(c) if c[0] == "T" else (22 if c == EXCUSE else _RANK.get(c, 0)),
-)))}
+_SORT_KEY = {
+    card: i
+    for i, card in enumerate(
+        sorted(
+            DECK,
+            key=lambda c: (
+                {"T": 0, "E": 0, "S": 1, "H": 2, "C": 3, "D": 4}[c[0]],
+                trump_number(c) if c[0] == "T" else (22 if c == EXCUSE else _RANK.get(c, 0)),
+            ),
+        )
+    )
+}
 
 
 def sorted_hand(cards: list[str]) -> list[str]:

@@ -166,9 +166,7 @@ def seat_shares(players: int, taker: int, partner: int | None, unit: int) -> lis
     return shares
 
 
-def excuse_settlement(
-    owner_side_pile: Sequence[str], excuse_owed: bool
-) -> tuple[str | None, bool]:
+def excuse_settlement(owner_side_pile: Sequence[str], excuse_owed: bool) -> tuple[str | None, bool]:
     """Which card the excuse's side hands over in exchange for keeping the excuse.
 
     Returns (card given, paid). The side gives one of its half-point cards; a side that never

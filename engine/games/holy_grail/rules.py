@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import same_multiset
+from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
 from engine.games.holy_grail.scoring import score_hand
@@ -116,9 +116,7 @@ class HolyGrailMatch(Match):
     def random_chance_action(self, rng: random.Random) -> Action:
         if self.phase == "order":
             return {"type": "order", "first": rng.randrange(self.players)}
-        deck = list(self.cards)
-        rng.shuffle(deck)
-        return {"type": "shuffle", "deck": deck}
+        return shuffle_action(self.cards, rng)
 
     # ---- applying actions ---------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -159,9 +157,7 @@ class HolyGrailMatch(Match):
         return [{"type": "order", "first": first}]
 
     def _apply_shuffle(self, action: Action) -> list[Event]:
-        deck = action.get("deck")
-        if not isinstance(deck, list) or len(deck) != len(self.cards) or not same_multiset(deck, self.cards):
-            raise IllegalAction(f"the shuffle must be an order of this game's {len(self.cards)} cards")
+        deck = checked_order(action.get("deck"), self.cards)
         dealer = (self.first_player + len(self.hands)) % self.players
         self.hand_no = len(self.hands) + 1
         self.hand = HandState(

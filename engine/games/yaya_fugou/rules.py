@@ -71,7 +71,7 @@ from typing import Any
 
 from pydantic import Field
 
-from engine.cards import same_multiset
+from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
 from engine.games.yaya_fugou.cards import (
     COINS_THREE,
@@ -250,9 +250,7 @@ class YayaFugouMatch(Match):
         return actions
 
     def random_chance_action(self, rng: random.Random) -> Action:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        return {"type": "shuffle", "deck": deck}
+        return shuffle_action(DECK, rng)
 
     # ---- applying actions ------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -275,9 +273,7 @@ class YayaFugouMatch(Match):
         raise IllegalAction(f"'{kind}' is not an action of this game: play cards or pass")
 
     def _apply_shuffle(self, action: Action) -> list[Event]:
-        deck = action.get("deck")
-        if not isinstance(deck, list) or len(deck) != len(DECK) or not same_multiset(deck, DECK):
-            raise IllegalAction(f"the shuffle must be an order of the game's {len(DECK)} cards")
+        deck = checked_order(action.get("deck"), DECK)
         per = self.per_seat
         self.hand_no = len(self.hands) + 1
         hands = [sorted_hand(deck[seat * per : (seat + 1) * per]) for seat in range(self.players)]
