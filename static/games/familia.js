@@ -81,10 +81,25 @@ const strings = {
     "familia.kind.marriage": "Marriage",
     "familia.kind.single": "Single",
     "familia.kind.joker": "Joker",
-    "familia.option.teams": "Teams (team number per seat, e.g. [0,1,0,1]; empty = standard)",
-    "familia.option.roles": "Roles (M/F per seat, e.g. [\"M\",\"M\",\"F\",\"F\"]; empty = standard)",
+    "familia.option.teams": "Teams",
+    "familia.option.roles": "Roles",
+    "familia.seating.title": "Teams and roles by seat",
+    "familia.seating.seat": "Seat",
+    "familia.seating.player": "Player",
+    "familia.seating.team": "Team",
+    "familia.seating.role": "Role",
+    "familia.seating.standard": "standard",
+    "familia.seating.chosen": "chosen",
+    "familia.seating.standard.pairs": "Standard for {n} seats: man/woman pairs, the men in seats 1–{half} and each partner opposite.",
+    "familia.seating.standard.single": "Standard for {n} seats: individual play, every seat a man.",
+    "familia.seating.help": "Seats with the same team letter score together; a different letter for every seat is individual play.",
+    "familia.seating.reset": "Back to the standard",
+    "familia.seating.ok": "The seating rules are met.",
+    "familia.seating.off": "Seating rules are switched off: any arrangement is accepted.",
+    "familia.seating.blocks": "The men must sit side by side and so must the women: two blocks round the table, not more.",
+    "familia.seating.neighbours": "{a} and {b} are a man and a woman of team {team} sitting side by side.",
     "familia.option.seating_rules": "Check the seating rules",
-    "familia.option.batting_familia": "Batting Familia (true/false, or one per deal)",
+    "familia.option.batting_familia": "Batting Familia (win when you can)",
     "familia.option.royal": "Royal crests",
     "familia.option.deals": "Deals per hand",
     "familia.option.face_sets": "Face-card sets",
@@ -162,10 +177,25 @@ const strings = {
     "familia.kind.marriage": "マリッジ",
     "familia.kind.single": "シングル",
     "familia.kind.joker": "ジョーカー",
-    "familia.option.teams": "チーム（席ごとのチーム番号。例 [0,1,0,1]、空欄＝標準）",
-    "familia.option.roles": "男女の役割（席ごとに M/F。例 [\"M\",\"M\",\"F\",\"F\"]、空欄＝標準）",
+    "familia.option.teams": "チーム",
+    "familia.option.roles": "男女の役割",
+    "familia.seating.title": "席ごとのチームと役割",
+    "familia.seating.seat": "席",
+    "familia.seating.player": "プレイヤー",
+    "familia.seating.team": "チーム",
+    "familia.seating.role": "役割",
+    "familia.seating.standard": "標準",
+    "familia.seating.chosen": "指定",
+    "familia.seating.standard.pairs": "{n}席の標準：男女のペア戦。男性役は席1〜{half}、それぞれのパートナーは向かいの席。",
+    "familia.seating.standard.single": "{n}席の標準：個人戦で、全員が男性役。",
+    "familia.seating.help": "同じチーム文字の席は得点を合わせます。全席で別の文字にすると個人戦です。",
+    "familia.seating.reset": "標準に戻す",
+    "familia.seating.ok": "席順のルールを満たしています。",
+    "familia.seating.off": "席順のルールの確認はオフです。どの並びでも始められます。",
+    "familia.seating.blocks": "男性役どうし、女性役どうしはそれぞれ隣り合って座ります（卓を男女の2つのまとまりに分けます）。",
+    "familia.seating.neighbours": "{a} と {b} はチーム{team}の男性役と女性役で、隣り合っています。",
     "familia.option.seating_rules": "席順のルールを確認する",
-    "familia.option.batting_familia": "バッティング・ファミリア（true/false、またはディールごと）",
+    "familia.option.batting_familia": "バッティング・ファミリア（勝てるなら勝つ）",
     "familia.option.royal": "ロイヤル（家紋）",
     "familia.option.deals": "ディール数",
     "familia.option.face_sets": "絵札の組数",
@@ -239,6 +269,14 @@ function ensureStyle() {
     .fam-steps .card-row { display: inline-flex; vertical-align: middle; }
     .fam-zeroed { text-decoration: line-through; color: #888; }
     .fam-result .card-row { flex-wrap: wrap; min-width: 6rem; max-width: 14rem; }
+    .fam-seating { margin: 0.4rem 0; }
+    .fam-seating-table { border-collapse: collapse; margin: 0.3rem 0; }
+    .fam-seating-table th, .fam-seating-table td { padding: 0.2rem 0.4rem; text-align: left; border-bottom: 1px solid #eee; }
+    .fam-seating-table th { font-size: 0.8rem; font-weight: 600; color: #555; }
+    .fam-seat-name { max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .fam-chosen { background: #fdecc8; }
+    .fam-seating-check { margin: 0.2rem 0; font-size: 0.9rem; }
+    .fam-seating-check.ok { color: #1e7b34; }
   `));
 }
 
@@ -373,6 +411,120 @@ function singlesCell(row, ctx) {
   }, `${i ? ", " : ""}${cardName(single.cards[0], ctx)} ${formatScore(single.zeroed ? 0 : single.points)}`)));
 }
 
+/** The table's standard when teams or roles are left blank (engine/games/familia/config.py
+ * `default_teams_and_roles`): pairs at an even seat count, individual men at an odd one. */
+function standardSeating(seats) {
+  if (seats % 2 === 0) {
+    const half = seats / 2;
+    return { teams: Array.from({ length: seats }, (_, n) => n % half), roles: Array.from({ length: seats }, (_, n) => (n < half ? "M" : "F")) };
+  }
+  return { teams: Array.from({ length: seats }, (_, n) => n), roles: Array.from({ length: seats }, () => "M") };
+}
+
+/** The seating rules (config.py `_seating_problem`), cheap enough to check on every change:
+ * at most two places round the table where the role changes, and no man and woman of one team
+ * side by side. Returns null, `{kind: "blocks"}` or `{kind: "neighbours", a, b, team}`. */
+export function seatingProblem(teams, roles) {
+  const seats = roles.length;
+  let changes = 0;
+  for (let seat = 0; seat < seats; seat += 1) if (roles[seat] !== roles[(seat + 1) % seats]) changes += 1;
+  if (changes > 2) return { kind: "blocks" };
+  for (let seat = 0; seat < seats; seat += 1) {
+    const next = (seat + 1) % seats;
+    if (roles[seat] !== roles[next] && teams[seat] === teams[next]) return { kind: "neighbours", a: seat, b: next, team: teams[seat] };
+  }
+  return null;
+}
+
+/** The host's per-seat team and role pickers (the room's and the create form's options). */
+function renderSeatingOptions(container, ctx) {
+  ensureStyle();
+  const seats = ctx.seats;
+  const standard = standardSeating(seats);
+  const fits = (list) => Array.isArray(list) && list.length === seats;
+  // null = blank = the standard for this seat count; a list once the host picks something
+  const chosen = { teams: fits(ctx.options.teams) ? [...ctx.options.teams] : null, roles: fits(ctx.options.roles) ? [...ctx.options.roles] : null };
+  const current = (name) => chosen[name] || standard[name];
+  const problemLine = h("p", { class: "fam-seating-check", "data-testid": "familia-seating-check", "aria-live": "polite" });
+  const seatLabel = (n) => `${ctx.t("common.seat", { n: n + 1 })}`;
+
+  const check = () => {
+    const rulesOn = ctx.currentOptions().seating_rules !== false;
+    const problem = rulesOn ? seatingProblem(current("teams"), current("roles")) : null;
+    problemLine.className = ["fam-seating-check", problem ? "error" : "ok"].join(" ");
+    problemLine.dataset.problem = problem ? problem.kind : "";
+    if (!rulesOn) problemLine.textContent = ctx.t(`${P}seating.off`);
+    else if (!problem) problemLine.textContent = ctx.t(`${P}seating.ok`);
+    else if (problem.kind === "blocks") problemLine.textContent = ctx.t(`${P}seating.blocks`);
+    else problemLine.textContent = ctx.t(`${P}seating.neighbours`, { a: seatLabel(problem.a), b: seatLabel(problem.b), team: teamLetter(problem.team) });
+  };
+  const tags = {};
+  const tag = (name) => {
+    tags[name] = h("span", { class: ["tag", chosen[name] ? "fam-chosen" : null], "data-testid": `familia-${name}-state` },
+      ctx.t(chosen[name] ? `${P}seating.chosen` : `${P}seating.standard`));
+    return tags[name];
+  };
+  const pick = (name, seat, value) => {
+    chosen[name] = [...current(name)];
+    chosen[name][seat] = value;
+    tags[name].replaceWith(tag(name));
+    ctx.setOption(name, chosen[name]);
+    check();
+  };
+  const pickers = [];
+  const names = Array.from({ length: seats }, (_, seat) => ctx.seatName(seat) || "");
+  const showNames = names.some(Boolean);
+  const rows = Array.from({ length: seats }, (_, seat) => {
+    const team = h("select", {
+      disabled: ctx.disabled, "data-testid": `familia-team-${seat}`, "aria-label": `${seatLabel(seat)} ${ctx.t(`${P}seating.team`)}`,
+      onchange: (event) => pick("teams", seat, Number(event.target.value)),
+    }, Array.from({ length: seats }, (_, n) => h("option", { value: String(n), selected: current("teams")[seat] === n }, teamLetter(n))));
+    const role = h("select", {
+      disabled: ctx.disabled, "data-testid": `familia-role-${seat}`, "aria-label": `${seatLabel(seat)} ${ctx.t(`${P}seating.role`)}`,
+      onchange: (event) => pick("roles", seat, event.target.value),
+    }, ["M", "F"].map((value) => h("option", { value, selected: current("roles")[seat] === value }, ctx.t(value === "M" ? `${P}man` : `${P}woman`))));
+    pickers.push(team, role);
+    return h("tr", { dataset: { seat: String(seat) } },
+      h("td", { class: "fam-seat-no" }, String(seat + 1)),
+      showNames ? h("td", { class: "fam-seat-name" }, names[seat] || h("span", { class: "muted" }, "—")) : null,
+      h("td", null, team),
+      h("td", null, role));
+  });
+  const reset = ctx.disabled ? null : h("button", {
+    type: "button", class: "small", "data-testid": "familia-seating-reset",
+    onclick: () => {
+      chosen.teams = null;
+      chosen.roles = null;
+      ctx.setOption("teams", null);
+      ctx.setOption("roles", null);
+      for (let seat = 0; seat < seats; seat += 1) {
+        pickers[2 * seat].value = String(standard.teams[seat]);
+        pickers[2 * seat + 1].value = standard.roles[seat];
+      }
+      tags.teams.replaceWith(tag("teams"));
+      tags.roles.replaceWith(tag("roles"));
+      check();
+    },
+  }, ctx.t(`${P}seating.reset`));
+  container.append(h("div", { class: "fam-seating", "data-testid": "familia-seating" },
+    h("span", { class: "field-label" }, ctx.t(`${P}seating.title`)),
+    h("table", { class: "fam-seating-table" },
+      h("thead", null, h("tr", null,
+        h("th", null, ctx.t(`${P}seating.seat`)),
+        showNames ? h("th", null, ctx.t(`${P}seating.player`)) : null,
+        h("th", null, ctx.t(`${P}seating.team`), " ", tag("teams")),
+        h("th", null, ctx.t(`${P}seating.role`), " ", tag("roles")))),
+      h("tbody", null, rows)),
+    problemLine,
+    h("p", { class: "help" },
+      ctx.t(seats % 2 === 0 ? `${P}seating.standard.pairs` : `${P}seating.standard.single`, { n: seats, half: seats / 2 }), " ",
+      ctx.t(`${P}seating.help`)),
+    reset));
+  check();
+  ctx.onChange(check);
+  return ["teams", "roles"];
+}
+
 export default {
   deck: "standard",
   direction: "cw",
@@ -380,6 +532,8 @@ export default {
 
   /** The engine orders each hand already (spades, hearts, diamonds, clubs; strongest first; jokers last). */
   sortHand: (cards) => cards,
+
+  renderOptions: renderSeatingOptions,
 
   buttonActions: (ctx) => ctx.legal.filter((a) => a.type !== "choose" && !(a.type === "play" && a.cards && a.cards.length === 1)),
 

@@ -157,11 +157,24 @@ function resolveSchema(prop, root) {
   return prop || {};
 }
 
-/** Inputs for every option of a game's options schema, filled from `values`. */
-function optionInputs(game, values, disabled) {
+/** The phrase for a game's default match length: `<game>.option.hands.default` when the plugin
+ * defines it (fairy-500 plays to ±500), else the generic one hand per player. */
+function handsDefaultText(gameId) {
+  const key = `${gameId}.option.hands.default`;
+  return t(key) !== key ? t(key) : t("option.hands.default");
+}
+
+/** Inputs for every option of a game's options schema, filled from `values`; options named in
+ * `skip` are drawn by the plugin, and `pluginBox` takes the place of the first of them. */
+function optionInputs(game, values, disabled, skip = [], pluginBox = null) {
   const schema = game.options_schema || {};
   const props = schema.properties || {};
-  return Object.entries(props).map(([name, raw]) => {
+  const fields = [];
+  for (const [name, raw] of Object.entries(props)) {
+    if (skip.includes(name)) {
+      if (pluginBox && !fields.includes(pluginBox)) fields.push(pluginBox);
+      continue;
+    }
     let prop = resolveSchema(raw, schema);
     let nullable = false;
     if (prop.anyOf) {
@@ -172,6 +185,7 @@ function optionInputs(game, values, disabled) {
     const value = values && name in values ? values[name] : prop.default;
     const label = optionLabel(game.id, name, prop);
     const common = { name, disabled, dataset: { option: name, kind: prop.type || (prop.enum ? "enum" : "string"), nullable: nullable ? "1" : "" } };
+    const handsDefault = name === "hands" && nullable ? handsDefaultText(game.id) : null;
     let input;
     if (prop.enum) {
       input = h("select", common, nullable ? h("option", { value: "" }, "—") : null,
@@ -183,18 +197,21 @@ function optionInputs(game, values, disabled) {
         ...common, type: "number", step: prop.type === "integer" ? 1 : "any",
         min: prop.minimum ?? prop.exclusiveMinimum, max: prop.maximum ?? prop.exclusiveMaximum,
         value: value === null || value === undefined ? "" : String(value),
-        placeholder: nullable ? (name === "hands" ? t("option.hands.default") : "—") : null,
+        placeholder: handsDefault ? t("option.hands.placeholder", { default: handsDefault }) : nullable ? "—" : null,
       });
     } else {
       input = h("input", { ...common, type: "text", value: value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value) });
     }
     const helpKey = `${game.id}.option.${name}.help`;
-    const help = t(helpKey) !== helpKey ? t(helpKey) : name === "hands" && nullable ? t("option.hands.help") : null;
-    return field(label, input, help);
-  });
+    const help = t(helpKey) !== helpKey ? t(helpKey) : handsDefault ? t("option.hands.help", { default: handsDefault }) : null;
+    fields.push(field(label, input, help));
+  }
+  if (pluginBox && !fields.includes(pluginBox)) fields.push(pluginBox);
+  return fields;
 }
 
-/** Read the option inputs back into a JSON object (empty nullable fields become null). */
+/** Read the option inputs back into a JSON object (empty nullable fields become null; an empty
+ * list or object field is left out, or null when the option may be null, never ""). */
 function readOptions(container) {
   const options = {};
   for (const input of container.querySelectorAll("[data-option]")) {
@@ -211,14 +228,79 @@ function readOptions(container) {
         if (!Number.isNaN(numeric) && String(numeric) === options[option]) options[option] = numeric;
       }
     } else if (kind === "array" || kind === "object") {
+      const text = input.value.trim();
+      if (text === "") {
+        if (nullable) options[option] = null;
+        continue;
+      }
       try {
-        options[option] = JSON.parse(input.value);
+        options[option] = JSON.parse(text);
       } catch {
-        options[option] = input.value;
+        options[option] = text;
       }
     } else options[option] = input.value;
   }
   return options;
+}
+
+/**
+ * A game's options as one editable part of a form: the generic inputs built from the schema,
+ * plus the plugin's own pickers when it defines `renderOptions(container, ctx)` (which returns
+ * the names of the options it draws itself). `read()` gives the options to send; `onEdit` hears
+ * every change, so a caller can keep an unsaved draft across redraws.
+ */
+function optionsEditor(game, plugin, values, { disabled, seats, seatName, onEdit }) {
+  const box = h("div", { class: "options-box" });
+  const pluginBox = h("div", { class: "plugin-options" });
+  const start = values || {};
+  const pluginValues = {};
+  const listeners = new Set();
+  let drawn = [];
+  const read = () => {
+    const options = readOptions(box);
+    for (const name of drawn) options[name] = name in pluginValues ? pluginValues[name] : start[name] ?? null;
+    return options;
+  };
+  const changed = () => {
+    const options = read();
+    for (const listener of listeners) listener(options);
+    if (onEdit) onEdit(options);
+  };
+  if (plugin && typeof plugin.renderOptions === "function") {
+    const ctx = {
+      game: game.id,
+      seats,
+      options: { ...start },
+      schema: game.options_schema || {},
+      disabled,
+      seatName,
+      setOption(name, value) {
+        pluginValues[name] = value === undefined || value === "" ? null : value;
+        changed();
+      },
+      currentOptions: read,
+      onChange(listener) {
+        listeners.add(listener);
+      },
+      h,
+      t,
+      lang: lang(),
+    };
+    try {
+      const names = plugin.renderOptions(pluginBox, ctx);
+      drawn = Array.isArray(names) ? names : [];
+    } catch (error) {
+      console.error("plugin options failed", error);
+      drawn = [];
+    }
+  }
+  replace(box, optionInputs(game, start, disabled, drawn, drawn.length ? pluginBox : null));
+  for (const kind of ["input", "change"]) {
+    box.addEventListener(kind, (event) => {
+      if (!pluginBox.contains(event.target)) changed();
+    });
+  }
+  return { el: box, read };
 }
 
 function defaultsFor(game, seats) {
@@ -241,36 +323,43 @@ async function landingPage() {
     return;
   }
   let catalog = [];
+  let plugins = {};
   try {
     catalog = await games();
-    // Plugins carry the option labels in both languages; load them all for the create form.
-    await Promise.all(catalog.map((game) => loadPlugin(game.id)));
+    // Plugins carry the option labels, hints and pickers: have them all before the form draws.
+    plugins = Object.fromEntries(await Promise.all(catalog.map(async (game) => [game.id, await loadPlugin(game.id)])));
   } catch (error) {
     replace(main, errorBox(error));
     return;
   }
   replace(main,
     h("section", { class: "hero" }, h("h1", null, t("landing.welcome", { name: person.name }))),
-    createRoomPanel(catalog),
+    createRoomPanel(catalog, plugins),
     joinForm(),
     profilePanel(person));
   if (location.hash === "#profile") document.getElementById("profile")?.scrollIntoView();
 }
 
-function createRoomPanel(catalog) {
+function createRoomPanel(catalog, plugins) {
   const gameSelect = h("select", { name: "game_id", "data-testid": "game-select" },
     catalog.map((game) => h("option", { value: game.id }, gameName(game))));
   const seatsSelect = h("select", { name: "seats", "data-testid": "seats-select" });
   const presetSelect = h("select", { name: "preset", "data-testid": "preset-select" });
   const presetField = field(t("landing.create.preset"), presetSelect);
-  const optionsBox = h("div", { class: "options-box" });
+  const optionsHolder = h("div");
+  let editor = null;
   const currentGame = () => catalog.find((g) => g.id === gameSelect.value);
   const currentPreset = () => ((currentGame() || {}).presets || []).find((p) => p.key === presetSelect.value) || null;
   /** Options shown = the defaults for this seat count, with the chosen preset's choices on top. */
   const fillOptions = () => {
     const game = currentGame();
     const preset = currentPreset();
-    replace(optionsBox, optionInputs(game, { ...defaultsFor(game, Number(seatsSelect.value)), ...(preset ? preset.options : {}) }, false));
+    editor = optionsEditor(game, plugins[game.id], { ...defaultsFor(game, Number(seatsSelect.value)), ...(preset ? preset.options : {}) }, {
+      disabled: false,
+      seats: Number(seatsSelect.value),
+      seatName: () => "", // nobody sits yet
+    });
+    replace(optionsHolder, editor.el);
   };
   const rulesLink = h("a", { class: "small-link", target: "_blank", rel: "noopener" });
   const fill = (keepSeats) => {
@@ -305,10 +394,10 @@ function createRoomPanel(catalog) {
       rulesLink,
       presetField,
       field(t("landing.create.seats"), seatsSelect),
-      h("fieldset", null, h("legend", null, t("landing.create.options")), optionsBox),
+      h("fieldset", null, h("legend", null, t("landing.create.options")), optionsHolder),
       h("button", { type: "submit", class: "primary" }, t("landing.create.submit")),
     ], async () => {
-      const room = await post("/api/rooms", { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: readOptions(optionsBox) });
+      const room = await post("/api/rooms", { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: editor ? editor.read() : {} });
       location.assign(`/r/${room.code}`);
       return "";
     }));
@@ -363,6 +452,8 @@ function roomPage(code) {
     barEl: h("div", { class: "start-bar" }),
     hasState: false,
     lobbyOpen: null,
+    optionsDraft: null,
+    optionsStatus: null,
   };
 
   async function start() {
@@ -595,18 +686,12 @@ function roomPage(code) {
     }
 
     const optionsPanel = page.game && (page.game.options_schema && Object.keys(page.game.options_schema.properties || {}).length)
-      ? (() => {
-        const box = h("div", { class: "options-box" }, optionInputs(page.game, room.options, !host || running));
-        return h("section", { class: "lobby-section" },
-          h("h3", null, t("room.options")),
-          box,
-          host && !running ? h("button", { type: "button", onclick: () => act(() => patch(`/api/rooms/${code}`, { options: readOptions(box) })) }, t("room.options.save")) : null);
-      })()
+      ? optionsSection(host && !running)
       : null;
 
     const seatCount = host && !running && page.game
       ? h("label", { class: "field inline" }, h("span", { class: "field-label" }, t("room.seats.count")),
-        h("select", { onchange: (e) => act(() => patch(`/api/rooms/${code}`, { seats: Number(e.target.value) })) },
+        h("select", { onchange: (e) => changeSeatCount(Number(e.target.value)) },
           Array.from({ length: page.game.max_players - page.game.min_players + 1 }, (_, i) => page.game.min_players + i)
             .map((n) => h("option", { value: String(n), selected: n === seats.length }, t("common.players", { n })))))
       : null;
@@ -647,6 +732,55 @@ function roomPage(code) {
       replace(page.lobbyEl, content);
     }
     renderConnection();
+  }
+
+  /** The room's options; the host edits them (an unsaved draft survives redraws) and saves. */
+  function optionsSection(editable) {
+    const room = page.room;
+    const seats = room.seats || [];
+    const status = page.optionsStatus;
+    const statusLine = h("p", { class: ["form-status", status && status.error && "error"], role: "status", "data-testid": "options-status" },
+      status ? status.text : "");
+    const editor = optionsEditor(page.game, page.plugin, editable && page.optionsDraft ? page.optionsDraft : room.options, {
+      disabled: !editable,
+      seats: seats.length,
+      seatName: (n) => {
+        const seat = seats.find((s) => s.n === n);
+        return seat && seat.kind ? seatLabel(seat, n) : "";
+      },
+      onEdit: (options) => {
+        page.optionsDraft = options;
+        page.optionsStatus = null;
+        replace(statusLine);
+      },
+    });
+    const save = () => enqueue(async () => {
+      page.optionsStatus = null;
+      try {
+        const saved = await patch(`/api/rooms/${code}`, { options: editor.read() });
+        page.optionsDraft = null;
+        page.optionsStatus = { text: t("room.options.saved"), error: false };
+        setRoom(saved);
+      } catch (error) {
+        page.optionsStatus = { text: errorText(error), error: true };
+        renderLobby();
+      }
+    });
+    return h("section", { class: "lobby-section", "data-testid": "room-options" },
+      h("h3", null, t("room.options")),
+      editor.el,
+      editable ? h("button", { type: "button", "data-testid": "save-options", onclick: save }, t("room.options.save")) : null,
+      statusLine);
+  }
+
+  /** A new seat count starts the options from what is saved (a draft was made for the old count). */
+  function changeSeatCount(seats) {
+    return act(async () => {
+      const room = await patch(`/api/rooms/${code}`, { seats });
+      page.optionsDraft = null;
+      page.optionsStatus = null;
+      return room;
+    });
   }
 
   function leaderboardSection() {

@@ -1,0 +1,162 @@
+"""Room options drawn with the game plugins' help, in headless Chromium through the real server:
+the create-room form shows a plugin's own option labels and its match-length hint (fairy-500 in
+Japanese and English), and Familia's host picks a team and a role for every seat, sees the
+seating rules checked as it picks (and the server's refusal when it saves a bad table), saves a
+good one, and finds those roles and teams on the table once the match starts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.test_platform_browser import sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def option_field(page: Page, name: str) -> Locator:
+    """The labelled field (label, input and help line) of one generic option input."""
+    return page.locator(f"label.field:has([data-option={name}])")
+
+
+def pick(page: Page, kind: str, seat: int, value: str) -> None:
+    page.get_by_test_id(f"familia-{kind}-{seat}").select_option(value)
+
+
+def test_fairy_500_create_form_shows_the_plugin_labels_and_the_500_point_hint_in_both_languages(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    hana = new_person(locale="ja-JP")
+    sign_up(hana, "Hana")
+    form = hana.get_by_test_id("create-room")
+    form.get_by_test_id("game-select").select_option("fairy-500")
+    # the labels come from static/games/fairy-500.js, not the schema's English titles
+    expect(option_field(hana, "partnership")).to_contain_text("ペア戦（4人：向かいの席がパートナー）")
+    expect(option_field(hana, "classical")).to_contain_text("クラシカルルール")
+    expect(form.locator("select[data-option=classical_all_pass] option[value=redeal]")).to_have_text(
+        "配り直し"
+    )
+    hands = option_field(hana, "hands")
+    expect(hands).to_contain_text("試合のハンド数")
+    # fairy-500 plays to ±500 by default, not one hand per player
+    expect(hands.locator(".help")).to_have_text("空欄なら標準（誰かが +500 点か −500 点に達するまで）です。")
+    expect(hands.locator("input")).to_have_attribute(
+        "placeholder", "標準：誰かが +500 点か −500 点に達するまで"
+    )
+    hana.screenshot(path=str(artifacts / "room-options-create-fairy-ja.png"), full_page=True)
+
+    # another game keeps the generic hint
+    form.get_by_test_id("game-select").select_option("holy-grail")
+    expect(option_field(hana, "hands").locator(".help")).to_have_text(
+        "空欄なら標準（人数と同じハンド数）です。"
+    )
+
+    hana.get_by_test_id("lang-switch").click()
+    form = hana.get_by_test_id("create-room")
+    form.get_by_test_id("game-select").select_option("fairy-500")
+    expect(option_field(hana, "partnership")).to_contain_text(
+        "Partnership (4 players: opposite seats are partners)"
+    )
+    expect(option_field(hana, "hands").locator(".help")).to_have_text(
+        "Leave empty for the default: play until someone reaches +500 or −500."
+    )
+    assert not hana.console_errors, hana.console_errors
+
+
+def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_and_sees_them_on_the_table(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    kana = new_person(locale="ja-JP")
+    sign_up(kana, "Kana")
+    form = kana.get_by_test_id("create-room")
+    form.get_by_test_id("game-select").select_option("familia")
+    form.get_by_test_id("seats-select").select_option("4")
+    # the create form already has the pickers, showing the standard table for 4 seats
+    expect(form.get_by_test_id("familia-seating").locator("tbody tr")).to_have_count(4)
+    expect(form.get_by_test_id("familia-role-2")).to_have_value("F")
+    expect(form.locator("input[data-option=teams]")).to_have_count(0)
+    form.locator("input[data-option=hands]").fill("1")
+    form.locator("button[type=submit]").click()
+    kana.wait_for_url(re.compile(r"/r/[^/]+$"))
+    code = kana.url.rsplit("/", 1)[1]
+
+    # blank teams and roles travel as null (the standard), never as an empty string
+    room = kana.request.get(f"/api/rooms/{code}").json()
+    overrides = room["option_overrides"]
+    assert overrides.get("teams") is None and overrides.get("roles") is None, overrides
+    assert room["option_overrides"]["hands"] == 1, room
+
+    kana.get_by_test_id("take-0").click()
+    expect(kana.locator(".seat-row[data-seat='0'] .seat-who")).to_contain_text("Kana")
+    seating = kana.get_by_test_id("familia-seating")
+    # the occupant's name stands next to the seat's pickers; the standard: pairs, men first
+    expect(seating.locator("tr[data-seat='0']")).to_contain_text("Kana")
+    expect(kana.get_by_test_id("familia-teams-state")).to_have_text("標準")
+    assert [kana.get_by_test_id(f"familia-team-{n}").input_value() for n in range(4)] == ["0", "1", "0", "1"]
+    assert [kana.get_by_test_id(f"familia-role-{n}").input_value() for n in range(4)] == ["M", "M", "F", "F"]
+    check = kana.get_by_test_id("familia-seating-check")
+    expect(check).to_have_text("席順のルールを満たしています。")
+
+    # men and women alternating round the table breaks the two-blocks rule, seen at once
+    pick(kana, "role", 1, "F")
+    expect(check).to_have_attribute("data-problem", "")
+    pick(kana, "role", 2, "M")
+    expect(check).to_have_attribute("data-problem", "blocks")
+    expect(check).to_contain_text("2つのまとまり")
+    expect(kana.get_by_test_id("familia-roles-state")).to_have_text("指定")
+    kana.screenshot(path=str(artifacts / "room-options-familia-blocks-ja.png"), full_page=True)
+    # saving it anyway: the server refuses and its reason is shown by the options
+    kana.get_by_test_id("save-options").click()
+    status = kana.get_by_test_id("options-status")
+    expect(status).to_contain_text("men and women must sit in two separate blocks")
+    expect(status).to_have_class(re.compile(r"\berror\b"))
+
+    # women in seats 1-2 and men in 3-4: fine with the standard teams
+    pick(kana, "role", 0, "F")
+    pick(kana, "role", 3, "M")
+    expect(check).to_have_attribute("data-problem", "")
+    # moving seat 2 into team A puts a woman and a man of team A side by side (seats 2 and 3)
+    pick(kana, "team", 1, "0")
+    expect(check).to_have_attribute("data-problem", "neighbours")
+    expect(check).to_have_text("席 2 と 席 3 はチームAの男性役と女性役で、隣り合っています。")
+    kana.screenshot(path=str(artifacts / "room-options-familia-neighbours-ja.png"), full_page=True)
+    # the women as team A against the men as team B meets both rules
+    pick(kana, "team", 2, "1")
+    pick(kana, "team", 3, "1")
+    expect(check).to_have_text("席順のルールを満たしています。")
+    kana.get_by_test_id("save-options").click()
+    expect(status).to_have_text("オプションを保存しました。")
+    room = kana.request.get(f"/api/rooms/{code}").json()
+    assert room["options"]["teams"] == [0, 0, 1, 1], room["options"]
+    assert room["options"]["roles"] == ["F", "F", "M", "M"], room["options"]
+
+    # a reload draws the saved arrangement, marked as chosen
+    kana.reload()
+    expect(kana.get_by_test_id("familia-teams-state")).to_have_text("指定")
+    assert [kana.get_by_test_id(f"familia-team-{n}").input_value() for n in range(4)] == ["0", "0", "1", "1"]
+    assert [kana.get_by_test_id(f"familia-role-{n}").input_value() for n in range(4)] == ["F", "F", "M", "M"]
+    kana.set_viewport_size(PHONE)
+    picker = kana.get_by_test_id("familia-role-3").bounding_box()
+    assert picker is not None and picker["x"] + picker["width"] <= PHONE["width"], picker
+    kana.screenshot(path=str(artifacts / "room-options-familia-saved-phone-ja.png"), full_page=True)
+
+    kana.get_by_test_id("fill-bots").click()
+    expect(kana.locator(".seat-row.empty")).to_have_count(0)
+    # the bots' names join the pickers as they sit down
+    expect(kana.get_by_test_id("familia-seating").locator("tr[data-seat='3']")).to_contain_text("ボット 4")
+    kana.get_by_test_id("start").click()
+    # the table shows the chosen roles and teams: seat 1 a woman of team A, seat 3 a man of team B
+    expect(kana.get_by_test_id("familia-badge-0")).to_contain_text("♀ 女性役", timeout=20_000)
+    expect(kana.get_by_test_id("familia-badge-0")).to_contain_text("チームA")
+    expect(kana.get_by_test_id("familia-badge-1")).to_contain_text("♀ 女性役")
+    expect(kana.get_by_test_id("familia-badge-2")).to_contain_text("♂ 男性役")
+    expect(kana.get_by_test_id("familia-badge-2")).to_contain_text("チームB")
+    expect(kana.get_by_test_id("familia-badge-3")).to_contain_text("♂ 男性役")
+    kana.screenshot(path=str(artifacts / "room-options-familia-table-phone-ja.png"), full_page=True)
+    # the one failed request is the refused save above
+    refused = [error for error in kana.console_errors if "status of 422" in error]
+    assert len(refused) == 1 and len(kana.console_errors) == 1, kana.console_errors
