@@ -5,7 +5,6 @@ the face-card pile that suits its hand, and decides quickly."""
 from __future__ import annotations
 
 import random
-import time
 
 from engine import CHANCE, get_game
 from engine.games.familia import bot
@@ -81,19 +80,19 @@ def test_the_bot_picks_the_pile_whose_face_cards_it_can_win_and_use() -> None:
     assert choice == {"type": "choose", "pile": "black"}
 
 
-def test_the_bot_decides_well_under_half_a_second_at_ten_seats() -> None:
+def test_the_bot_plays_a_ten_seat_batting_familia_match_legally() -> None:
+    # Its decision time is measured by `python -m bench.engine --bots`, not asserted here.
     rng = random.Random(5)
     match = GAME.new_match(10, {"hands": 1, "batting_familia": True}, seed=5)
-    slowest = 0.0
     decisions = 0
     while not match.is_over and decisions < 400:
         seat = match.to_act()[0]
         if seat == CHANCE:
             match.deal_random(rng)
             continue
-        started_at = time.perf_counter()
-        action = bot.choose(match.view(seat), match.legal_actions(seat), rng)
-        slowest = max(slowest, time.perf_counter() - started_at)
+        legal = match.legal_actions(seat)
+        action = bot.choose(match.view(seat), legal, rng)
+        assert action in legal
         match.apply(seat, action)
         decisions += 1
-    assert slowest < 0.5, slowest
+    assert decisions > 0

@@ -5,7 +5,6 @@ hand scores equal to the scoring function, team members sharing their team's tot
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -117,19 +116,15 @@ def test_cards_are_conserved_through_every_trick(players: int, options: dict[str
 @pytest.mark.parametrize(
     ("players", "options"), [(4, {}), (5, {"batting_familia": True}), (7, {"pile_jokers": 0})]
 )
-def test_bots_play_whole_matches_legally_and_quickly(players: int, options: dict[str, Any]) -> None:
+def test_bots_play_whole_matches_legally(players: int, options: dict[str, Any]) -> None:
     rng = random.Random(11)
     match = GAME.new_match(players, {**options, "hands": 1}, seed=2)
-    slowest = 0.0
     while not match.is_over:
         seat = match.to_act()[0]
         if seat == CHANCE:
             match.deal_random(rng)
             continue
-        started = time.perf_counter()
         action = bot_action(match, seat, rng)
-        slowest = max(slowest, time.perf_counter() - started)
         assert action in match.legal_actions(seat)
         match.apply(seat, action)
-    assert slowest < 0.5
     check_hand_scores(match)

