@@ -535,6 +535,13 @@ export default {
 
   renderOptions: renderSeatingOptions,
 
+  /** A per-seat team or role list cannot outlive a change of seat count: back to the standard. */
+  optionsForSeats(options, seats) {
+    const stale = ["teams", "roles"].filter((name) => Array.isArray(options[name]) && options[name].length !== seats);
+    if (!stale.length) return null;
+    return { ...options, ...Object.fromEntries(stale.map((name) => [name, null])) };
+  },
+
   buttonActions: (ctx) => ctx.legal.filter((a) => a.type !== "choose" && !(a.type === "play" && a.cards && a.cards.length === 1)),
 
   actionLabel(action, ctx) {

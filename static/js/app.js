@@ -691,7 +691,7 @@ function roomPage(code) {
 
     const seatCount = host && !running && page.game
       ? h("label", { class: "field inline" }, h("span", { class: "field-label" }, t("room.seats.count")),
-        h("select", { onchange: (e) => changeSeatCount(Number(e.target.value)) },
+        h("select", { "data-testid": "seat-count", onchange: (e) => changeSeatCount(Number(e.target.value)) },
           Array.from({ length: page.game.max_players - page.game.min_players + 1 }, (_, i) => page.game.min_players + i)
             .map((n) => h("option", { value: String(n), selected: n === seats.length }, t("common.players", { n })))))
       : null;
@@ -773,10 +773,17 @@ function roomPage(code) {
       statusLine);
   }
 
-  /** A new seat count starts the options from what is saved (a draft was made for the old count). */
+  /** A new seat count starts the options from what is saved (a draft was made for the old count);
+   * a plugin's `optionsForSeats` drops choices that only fit the old count (Familia's per-seat lists). */
   function changeSeatCount(seats) {
     return act(async () => {
-      const room = await patch(`/api/rooms/${code}`, { seats });
+      const body = { seats };
+      const saved = page.room.option_overrides;
+      if (page.plugin && typeof page.plugin.optionsForSeats === "function" && saved) {
+        const adjusted = page.plugin.optionsForSeats({ ...saved }, seats);
+        if (adjusted) body.options = adjusted;
+      }
+      const room = await patch(`/api/rooms/${code}`, body);
       page.optionsDraft = null;
       page.optionsStatus = null;
       return room;

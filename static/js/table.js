@@ -29,6 +29,12 @@
  *     seatBadges(seat, ctx) -> node | string | array | null   // extra line in a seat's box
  *     renderHandResult(container, ctx, hand) // explains one finished hand (an entry of view.hands)
  *                                           // under the per-seat score row of the result dialog
+ *     renderOptions(container, ctx) -> names  // the game's own pickers in the create-room form and
+ *                                           // the room's options; returns the option names it draws
+ *                                           // (no generic input for those). Its ctx is not this one:
+ *                                           // see static/games/README.md "Your own option pickers".
+ *     optionsForSeats(options, seats) -> options | null   // the host's saved options adjusted
+ *                                           // for a new seat count (null: nothing to change)
  *   }
  *
  * ctx, rebuilt for every redraw:

@@ -160,3 +160,41 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     # the one failed request is the refused save above
     refused = [error for error in kana.console_errors if "status of 422" in error]
     assert len(refused) == 1 and len(kana.console_errors) == 1, kana.console_errors
+
+
+def test_familia_seat_count_change_returns_per_seat_teams_and_roles_to_the_standard(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    lena = new_person()
+    sign_up(lena, "Lena")
+    options = {"teams": [0, 0, 1, 1], "roles": ["F", "F", "M", "M"]}
+    answer = lena.request.post("/api/rooms", data={"game_id": "familia", "seats": 4, "options": options})
+    assert answer.ok, answer.text()
+    code = answer.json()["code"]
+    lena.goto(f"/r/{code}")
+    expect(lena.get_by_test_id("familia-teams-state")).to_have_text("chosen")
+    expect(lena.get_by_test_id("familia-role-0")).to_have_value("F")
+
+    # four seats' lists cannot fit six seats: the change goes through with the standard instead
+    lena.get_by_test_id("seat-count").select_option("6")
+    expect(lena.get_by_test_id("familia-seating").locator("tbody tr")).to_have_count(6)
+    expect(lena.get_by_test_id("familia-teams-state")).to_have_text("standard")
+    expect(lena.get_by_test_id("familia-roles-state")).to_have_text("standard")
+    assert [lena.get_by_test_id(f"familia-role-{n}").input_value() for n in range(6)] == ["M"] * 3 + ["F"] * 3
+    expect(lena.locator(".page-notice .error")).to_have_count(0)
+    room = lena.request.get(f"/api/rooms/{code}").json()
+    assert len(room["seats"]) == 6 and room["options"]["teams"] is None, room
+
+    # the standard at five seats is individual play, all men; the check agrees with the server
+    lena.get_by_test_id("seat-count").select_option("5")
+    expect(lena.get_by_test_id("familia-seating").locator("tbody tr")).to_have_count(5)
+    assert [lena.get_by_test_id(f"familia-team-{n}").input_value() for n in range(5)] == [
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
+    expect(lena.get_by_test_id("familia-seating-check")).to_have_text("The seating rules are met.")
+    lena.screenshot(path=str(artifacts / "room-options-familia-five-seats.png"), full_page=True)
+    assert not lena.console_errors, lena.console_errors
