@@ -469,6 +469,7 @@ function renderSeatingOptions(container, ctx) {
     chosen[name][seat] = value;
     tags[name].replaceWith(tag(name));
     ctx.setOption(name, chosen[name]);
+    if (reset) reset.disabled = false;
     check();
   };
   const pickers = [];
@@ -491,7 +492,7 @@ function renderSeatingOptions(container, ctx) {
       h("td", null, role));
   });
   const reset = ctx.disabled ? null : h("button", {
-    type: "button", class: "small", "data-testid": "familia-seating-reset",
+    type: "button", class: "small", "data-testid": "familia-seating-reset", disabled: !chosen.teams && !chosen.roles,
     onclick: () => {
       chosen.teams = null;
       chosen.roles = null;
@@ -503,6 +504,7 @@ function renderSeatingOptions(container, ctx) {
       }
       tags.teams.replaceWith(tag("teams"));
       tags.roles.replaceWith(tag("roles"));
+      reset.disabled = true;
       check();
     },
   }, ctx.t(`${P}seating.reset`));

@@ -196,5 +196,17 @@ def test_familia_seat_count_change_returns_per_seat_teams_and_roles_to_the_stand
         "4",
     ]
     expect(lena.get_by_test_id("familia-seating-check")).to_have_text("The seating rules are met.")
+    reset = lena.get_by_test_id("familia-seating-reset")
+    expect(reset).to_be_disabled()
+    pick(lena, "team", 1, "0")
+    expect(lena.get_by_test_id("familia-teams-state")).to_have_text("chosen")
     lena.screenshot(path=str(artifacts / "room-options-familia-five-seats.png"), full_page=True)
+    # back to the standard: the pickers show it again and the options send null
+    reset.click()
+    expect(lena.get_by_test_id("familia-teams-state")).to_have_text("standard")
+    expect(lena.get_by_test_id("familia-team-1")).to_have_value("1")
+    expect(reset).to_be_disabled()
+    lena.get_by_test_id("save-options").click()
+    expect(lena.get_by_test_id("options-status")).to_have_text("Options saved.")
+    assert lena.request.get(f"/api/rooms/{code}").json()["option_overrides"]["teams"] is None
     assert not lena.console_errors, lena.console_errors
