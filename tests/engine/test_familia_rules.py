@@ -183,6 +183,24 @@ def test_seating_rules_keep_the_sexes_in_blocks_and_partners_apart() -> None:
     GAME.new_match(8, {"teams": [0, 1, 2, 0, 1, 2, 0, 1], "roles": ["M", "M", "M", "F", "F", "F", "F", "F"]})
 
 
+def test_hand_size_is_half_the_tricks_plus_one() -> None:
+    # seed 001, set-up: 12 tricks deal 7 cards, 10 tricks 6, 11 tricks 7 or 6
+    assert resolve(GAME.Options(tricks=12), 4).hand_size == 7
+    assert resolve(GAME.Options(tricks=10), 6).hand_size == 6
+    assert resolve(GAME.Options(tricks=11, hand_size=7), 4).hand_size == 7
+    assert resolve(GAME.Options(tricks=11, hand_size=6), 4).hand_size == 6
+    for tricks, size in ((12, 6), (10, 7), (11, 8)):
+        with pytest.raises(IllegalAction):
+            GAME.new_match(4, {"tricks": tricks, "hand_size": size})
+
+
+def test_pile_jokers_can_differ_per_deal_when_the_sets_are_used_per_deal() -> None:
+    # seed 001, face-card use: e.g. the first deal without jokers in the piles, the second with
+    match = new(4, deals=2, face_use="per_deal_discard", pile_jokers=[0, 2])
+    assert match.expected_pile("black", 1).count("X") == match.expected_pile("red", 1).count("X") == 0
+    assert match.expected_pile("black", 2).count("X") == match.expected_pile("red", 2).count("X") == 1
+
+
 def test_option_combinations_the_rules_cannot_play_are_refused() -> None:
     for players, options in (
         (4, {"face_use": "per_deal_carry", "deals": 2, "face_sets": 1}),
@@ -426,6 +444,52 @@ def test_batting_familia_can_be_chosen_per_deal() -> None:
     assert match.view(None)["batting_familia"] is True and match.view(None)["batting_rule"] == "rank"
 
 
+def test_batting_familia_with_two_decks_bats_on_colour_and_rank_in_a_real_deal() -> None:
+    # seed 001, batting Familia table: with two decks (5+ players) the same colour and rank bats,
+    # so the D8 may answer a heart lead's H8 instead of following or winning; the S8 may not
+    hands = {
+        0: ["H8", "S2", "S3", "S4", "C2", "C3", "C4"],
+        1: ["H9", "D8", "S8", "C5", "C6", "C7", "D2"],
+    }
+    match = new(5, batting_familia=True, hand_adjustment=False)
+    match.apply(CHANCE, shuffle_for(match, hands, red=["HQ"]))
+    assert match.view(None)["batting_rule"] == "colour_rank"
+    pick(match, "red")
+    play(match, 0, "H8")
+    assert legal(match, 1) == ["H9", "D8"], "must follow and beat the H8; the D8 bats"
+    play(match, 1, "D8")
+    assert match.view(None)["trick"]["cards"][1]["batting"] is True
+
+
+def test_batting_familia_with_three_decks_bats_only_on_suit_and_rank() -> None:
+    # seed 001, batting Familia table: three decks (9+ players) keep suit-and-rank batting
+    match = new(9, batting_familia=True)
+    assert match.view(None)["batting_rule"] == "suit_rank"
+    trick = TrickState(0, "HK", "red", trump_phase=False, plays=[(0, "H8")], batted=[0])
+    assert legal_cards(["H9", "D8", "H3"], trick, "suit_rank", True) == ["H9"]
+    assert legal_cards(["H4", "D8", "H3"], trick, "suit_rank", True) == ["H4", "H3"], "cannot win: follow"
+
+
+def test_batting_familia_under_a_turned_joker_with_the_pile_left_must_beat_the_highest_rank() -> None:
+    # seed 001, jokers in the face-card piles, batting Familia with the draw pile: no lead, but a
+    # card that beats the best card so far must be played; with no lead that is the higher rank
+    trick = TrickState(0, "X", "black", trump_phase=False, plays=[(0, "H7"), (1, "S9")], batted=[0, 0])
+    assert trick.led_suit is None and trick.trump is None
+    assert legal_cards(["C10", "D2", "HA"], trick, "rank", True) == ["HA", "C10"]
+    assert legal_cards(["C8", "D2"], trick, "rank", True) == ["D2", "C8"], "nothing beats the 9: anything"
+    # the plain game under a turned joker has no such duty
+    assert legal_cards(["C10", "D2", "HA"], trick, "colour_rank", False) == ["HA", "D2", "C10"]
+
+
+def test_batting_familia_under_a_turned_joker_without_the_pile_must_follow_and_win_but_not_trump() -> None:
+    # seed 001, jokers in the face-card piles, batting Familia without the draw pile: the starter
+    # leads, the others follow and must win if they can; there is no trump to play
+    trick = TrickState(0, "X", "red", trump_phase=True, plays=[(0, "C7")], batted=[0])
+    assert trick.led_suit == "C" and trick.trump is None
+    assert legal_cards(["C2", "C9", "H5"], trick, "rank", True) == ["C9"]
+    assert legal_cards(["H5", "DA"], trick, "rank", True) == ["H5", "DA"], "no club: any card"
+
+
 # ---- jokers -----------------------------------------------------------------------------------------
 def test_a_joker_turned_from_a_pile_means_no_lead_and_no_trump() -> None:
     # seed 001: a joker trick has no trump; while the draw pile lasts it has no lead either
@@ -468,6 +532,19 @@ def test_a_wild_joker_is_always_playable_and_ranks_just_under_the_led_ace() -> N
     assert judge_trick([(0, "C5"), (1, "X"), (2, "H2")], "C", "H", "suit_rank").winner == 2
     verdict = judge_trick([(0, "C5"), (1, "C5"), (2, "X"), (3, "S9"), (4, "D9")], "C", None, "suit_rank")
     assert verdict.rank_collisions == () and verdict.winner == 2
+
+
+def test_a_wild_joker_in_a_trick_where_trump_was_led_is_the_trump_ace_less_one() -> None:
+    # seed 001, jokers in the hands: the joker stands for the led suit's A and only the real A
+    # beats it; when the led suit is the trump suit, the joker is that trump A, so smaller
+    # trumps lose to it and the trump A still wins
+    assert judge_trick([(0, "H5"), (1, "X"), (2, "H10")], "H", "H", "suit_rank").winner == 1
+    assert judge_trick([(0, "H5"), (1, "X"), (2, "HA")], "H", "H", "suit_rank").winner == 2
+    # under must-win the next player has to top the joker, which only the trump A can do
+    trick = TrickState(0, "HK", "red", trump_phase=True, plays=[(0, "H5"), (1, "X")], batted=[0, 0])
+    assert legal_cards(["H10", "HA", "S2"], trick, "suit_rank", True) == ["HA"]
+    # a different suit led: every trump still beats the joker
+    assert judge_trick([(0, "C5"), (1, "X"), (2, "H2")], "C", "H", "suit_rank").winner == 2
 
 
 def test_only_jokers_bat_jokers() -> None:
@@ -613,6 +690,20 @@ def test_team_members_share_the_teams_total_and_the_match_ends_after_its_hands()
     assert match.scores == [sum(h["scores"][s] for h in match.hands) for s in range(4)]
     with pytest.raises(IllegalAction):
         match.apply(0, {"type": "play", "cards": ["H5"]})
+
+
+def test_seed_ranking_example_places_the_hand_result_and_the_match_standings() -> None:
+    # seed 001, ranking: three men tied on 6 — A a marriage and a Q, B a zero-sum K, Q, J, C a
+    # misère — place C first (no face card), B second (6 card points), A third (7)
+    match = new(3, hands=2)
+    match.won = [["SK", "SQ", "HQ"], ["DK", "HQ", "CJ"], []]
+    match.tricks_won = [3, 3, 0]
+    match._end_hand()
+    teams = match.hands[0]["details"]["teams"]
+    assert [row["points"] for row in teams] == [6, 6, 6]
+    assert [row["place"] for row in teams] == [3, 2, 1]
+    assert match.hands[0]["scores"] == [6, 6, 6]
+    assert match.view(None)["standings"] == [3, 2, 1]
 
 
 def test_the_first_player_rotates_every_hand_and_every_deal() -> None:

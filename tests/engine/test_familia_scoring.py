@@ -107,6 +107,17 @@ def test_two_jokers_cancel_the_two_highest_roles() -> None:
     assert result.total == 3, "only the single king scores; singles 3, 0, 0 are not zero-sum"
 
 
+def test_four_jokers_cancel_the_four_highest_roles_singles_included() -> None:
+    # seed 001: four jokers zero the top four roles of the fixed order; for a man that is the
+    # family, the marriage, then his single Q and single K, leaving the J
+    won = ["HK", "HQ", "HJ", "SK", "SQ", "DQ", "CK", "CJ", "X", "X", "X", "X"]
+    result = score_player(won, "M", None, 4, 1)
+    assert [(r.kind, r.zeroed) for r in result.roles] == [("family", True), ("marriage", True)]
+    zeroed = [s.cards[0] for s in result.singles if s.zeroed]
+    assert zeroed == ["DQ", "CK"]
+    assert result.total == 1, "the single J; singles 0, 0, 1 and four jokers are not zero-sum"
+
+
 def test_singles_are_cancelled_in_the_seeds_order_by_sex() -> None:
     # seed 001: a man's singles go Q, K, J; a woman's K, J, Q
     man = score_player(["SK", "HQ", "DJ", "X"], "M", None, 1, 1)

@@ -53,8 +53,9 @@ suit and rank with two or three; batting Familia: same rank (one deck), same col
 Judging, once all have played: (1) every card whose key another card in the trick shares leaves;
 (2) if no following card is left (led suit, trump, or a wild joker when a suit was led), cards of
 equal rank leave whatever their suits; (3) the best card left wins the face card: trump above the
-led suit above the rest, ranks A > 10 > … > 2; a wild joker ranks just under the led suit's A (in
-a trick with no lead it ranks between A and 10). No card left: the trick is void and the face
+led suit above the rest, ranks A > 10 > … > 2; a wild joker ranks just under the led suit's A
+(a trump led makes it a trump just under the trump A; in a trick with no lead it ranks between
+A and 10). No card left: the trick is void and the face
 card is set aside face up. Then everyone draws one card from the draw pile in seat order from the
 winner (after a void trick, from the same starter), as far as the pile goes, and the winner (or
 the same starter) starts the next trick.
@@ -129,10 +130,13 @@ def batting_key(card: str, rule: str) -> str:
 
 
 def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
-    """Plain trick-taking strength: (tier, rank). Tier 2 trump, 1 led suit (a wild joker when a
-    suit was led), 0 when nothing was led, -1 for a card that cannot win."""
+    """Plain trick-taking strength: (tier, rank). Tier 2 trump, 1 led suit, 0 when nothing was
+    led, -1 for a card that cannot win. A wild joker stands in for the led suit's A, so it takes
+    the led suit's tier, which is the trump tier when the trump suit itself was led."""
     if card == JOKER:
-        return (1 if led is not None else 0, JOKER_RANK)
+        if led is None:
+            return (0, JOKER_RANK)
+        return (2 if led == trump else 1, JOKER_RANK)
     suit = card[0]
     if suit == trump:
         return (2, RANK_VALUE[card[1:]])
