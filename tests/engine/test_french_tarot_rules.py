@@ -580,3 +580,50 @@ def test_the_taker_knows_it_plays_alone_and_everyone_knows_when_the_called_card_
     bid_round(in_dog, 1, "garde")
     in_dog.apply(1, {"type": "call", "card": "DK"})
     assert all(in_dog.view(s)["taker_alone"] for s in [None, *range(5)])
+
+
+@pytest.mark.parametrize("contract", ["garde_sans", "garde_contre"])
+def test_the_taker_cannot_tell_a_called_king_in_the_unseen_dog_from_one_in_another_hand(contract: str) -> None:
+    """RULINGS 5 players (called card in the dog: the taker plays alone) with the contract's rule
+    that views never leak: at garde sans and garde contre nobody sees the dog, so the taker must
+    not learn from `taker_alone` that the called king lies there rather than with a defender."""
+    in_dog = dealt(5, {}, dog=["DK", "S1", "S2"])
+    bid_round(in_dog, 1, contract)
+    in_dog.apply(1, {"type": "call", "card": "DK"})
+    assert in_dog.hand is not None and in_dog.hand.partner is None
+    with_someone = dealt(5, {3: ["DK"]})
+    bid_round(with_someone, 1, contract)
+    with_someone.apply(1, {"type": "call", "card": "DK"})
+    for seat in [None, *range(5)]:
+        assert in_dog.view(seat)["taker_alone"] is False
+        assert in_dog.view(seat)["taker_alone"] == with_someone.view(seat)["taker_alone"]
+
+
+def test_petit_au_bout_counts_in_the_last_trick_even_when_the_excuse_finishes_a_slam() -> None:
+    """Seed 004 petit au bout (the 1 of trumps in the last trick scores 10 for the side taking that
+    trick) and excuse exception 2 (the excuse wins the last trick after a clean sweep): at five
+    players the taker leads the excuse to the last trick and the partner drops the petit into it.
+    The petit is in the last trick, so the slam side earns the petit au bout:
+    garde sans, 91 points, 3 oudlers: (25 + 55 + 10) × 4 + 400 = 760."""
+    taker_cards = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", *[f"T{n}" for n in range(15, 22)], "EX"]
+    partner_cards = ["HK", *[f"T{n}" for n in range(2, 15)], "T1"]
+    match = dealt(5, {1: taker_cards, 3: partner_cards}, void={0: "TE", 2: "TE", 4: "TE"})
+    bid_round(match, 1, "garde_sans")
+    match.apply(1, {"type": "call", "card": "HK"})
+    match.apply(1, {"type": "declare", "what": "slam"})
+
+    def policy(m: FrenchTarotMatch, seat: int, legal: list[dict]) -> dict:
+        plays = [a for a in legal if a["type"] == "play"]
+        keep = {1: "EX", 3: "T1"}.get(seat)
+        if seat == 3 and {"type": "play", "cards": ["HK"]} in plays:
+            return {"type": "play", "cards": ["HK"]}
+        return next((a for a in plays if a["cards"] != [keep]), plays[0])
+
+    events = play_out(match, policy)
+    last = trick_events(events)[-1]
+    assert last["cards"][0] == "EX" and "T1" in last["cards"] and last["winner"] == 1
+    details = last_details(match)
+    assert details["excuse"]["fate"] == "slam" and details["slam_side"] == "taker"
+    assert details["petit_au_bout_side"] == "taker" and details["petit_au_bout"] == 10
+    assert details["unit"] == 760
+    assert match.hands[-1]["scores"] == [-760, 1520, -760, 760, -760]

@@ -634,12 +634,7 @@ class FrenchTarotMatch(Match):
         sides = {self._side_of(t.winner) for t in hand.tricks}
         if len(sides) == 1:
             slam_side = sides.pop()
-        petit_trick = hand.tricks[-1]
-        if hand.excuse_fate == "slam" and len(hand.tricks) > 1:
-            petit_trick = hand.tricks[-2]
-        petit_au_bout = None
-        if any(c == PETIT for _, c in petit_trick.plays):
-            petit_au_bout = self._side_of(petit_trick.winner)
+        petit_au_bout = self._petit_au_bout_side()
         outcome = HandOutcome(
             contract=hand.contract,
             points=points,
@@ -695,6 +690,22 @@ class FrenchTarotMatch(Match):
         else:
             self.phase = "deal"
         return events
+
+    def _petit_au_bout_side(self) -> str | None:
+        """The side credited with the petit au bout, if any.
+
+        The petit in the last trick counts for whoever takes that trick. When the excuse closes a
+        slam, the slam side's last real trick is the one before, so a petit there counts too.
+        """
+        hand = self.hand
+        assert hand is not None
+        candidates = [hand.tricks[-1]]
+        if hand.excuse_fate == "slam" and len(hand.tricks) > 1:
+            candidates.append(hand.tricks[-2])
+        for trick in candidates:
+            if any(card == PETIT for _, card in trick.plays):
+                return self._side_of(trick.winner)
+        return None
 
     # ---- views ---------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -753,11 +764,15 @@ class FrenchTarotMatch(Match):
         view["called_card"] = hand.called_card
         partner_known = hand.partner_revealed or (seat is not None and seat == hand.partner)
         view["partner"] = hand.partner if partner_known else None
+        # The taker knows it is alone when it holds (or held) the called card, but a called card in
+        # a dog nobody has seen looks to the taker just like one in a defender's hand.
+        called_in_dog = hand.called_card in hand.dog
         called_out_of_play = (
             hand.called_card is not None
             and hand.partner is None
             and (
-                (seat is not None and seat == hand.taker) or (hand.dog_shown and hand.called_card in hand.dog)
+                (seat is not None and seat == hand.taker and (hand.dog_shown or not called_in_dog))
+                or (hand.dog_shown and called_in_dog)
             )
         )
         view["taker_alone"] = called_out_of_play or (hand.partner_revealed and hand.partner is None)
