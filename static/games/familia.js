@@ -150,7 +150,7 @@ const strings = {
     "familia.man": "♂ 男性役",
     "familia.woman": "♀ 女性役",
     "familia.team": "チーム{team}",
-    "familia.badge.won": "絵札{n}枚・{t}トリック",
+    "familia.badge.won": "絵札{n}枚 · {t}トリック",
     "familia.known": "引いた札: {cards}",
     "familia.discarded": "流れたトリックの絵札",
     "familia.col.player": "プレイヤー",
@@ -236,6 +236,11 @@ function isTeamPlay(view) {
 
 function teamLetter(team) {
   return String.fromCharCode(65 + team);
+}
+
+/** Facts joined by " · ", each kept on one line: a narrow seat box breaks only between them. */
+function unbroken(parts) {
+  return parts.map((text, i) => [i ? " · " : "", h("span", { style: { whiteSpace: "nowrap" } }, text)]);
 }
 
 function chip(text, extra = {}) {
@@ -585,8 +590,8 @@ export default {
     const known = view.known_cards && view.known_cards[seat];
     const line = { display: "block", whiteSpace: "normal" };
     return h("span", { class: "fam-badge", "data-testid": `familia-badge-${seat}`, style: line },
-      h("span", { style: line }, who.join(" · ")),
-      view.won ? h("span", { style: line }, ctx.t(`${P}badge.won`, { n: view.won[seat].length, t: view.tricks_won[seat] })) : null,
+      h("span", { style: line }, unbroken(who)),
+      view.won ? h("span", { style: line }, unbroken(ctx.t(`${P}badge.won`, { n: view.won[seat].length, t: view.tricks_won[seat] }).split(" · "))) : null,
       known && known.length ? h("span", { class: "muted small", style: line },
         ctx.t(`${P}known`, { cards: known.map((c) => cardName(c, ctx)).join(" ") })) : null);
   },
