@@ -14,9 +14,9 @@ import pytest
 
 from engine import CHANCE, IllegalAction, get_game
 from engine.bots import bot_action
-from engine.games.yaya_fugou.cards import STRENGTH
+from engine.games.yaya_fugou.cards import DECK, STRENGTH
 from engine.games.yaya_fugou.deals import deck_order
-from engine.games.yaya_fugou.plays import shape_of
+from engine.games.yaya_fugou.plays import beats, classify, shape_of
 from engine.games.yaya_fugou.rules import YayaFugouMatch
 from engine.games.yaya_fugou.scoring import (
     DAIFUGOU,
@@ -84,6 +84,21 @@ def test_the_deck_is_dealt_evenly_in_seat_slices_and_the_remainder_is_set_aside(
     assert sum(match.view(None)["hand_counts"]) == 60 - aside
 
 
+def test_the_deck_is_fifteen_cards_of_each_suit_sixty_in_all():
+    # Seed 003: 15 cards per suit, 60 in all: 3–10, J, C, Q, K, A, 2 and F of every suit.
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K", "1", "2", "F"]
+    assert sorted(DECK) == sorted(suit + rank for suit in "HDCS" for rank in ranks)
+    assert len(DECK) == 60
+
+
+@pytest.mark.parametrize("players", [3, 9])
+def test_only_four_to_eight_players_may_sit_down(players):
+    # Seed 003: the game is for 4 to 8 players.
+    assert (GAME.min_players, GAME.max_players) == (4, 8)
+    with pytest.raises(IllegalAction):
+        GAME.new_match(players)
+
+
 def test_a_shuffle_must_be_an_order_of_the_sixty_cards():
     match = GAME.new_match(4)
     order = deck_order(4, {})
@@ -112,6 +127,37 @@ def test_with_the_coins_three_set_aside_the_weakest_dealt_card_leads_ties_by_sui
 def test_with_every_three_set_aside_the_coins_four_is_the_weakest_card():
     match = deal(8, {6: ["D4"], 1: ["H4"]}, aside=["D3", "H3", "C3", "S3"])
     assert match.to_act() == [6]
+
+
+# ---- strength ----------------------------------------------------------------------------------
+LADDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K", "1", "2"]
+"""Seed 003's strength order of the natural ranks, weakest first ("1" is the ace)."""
+
+
+def _single(card: str):
+    return classify([card], {})
+
+
+@pytest.mark.parametrize(("weaker", "stronger"), list(zip(LADDER, LADDER[1:], strict=False)))
+def test_each_rank_beats_the_one_below_it_and_a_revolution_turns_the_ladder_over(weaker, stronger):
+    # Seed 003: F > 2 > A > K > Q > C > J > … > 4 > 3, and in a revolution F > 3 > 4 > … > A > 2.
+    low, high = _single("S" + weaker), _single("H" + stronger)
+    assert beats(high, low, revolution=False) and not beats(low, high, revolution=False)
+    assert beats(low, high, revolution=True) and not beats(high, low, revolution=True)
+    for natural in (low, high):
+        for revolution in (False, True):
+            assert beats(_single("DF"), natural, revolution)
+            assert not beats(natural, _single("DF"), revolution)
+
+
+def test_suits_do_not_rank_so_an_equal_card_of_another_suit_cannot_follow():
+    # Seed 003 ranks numbers only; RULINGS: suits do not rank.
+    match = deal(4, {0: ["D3", "H9"], 1: ["S9", "C9", "D10"]})
+    play(match, 0, ["H9"])
+    with pytest.raises(IllegalAction):
+        play(match, 1, ["S9"])
+    listed = [a["cards"] for a in match.legal_actions(1) if a["type"] == "play"]
+    assert ["D10"] in listed and ["S9"] not in listed and ["C9"] not in listed
 
 
 # ---- leads ---------------------------------------------------------------------------------------
@@ -183,6 +229,29 @@ def test_straights_of_equal_length_compare_by_their_top_card():
         play(match, 1, ["H4", "H5", "H6"])
     pass_(match, 1)
     assert match.to_act() == [2]
+
+
+def test_a_follow_with_more_cards_or_another_kind_is_refused_even_when_higher():
+    # Seed 003: a follow plays as many cards as the play before it (RULINGS: and of the same kind).
+    match = deal(
+        4,
+        {
+            0: ["D3", "H5", "D5", "C6", "C7", "C8"],
+            1: ["H9", "C9", "S9", "S10", "SJ", "SC", "SQ", "HQ", "DQ", "CQ"],
+        },
+    )
+    play(match, 0, ["H5", "D5"])
+    for bigger in (["H9", "C9", "S9"], ["S10", "SJ", "SC"], ["HQ", "DQ", "CQ"]):
+        with pytest.raises(IllegalAction):
+            play(match, 1, bigger)
+    assert lead_kinds(match, 1) == {("set", 2)}
+    pass_(match, 1, 2, 3)
+    play(match, 0, ["C6", "C7", "C8"])
+    for other in (["S10", "SJ", "SC", "SQ"], ["HQ", "DQ", "CQ"]):
+        with pytest.raises(IllegalAction):  # a longer straight, or a set of three, is not a follow
+            play(match, 1, other)
+    assert lead_kinds(match, 1) == {("straight", 3)}
+    play(match, 1, ["SJ", "SC", "SQ"])
 
 
 def test_a_pass_lasts_one_turn_and_the_table_clears_when_all_others_pass():
@@ -378,6 +447,39 @@ def test_a_four_card_play_onto_a_revolution_is_judged_by_reversed_strength():
     assert match.view(2)["revolution"] is False and match.view(2)["revolution_used"] is True
 
 
+def test_a_four_card_set_completed_by_an_f_starts_a_revolution():
+    # Seed 003: any four or more cards played at once start a revolution; an F is one of them.
+    match = deal(4, {0: ["D3", "H7", "D7", "C7", "HF"], 1: ["H4", "H5"], 2: ["S4", "S5"]})
+    events = play(match, 0, ["H7", "D7", "C7", "HF"], {"HF": "S7"})
+    assert {"type": "revolution", "on": True, "seat": 0} in events
+    assert match.view(1)["top"]["size"] == 4
+
+
+def test_an_f_with_four_of_a_rank_makes_five_of_a_kind():
+    # Seed 003: an F played with other cards may stand for any card, so a fifth 9 is possible.
+    match = deal(4, {0: ["D3", "H9", "D9", "C9", "S9", "DF"]})
+    events = play(match, 0, ["H9", "D9", "C9", "S9", "DF"], {"DF": "H9"})
+    top = match.view(1)["top"]
+    assert (top["kind"], top["size"], top["rank"]) == ("set", 5, "9")
+    assert {"type": "revolution", "on": True, "seat": 0} in events
+
+
+def test_during_a_revolution_an_f_named_as_a_three_makes_the_strongest_natural_pair():
+    # Seed 003: in a revolution 3 is the strongest natural rank and 2 the weakest; F is not reversed.
+    match = deal(
+        4, {0: ["D3", "H6", "D6", "C6", "S6", "HK", "DK"], 1: ["H3", "CF", "H2", "D2"], 2: ["HF", "DF"]}
+    )
+    play(match, 0, ["H6", "D6", "C6", "S6"])
+    pass_(match, 1, 2, 3)
+    play(match, 0, ["HK", "DK"])
+    with pytest.raises(IllegalAction):
+        play(match, 1, ["H2", "D2"])
+    play(match, 1, ["H3", "CF"], {"CF": "S3"})
+    assert match.view(2)["top"]["rank"] == "3"
+    play(match, 2, ["HF", "DF"])  # only a pair of F's beats a pair of 3s now
+    assert match.view(3)["top"]["all_f"] is True
+
+
 def test_the_revolution_option_switched_off_keeps_strength_normal():
     match = deal(4, {0: ["D3", "H3", "C3", "S3", "H10"], 1: ["H4", "HK"]}, options={"revolution": False})
     events = play(match, 0, ["D3", "H3", "C3", "S3"])
@@ -413,6 +515,7 @@ def _second_hand(players: int, options: dict | None = None, seed: int = 1) -> Ya
         (4, [(DAIHINMIN, DAIFUGOU, 2), (HINMIN, FUGOU, 1)]),
         (5, [(DAIHINMIN, DAIFUGOU, 2), (HINMIN, FUGOU, 1)]),
         (6, [(DAIHINMIN, DAIFUGOU, 2), (HINMIN, FUGOU, 1), (YAYA_HINMIN, YAYA_FUGOU, 1)]),
+        (7, [(DAIHINMIN, DAIFUGOU, 2), (HINMIN, FUGOU, 1), (YAYA_HINMIN, YAYA_FUGOU, 1)]),
         (8, [(DAIHINMIN, DAIFUGOU, 2), (HINMIN, FUGOU, 1), (YAYA_HINMIN, YAYA_FUGOU, 1)]),
     ],
 )
