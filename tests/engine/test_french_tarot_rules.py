@@ -583,7 +583,7 @@ def test_the_taker_knows_it_plays_alone_and_everyone_knows_when_the_called_card_
 
 
 @pytest.mark.parametrize("contract", ["garde_sans", "garde_contre"])
-def test_the_taker_cannot_tell_a_called_king_in_the_unseen_dog_from_one_in_another_hand(contract: str) -> None:
+def test_taker_cannot_tell_a_called_king_in_the_hidden_dog_from_one_held_by_another(contract: str) -> None:
     """RULINGS 5 players (called card in the dog: the taker plays alone) with the contract's rule
     that views never leak: at garde sans and garde contre nobody sees the dog, so the taker must
     not learn from `taker_alone` that the called king lies there rather than with a defender."""
