@@ -603,3 +603,137 @@ def test_views_hide_the_kitty_and_other_hands() -> None:
     for card in ("HF", "DF", "CF", "SF"):
         assert f"'{card}'" not in text
     assert match.view(None)["hand"] == []
+
+
+# ---- audit: the seed's tables and examples, checked exactly or played out ------------------------
+
+
+def _numbered(suits: str, low: int, high: int) -> set[str]:
+    return {f"{suit}{n}" for suit in suits for n in range(low, high + 1)}
+
+
+COURT_AND_FAIRY = {f"{suit}{rank}" for suit in "HDCS" for rank in ("J", "C", "Q", "K", "F")}
+
+SEED_CARD_SETS = {
+    3: _numbered("HD", 7, 7) | _numbered("HDCS", 8, 10),
+    4: _numbered("HDCS", 5, 10),
+    5: _numbered("HD", 2, 2) | _numbered("HDCS", 3, 10),
+    6: _numbered("HDCS", 2, 12),
+    7: _numbered("HDCS", 2, 14) | _numbered("HD", 15, 15),
+    8: _numbered("HDCS", 0, 15),
+}
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_card_set_is_exactly_the_seed_list(players: int) -> None:
+    """seed 000, cards used: e.g. 3 players = the 聖杯 and 金貨 7, every suit's 8–10, and J, C, Q, K, F
+    of every suit (34 cards); the other counts as listed in the seed, each with the courts and F's."""
+    expected = SEED_CARD_SETS[players] | COURT_AND_FAIRY
+    assert set(card_set(players)) == expected
+    assert len(expected) == 10 * players + 4
+
+
+def test_black_trump_full_order_at_eight_players_with_the_ace_low() -> None:
+    """seed 000, with a trump (魔剣 here, 8 players): the four F's, 魔剣 J, 聖樹 J (same colour), then
+    魔剣 K, Q, C, 15 … 2, A, 0, then the led suit (金貨) K, Q, C, J, 15 … 2, A, 0; the 聖杯 cards
+    are neither trump nor led and cannot win."""
+    ranking = build_ranking(card_set(8), "trump", "S")
+    numbers = [str(n) for n in (*range(15, 1, -1), 1, 0)]
+    order = ["HF", "DF", "CF", "SF", "SJ", "CJ", "SK", "SQ", "SC", *("S" + n for n in numbers)]
+    order += ["DK", "DQ", "DC", "DJ", *("D" + n for n in numbers)]
+    table = ranking.strength["D"]
+    values = [table[card] for card in order]
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
+    assert all(table["H" + rank] < 0 for rank in ("K", "J", "1"))
+    assert ranking.suit["CJ"] == "S" and ranking.suit["CK"] == "C"
+
+
+def _play_until_over(match: FairyMatch, choose: Callable[[int, list[str]], str]) -> None:
+    while match.phase == "play":
+        seat = match.to_act()[0]
+        legal = [a["cards"][0] for a in match.legal_actions(seat)]
+        match.apply(seat, {"type": "play", "cards": [choose(seat, legal)]})
+
+
+@pytest.mark.parametrize(
+    ("players", "named", "declarer_score"),
+    [(4, ["SF"], 1110), (8, ["SF", "SK"], 1480)],
+)
+def test_named_cards_in_the_declarers_own_hand_multiply_the_score(
+    players: int, named: list[str], declarer_score: int
+) -> None:
+    """seed 000, declarer's score: named cards in the declarer's hand mean no lieutenant and the
+    score ×1.5 (one card) or ×2 (two, 7–8 players). 10 魔剣 (440) taken with all ten tricks gets
+    the grand slam (+300): T = 740, so 1110 with one kept card and 1480 with two."""
+    trumps = ["HF", "DF", "CF", "SF", "SJ", "CJ", "SK", "SQ", "SC", "S10"]
+    kitty = ["H5", "H6", "D5", "D6"]
+    match = deal(players, hands={1: trumps}, kitty=kitty)
+    act(match, bid("10S"), *[PASS] * (players - 1), *({"type": "call", "card": card} for card in named))
+    act(match, {"type": "discard", "cards": kitty})
+    _play_until_over(match, lambda seat, legal: legal[0])
+    record = match.hands[0]
+    assert record["details"]["side_tricks"] == 10 and record["details"]["total"] == 740
+    assert record["details"]["lieutenants"] == []
+    assert [entry["place"] for entry in record["details"]["named"]] == ["declarer_hand"] * len(named)
+    assert record["scores"] == [0, declarer_score] + [0] * (players - 2)
+
+
+def test_crazy_hand_misere_with_the_holy_grail_fairy_scores_twenty_times() -> None:
+    """seed 000, misère bonus: a crazy misère whose play hand holds only the 聖杯 F gets ×2 on top of
+    the ×10 declaration (20 times the base). Crazy hand misère at 3 players: 350 × 10 × 2 = 7000.
+    The declarer sheds the 聖杯 F safely under the led 魔剣 F (the led suit's F ranks first)."""
+    declarer = ["HF", "H7", "H8", "H9", "D7", "D8", "D9", "C8", "C9", "C10"]
+    leader = ["SF", "S8", "S9", "S10", "SJ", "SC", "SQ", "SK", "HK", "HQ"]
+    match = deal(3, hands={1: declarer, 2: leader}, kitty=["DF", "CF", "CQ", "CK"])
+    act(match, bid("crazy_hand_misere"), PASS, PASS)
+    assert match.to_act() == [2] and match.view(0)["open_hand"] is None
+    act(match, {"type": "play", "cards": ["SF"]}, {"type": "play", "cards": ["H10"]})
+    act(match, {"type": "play", "cards": ["HF"]})
+    assert match.view(None)["last_trick"]["winner"] == 2
+    lowest = build_ranking(card_set(3), "misere")
+
+    def choose(seat: int, legal: list[str]) -> str:
+        if seat != 1:
+            return legal[0]
+        led = match.view(None)["trick"]["cards"][0]["card"]
+        return min(legal, key=lambda card: lowest.strength[lowest.suit[led]][card])
+
+    _play_until_over(match, choose)
+    record = match.hands[0]
+    details = record["details"]
+    assert details["declarer_tricks"] == 0 and details["made"] and details["play_fairies"] == ["HF"]
+    assert details["bonus_factor"] == 2 and details["declared_points"] == 3500
+    assert record["scores"] == [0, 7000, 0]
+
+
+def test_ramsch_played_out_two_successes_with_fairy_multipliers() -> None:
+    """seed 000, Ramsch: −50 per counted trick; a trick won by an F does not count; two successful
+    players share 150 each, doubled for a non-聖杯 F and ×10 for the 聖杯 F dealt to them.
+    Seat 1 wins nine tricks with plain cards (−450); seat 0 wins the last trick with the 魔剣 F over
+    the 聖杯 F (the led suit's F is first) and still succeeds: 150 × 2 = 300; seat 2 takes nothing
+    and holds the 聖杯 F: 150 × 10 = 1500."""
+    hands = {
+        1: ["DK", "DQ", "DC", "DJ", "D10", "CK", "CQ", "CC", "CJ", "S8"],
+        0: ["SF", "S9", "S10", "SJ", "SC", "H7", "H8", "H9", "H10", "D7"],
+        2: ["HF", "HJ", "HC", "HQ", "HK", "D8", "D9", "C8", "C9", "C10"],
+    }
+    match = deal(3, hands=hands, kitty=["DF", "CF", "SK", "SQ"])
+    act(match, PASS, PASS, PASS)
+    assert match.to_act() == [1]
+    lowest = build_ranking(card_set(3), "misere")
+
+    def choose(seat: int, legal: list[str]) -> str:
+        trick = match.view(None)["trick"]["cards"]
+        if not trick:
+            return legal[0]
+        led = lowest.suit[trick[0]["card"]]
+        return min(legal, key=lambda card: lowest.strength[led][card])
+
+    _play_until_over(match, choose)
+    record = match.hands[0]
+    details = record["details"]
+    assert details["tricks"] == [1, 9, 0] and details["fairy_tricks"] == [1, 0, 0]
+    assert details["counted_tricks"] == [0, 9, 0] and details["successful"] == [0, 2]
+    assert details["success_bonus"] == 150 and details["factors"] == [2, 1, 10]
+    assert record["scores"] == [300, -450, 1500]
+    assert match.is_over  # 1500 is past +500
