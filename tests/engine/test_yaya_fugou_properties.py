@@ -215,3 +215,105 @@ def test_an_illegal_play_leaves_the_match_untouched():
         with pytest.raises(IllegalAction):
             match.apply(seat, bad)
     assert [match.view(s) for s in range(4)] == before and len(match.log) == 1
+
+
+# ---- an independent reading of the seed, played alongside the engine ----------------------------
+SEED_LADDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K", "1", "2"]
+
+
+def _seed_shape(cards: list[str], as_map: dict[str, str]) -> tuple[str, int, int, bool]:
+    """(kind, size, strength, F's only) of a play, written from the seed's text without the
+    engine's helpers: an F beside natural cards is the card it names, F's alone are on top."""
+    naturals = [c for c in cards if not c.endswith("F")]
+    if not naturals:
+        return ("single" if len(cards) == 1 else "set", len(cards), 99, True)
+    members = naturals + [as_map[c] for c in cards if c.endswith("F")]
+    ranks = sorted(SEED_LADDER.index(c[1:]) for c in members)
+    if len(set(ranks)) == 1:
+        return ("single" if len(members) == 1 else "set", len(members), ranks[0], False)
+    assert len(members) >= 3 and len({c[0] for c in members}) == 1
+    assert ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+    return ("straight", len(members), ranks[-1], False)
+
+
+def _seed_beats(new: tuple, old: tuple, revolution: bool) -> bool:
+    if new[:2] != old[:2] or old[3]:
+        return False
+    return new[3] or (new[2] < old[2] if revolution else new[2] > old[2])
+
+
+def _seed_opening_leader(hands: list[list[str]], titles: list[str] | None) -> int:
+    """Coins 3, else the weakest dealt card (suits coins, grail, tree, sword); later the 大貧民."""
+    if titles is not None:
+        return titles.index("daihinmin")
+    dealt = [
+        (SEED_LADDER.index(c[1:]) if not c.endswith("F") else 99, "DHCS".index(c[0]), s)
+        for s, hand in enumerate(hands)
+        for c in hand
+    ]
+    return min(dealt)[2]
+
+
+def _seed_next(hands: list[list[str]], seat: int) -> int:
+    """The next seat after `seat`, by seat number, that still holds cards."""
+    players = len(hands)
+    return next(s % players for s in range(seat + 1, seat + players + 1) if hands[s % players])
+
+
+@pytest.mark.parametrize("players", range(4, 9))
+def test_turns_clearing_revolution_and_places_agree_with_a_fresh_reading_of_the_seed(players):
+    # Seed 003, the play section: counter-rotation by seat, passes for one turn, clearing to the
+    # last player (or the next seat after one who went out), 4+ cards flip strength once, and
+    # places in going-out order with F-only finishers last (RULINGS: the first of them lowest).
+    for seed in range(2):
+        rng = random.Random(players * 100 + seed)
+        match = GAME.new_match(players, {"hands": 2})
+        titles = None
+        while not match.is_over:
+            match.deal_random(rng)
+            while match.phase == "exchange":
+                seat = match.to_act()[0]
+                match.apply(seat, bot_action(match, seat, rng))
+            hands = [list(match.view(s)["hand"]) for s in range(players)]
+            turn = _seed_opening_leader(hands, titles)
+            top, last, passed = None, -1, set()
+            revolution = used = False
+            went_out: list[int] = []
+            f_only: list[int] = []
+
+            while True:
+                assert match.to_act() == [turn]
+                view = match.view(None)
+                assert (view["revolution"], view["revolution_used"]) == (revolution, used)
+                legal = match.legal_actions(turn)
+                for action in legal:
+                    if action["type"] == "play" and top is not None:
+                        assert _seed_beats(
+                            _seed_shape(action["cards"], action.get("as", {})), top, revolution
+                        )
+                action = bot_action(match, turn, rng) if seed else rng.choice(legal)
+                match.apply(turn, action)
+                if action["type"] == "pass":
+                    passed.add(turn)
+                    if {s for s in range(players) if hands[s] and s != last} <= passed:
+                        top, passed = None, set()
+                        turn = last if hands[last] else _seed_next(hands, last)
+                    else:
+                        turn = _seed_next(hands, turn)
+                    continue
+                shape = _seed_shape(action["cards"], action.get("as", {}))
+                for card in action["cards"]:
+                    hands[turn].remove(card)
+                if len(action["cards"]) >= 4 and revolution:
+                    revolution, used = False, True
+                elif len(action["cards"]) >= 4 and not used:
+                    revolution = True
+                top, last, passed = shape, turn, set()
+                if not hands[turn]:
+                    (f_only if shape[3] else went_out).append(turn)
+                holding = [s for s in range(players) if hands[s]]
+                if len(holding) == 1:
+                    assert match.hands[-1]["details"]["order"] == went_out + holding + f_only[::-1]
+                    break
+                turn = _seed_next(hands, turn)
+            titles = match.hands[-1]["details"]["titles"]
