@@ -35,7 +35,8 @@ def _numbers(low: int, high: int) -> list[str]:
 def card_set(players: int) -> list[str]:
     """The cards used at this table size: 10 per player plus a 4-card kitty (34 to 84 cards).
 
-    Red suits (聖杯, 金貨) sometimes carry one extra low number so the total comes out right.
+    At 3, 5 and 7 players the red suits (聖杯, 金貨) carry one number the black suits lack (a 7,
+    a 2 and a 15 respectively), which is what makes the total come out at ten each plus four.
     """
     if players == 3:
         red, black = _numbers(7, 10), _numbers(8, 10)
