@@ -737,3 +737,30 @@ def test_ramsch_played_out_two_successes_with_fairy_multipliers() -> None:
     assert details["success_bonus"] == 150 and details["factors"] == [2, 1, 10]
     assert record["scores"] == [300, -450, 1500]
     assert match.is_over  # 1500 is past +500
+
+
+SEED_MISERE_BASE_FIVE_SIX = {"misere": 150, "hand_misere": 250, "open_misere": 350, "open_hand_misere": 450}
+
+
+@pytest.mark.parametrize("kind", list(SEED_MISERE_BASE_FIVE_SIX))
+@pytest.mark.parametrize(("declaration", "factor"), [(None, 1), ("double", 2), ("crazy", 10)])
+def test_every_misere_bid_played_and_failed_loses_its_declared_points(
+    kind: str, declaration: str | None, factor: int
+) -> None:
+    """seed 000, misère table (5–6 players column) with the double ×2 / crazy ×10 declarations: a
+    declarer holding every F and the top cards takes a trick, so the bid fails and costs exactly its
+    declared points; each defender gets 10 per trick the declarer took."""
+    top = ["HF", "DF", "CF", "SF", "HK", "DK", "CK", "SK", "HQ", "DQ"]
+    kitty = ["CQ", "SQ", "HC", "DC"]
+    match = deal(5, hands={1: top}, kitty=kitty)
+    code = kind if declaration is None else f"{declaration}_{kind}"
+    act(match, bid(code), *[PASS] * 4)
+    if match.phase == "discard":
+        act(match, {"type": "discard", "cards": kitty})
+    assert match.view(None)["kitty_dead"] == (kind in ("hand_misere", "open_hand_misere"))
+    _play_until_over(match, lambda seat, legal: legal[0])
+    record = match.hands[0]
+    taken = record["details"]["declarer_tricks"]
+    declared = SEED_MISERE_BASE_FIVE_SIX[kind] * factor
+    assert taken > 0 and record["details"]["declaration_met"] and not record["details"]["made"]
+    assert record["scores"] == [10 * taken, -declared, 10 * taken, 10 * taken, 10 * taken]
