@@ -155,6 +155,8 @@ def test_a_pass_is_final_and_the_auction_ends_when_all_others_pass() -> None:
 
 
 def test_the_dealer_can_take_the_contract_after_everyone_else_passes() -> None:
+    """seed 000, bidding: once all but one have passed the bid stands, so the dealer speaking
+    last after two passes becomes the declarer at once."""
     match = deal(3)
     act(match, PASS, PASS, bid("6H"))
     assert match.view(None)["declarer"] == 0 and match.phase == "discard"
@@ -420,6 +422,8 @@ def test_trump_ranking_orders_fairies_jacks_then_the_trump_suit() -> None:
 
 
 def test_black_trump_takes_the_other_black_jack() -> None:
+    """seed 000, with a trump / RULINGS (colours): with 聖樹 trumps the 魔剣 J is the same-colour J,
+    a trump below the 聖樹 J; the 聖杯 J stays in its suit; every F outranks both J's."""
     ranking = build_ranking(card_set(4), "trump", "C")
     assert ranking.suit["SJ"] == "C" and ranking.suit["SF"] == "C" and ranking.suit["HJ"] == "H"
     assert ranking.winner([(0, "CK"), (1, "SJ"), (2, "CJ")]) == (2, "CJ")
@@ -507,6 +511,7 @@ def test_open_misere_shows_the_declarers_hand_from_the_first_trick(code: str) ->
 
 
 def test_closed_misere_keeps_the_hand_hidden() -> None:
+    """seed 000, misère table: only the open kinds show the hand; a hand misère stays hidden."""
     match = deal(4)
     act(match, bid("hand_misere"), PASS, PASS, PASS)
     assert match.view(0)["open_hand"] is None
@@ -571,6 +576,8 @@ def test_grand_slam_hand_ends_the_match_at_plus_500() -> None:
 
 
 def test_match_continues_below_500_and_stops_at_the_hand_limit() -> None:
+    """seed 000, end of game: 350 is below +500, so play goes on; RULINGS: a table-chosen number of
+    hands also ends the match."""
     match = deal(3, hands={1: lowest_cards_three_players()}, options={"hands": 2})
     act(match, bid("hand_misere"), PASS, PASS)
     play_out(match)

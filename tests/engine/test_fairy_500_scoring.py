@@ -62,6 +62,7 @@ def test_double_and_crazy_declarations_multiply_any_misere_kind() -> None:
 
 
 def test_bid_table_is_ordered_by_points_and_has_every_bid() -> None:
+    """seed 000, base points: 25 trick contracts plus 4 misère kinds × 3 declarations at every size."""
     for players in range(3, 9):
         table = bid_table(players)
         assert len(table) == 25 + 12
@@ -128,6 +129,8 @@ def test_one_lieutenant_holding_both_named_cards_scores_like_the_declarer() -> N
 
 
 def test_two_lieutenants_each_score_half() -> None:
+    """seed 000, lieutenant score (half the declarer's, bonus included) at 8 players with two
+    lieutenants; 9 魔剣 (340) made with 9 side tricks gets the small slam."""
     result = score_contract(
         players=8, declarer=5, bid_tricks=9, points=340, tricks=[0, 0, 3, 0, 1, 4, 0, 2], named_holders=[2, 7]
     )
@@ -158,6 +161,7 @@ def test_grand_slam_adds_300_only_with_all_ten() -> None:
 
 
 def test_no_slam_bonus_for_all_ten_under_a_lower_bid() -> None:
+    """seed 000, bonus: slams need 9 or 10 tricks *bid*; 8 聖杯 taken with all ten is worth 300 only."""
     result = score_contract(
         players=3, declarer=0, bid_tricks=8, points=300, tricks=[10, 0, 0], named_holders=[]
     )
@@ -247,6 +251,7 @@ def test_misere_bonus_multipliers_judge_fs_in_ascending_strength(
 
 
 def test_misere_bonus_steps_name_each_f_in_order() -> None:
+    """seed 000, bonus multiply: judged in ascending strength, not play order (魔剣 F before 聖杯 F)."""
     steps = misere_bonus_steps(None, ["HF", "SF"])
     assert [(card, float(f)) for card, f in steps] == [("SF", 2.0), ("HF", 2.0)]
 
