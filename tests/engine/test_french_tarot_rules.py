@@ -627,3 +627,70 @@ def test_petit_au_bout_counts_in_the_last_trick_even_when_the_excuse_finishes_a_
     assert details["petit_au_bout_side"] == "taker" and details["petit_au_bout"] == 10
     assert details["unit"] == 760
     assert match.hands[-1]["scores"] == [-760, 1520, -760, 760, -760]
+
+
+def test_a_petit_lost_in_the_last_trick_gives_the_petit_au_bout_to_the_side_that_took_it() -> None:
+    """Seed 004 petit au bout, second case: a side that loses the last trick with the petit in it
+    is 10 worse off, here a defender's petit under the taker's 21. The defence took one trick
+    (H2 H1 HK H3, 6 points), so the taker has 85 points with 3 oudlers against 36:
+    (25 + 49 + 10) × 4 = 336 at garde sans, no slam."""
+    spades_high = ["SK", "SQ", "SC", "SJ", "S10", "S9", "S8"]
+    taker_cards = [*spades_high, "H2", *[f"T{n}" for n in range(12, 22)]]
+    defender_cards = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "H1", *[f"T{n}" for n in range(10, 0, -1)]]
+    fixed = {1: taker_cards, 2: defender_cards, 3: ["HK", "H4"], 0: ["H3"]}
+    dog = ["T11", "EX", "D1", "D2", "D3", "D4"]
+    match = dealt(4, fixed, dog=dog, void={0: "TE", 3: "TE"})
+    bid_round(match, 1, "garde_sans")
+    match.apply(1, {"type": "pass"})
+    preference = {1: taker_cards, 2: defender_cards}
+
+    def policy(m: FrenchTarotMatch, seat: int, legal: list[dict]) -> dict:
+        cards = [a["cards"][0] for a in legal if a["type"] == "play"]
+        assert m.hand is not None and m.hand.trick is not None
+        trick = m.hand.trick.cards
+        if seat in preference:
+            pick = next(c for c in preference[seat] if c in cards)
+        elif trick[:1] == ["H2"]:
+            pick = "HK" if "HK" in cards else cards[0]
+        elif not trick:
+            pick = next(c for c in cards if c[0] == "H" and c != "HK")
+        else:
+            pick = next((c for c in cards if c[0] != "H"), cards[0])
+        return {"type": "play", "cards": [pick]}
+
+    events = play_out(match, policy)
+    tricks = trick_events(events)
+    assert sorted(tricks[7]["cards"]) == ["H1", "H2", "H3", "HK"] and tricks[7]["winner"] == 3
+    assert tricks[-1]["cards"][:2] == ["T21", "T1"] and tricks[-1]["winner"] == 1
+    details = last_details(match)
+    assert details["petit_au_bout_side"] == "taker" and details["petit_au_bout"] == 10
+    assert (details["points"], details["oudlers"], details["slam_side"]) == (85, 3, None)
+    assert details["unit"] == 336
+    assert match.hands[-1]["scores"] == [-336, 1008, -336, -336]
+
+
+def test_the_secret_partners_excuse_under_the_takers_trick_is_not_exchanged() -> None:
+    """RULINGS excuse: the half-point card goes to the trick winner's side, so at five players an
+    excuse played by the partner into a trick the taker wins stays within the side for free."""
+    match = dealt(
+        5,
+        {1: [f"T{n}" for n in range(21, 6, -1)], 3: ["EX", "HK", *[f"T{n}" for n in range(1, 7)]]},
+        void={0: "TE", 2: "TE", 4: "TE"},
+    )
+    bid_round(match, 1, "garde_sans")
+    match.apply(1, {"type": "call", "card": "HK"})
+    match.apply(1, {"type": "pass"})
+    excuse = {"type": "play", "cards": ["EX"]}
+
+    def policy(m: FrenchTarotMatch, seat: int, legal: list[dict]) -> dict:
+        if seat == 3 and excuse in legal:
+            return excuse
+        return highest_trump_first(1)(m, seat, legal)
+
+    events = play_out(match, policy)
+    first = trick_events(events)[0]
+    assert "EX" in first["cards"] and first["winner"] == 1
+    details = last_details(match)
+    assert details["partner"] == 3
+    assert details["excuse"] == {"seat": 3, "fate": "kept", "exchanged": False}
+    assert details["points"] == 91 and details["defence_points"] == 0
