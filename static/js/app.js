@@ -256,8 +256,10 @@ function optionsEditor(game, plugin, values, { disabled, seats, seatName, onEdit
   const pluginValues = {};
   const listeners = new Set();
   let drawn = [];
+  let inputsDrawn = false;
   const read = () => {
-    const options = readOptions(box);
+    // While the plugin draws (before the generic inputs exist) the starting values stand in.
+    const options = inputsDrawn ? readOptions(box) : { ...start };
     for (const name of drawn) options[name] = name in pluginValues ? pluginValues[name] : start[name] ?? null;
     return options;
   };
@@ -295,6 +297,7 @@ function optionsEditor(game, plugin, values, { disabled, seats, seatName, onEdit
     }
   }
   replace(box, optionInputs(game, start, disabled, drawn, drawn.length ? pluginBox : null));
+  inputsDrawn = true;
   for (const kind of ["input", "change"]) {
     box.addEventListener(kind, (event) => {
       if (!pluginBox.contains(event.target)) changed();

@@ -209,4 +209,19 @@ def test_familia_seat_count_change_returns_per_seat_teams_and_roles_to_the_stand
     lena.get_by_test_id("save-options").click()
     expect(lena.get_by_test_id("options-status")).to_have_text("Options saved.")
     assert lena.request.get(f"/api/rooms/{code}").json()["option_overrides"]["teams"] is None
+
+    # with the seating rules switched off any arrangement goes, here and on the server
+    check = lena.get_by_test_id("familia-seating-check")
+    lena.locator("input[data-option=seating_rules]").uncheck()
+    pick(lena, "role", 1, "F")
+    pick(lena, "role", 3, "F")
+    expect(check).to_have_text("Seating rules are switched off: any arrangement is accepted.")
+    lena.get_by_test_id("save-options").click()
+    expect(lena.get_by_test_id("options-status")).to_have_text("Options saved.")
+    lena.reload()
+    expect(check).to_have_attribute("data-problem", "")
+    expect(check).to_contain_text("switched off")
+    # switching them on again shows at once what they would refuse
+    lena.locator("input[data-option=seating_rules]").check()
+    expect(check).to_have_attribute("data-problem", "blocks")
     assert not lena.console_errors, lena.console_errors
