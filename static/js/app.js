@@ -158,10 +158,13 @@ function resolveSchema(prop, root) {
 }
 
 /** The phrase for a game's default match length: `<game>.option.hands.default` when the plugin
- * defines it (fairy-500 plays to ±500), else the generic one hand per player. */
-function handsDefaultText(gameId) {
+ * defines it (fairy-500 plays to ±500), else a fixed count from the schema (yaya-fugou's 5),
+ * else the generic one hand per player. */
+function handsDefaultText(gameId, prop) {
   const key = `${gameId}.option.hands.default`;
-  return t(key) !== key ? t(key) : t("option.hands.default");
+  if (t(key) !== key) return t(key);
+  if (Number.isInteger(prop.default)) return t("option.hands.default.count", { n: prop.default });
+  return t("option.hands.default");
 }
 
 /** Inputs for every option of a game's options schema, filled from `values`; options named in
@@ -185,7 +188,7 @@ function optionInputs(game, values, disabled, skip = [], pluginBox = null) {
     const value = values && name in values ? values[name] : prop.default;
     const label = optionLabel(game.id, name, prop);
     const common = { name, disabled, dataset: { option: name, kind: prop.type || (prop.enum ? "enum" : "string"), nullable: nullable ? "1" : "" } };
-    const handsDefault = name === "hands" && nullable ? handsDefaultText(game.id) : null;
+    const handsDefault = name === "hands" && nullable ? handsDefaultText(game.id, prop) : null;
     let input;
     if (prop.enum) {
       input = h("select", common, nullable ? h("option", { value: "" }, "—") : null,

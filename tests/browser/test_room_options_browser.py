@@ -54,6 +54,9 @@ def test_fairy_500_create_form_shows_the_plugin_labels_and_the_500_point_hint_in
     expect(option_field(hana, "hands").locator(".help")).to_have_text(
         "空欄なら標準（人数と同じハンド数）です。"
     )
+    # a fixed default in the schema is named (yaya-fugou plays 5 hands)
+    form.get_by_test_id("game-select").select_option("yaya-fugou")
+    expect(option_field(hana, "hands").locator(".help")).to_have_text("空欄なら標準（5ハンド）です。")
 
     hana.get_by_test_id("lang-switch").click()
     form = hana.get_by_test_id("create-room")
