@@ -83,6 +83,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     expect(form.get_by_test_id("familia-role-2")).to_have_value("F")
     expect(form.locator("input[data-option=teams]")).to_have_count(0)
     form.locator("input[data-option=hands]").fill("1")
+    kana.screenshot(path=str(artifacts / "room-options-create-familia-ja.png"), full_page=True)
     form.locator("button[type=submit]").click()
     kana.wait_for_url(re.compile(r"/r/[^/]+$"))
     code = kana.url.rsplit("/", 1)[1]
