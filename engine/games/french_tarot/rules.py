@@ -57,14 +57,15 @@ View keys beyond the common ones (docs/ARCHITECTURE.md)
 ``bids`` ([{seat, contract|null}] in speaking order), ``contract``, ``taker``, ``multiplier``,
 ``called_card``, ``partner`` (seat once the called card is played, or for the partner's own view;
 else null), ``taker_alone`` (true once the viewer can know the called card is the taker's own or in
-the dog), ``dog`` (shown cards, or null while hidden), ``dog_size``, ``discard`` (the taker's own
-view only), ``discard_shown_trumps`` (trumps the taker had to put aside, shown to all),
-``discard_left`` (cards still to put aside), ``slam_announced``, ``poignees``
-([{seat, level, cards}]), ``taker_side_points`` / ``taker_side_oudlers`` (from the tricks won so far
-by sides known to the viewer: only the taker's own tricks while the partner is secret),
-``excuse`` ({seat, trick, fate}: "kept", "won_last_trick" or "slam"), ``tricks_won`` (per seat),
-``redeals``, ``last_result`` (the previous hand's ``details``), ``trick_no``, ``played_tricks``
-(every finished trick of this hand: {leader, cards, winner}).
+the dog; a called card in a dog nobody has seen stays unknown, even to the taker), ``dog`` (shown
+cards, or null while hidden), ``dog_size``, ``discard`` (the taker's own view only),
+``discard_shown_trumps`` (trumps the taker had to put aside, shown to all), ``discard_left`` (cards
+still to put aside), ``slam_announced``, ``poignees`` ([{seat, level, cards}]),
+``taker_side_points`` / ``taker_side_oudlers`` (from the tricks won so far by sides known to the
+viewer: only the taker's own tricks while the partner is secret), ``excuse`` ({seat, trick, fate}:
+"kept", "won_last_trick" or "slam"), ``tricks_won`` (per seat), ``redeals``, ``last_result`` (the
+previous hand's ``details``), ``trick_no``, ``played_tricks`` (every finished trick of this hand:
+{leader, cards, winner}).
 
 Hand records (``match.hands``)
 ------------------------------
