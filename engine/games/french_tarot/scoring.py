@@ -9,11 +9,11 @@ the taker's *unit* is
 
     (±(25 + difference) + petit au bout) × multiplier ± poignées + slam
 
-where the sign is + when the taker's side reaches the target (exactly the target wins),
-petit au bout is +10 when the taker's side wins the last trick holding the 1 of trumps and −10
-when the defence does, poignées are not multiplied and go to the side that wins the hand, and
-slam is +400 announced and made, +200 made unannounced, −200 announced and failed (a slam by the
-defence counts −200 for the taker's unit). Each defender scores −unit; the taker scores the
+where the sign is + when the taker's side reaches the target (exactly the target wins), petit au
+bout is +10 when the taker's side takes the last trick with the 1 of trumps in it (whoever played
+it) and −10 when the defence does, poignées are not multiplied and go to the side that wins the
+hand, and slam is +400 announced and made, +200 made unannounced, −200 announced and failed (a slam
+by the defence counts −200 for the taker's unit). Each defender scores −unit; the taker scores the
 opposite of the defenders' sum, or with a five-player partner the taker takes two shares and the
 partner one.
 """
@@ -79,7 +79,8 @@ class HandOutcome:
     oudlers: int
     """Oudlers held by the taker's side at the end."""
     petit_au_bout: str | None = None
-    """"taker" or "defence": the side that won the last trick holding the 1 of trumps."""
+    """"taker" or "defence": the side that took the last trick with the 1 of trumps in it, whoever
+    played it (or the trick before, when the excuse closes a slam)."""
     poignees: tuple[str, ...] = ()
     """Levels of every poignée declared this hand, by either side."""
     slam_announced: bool = False
