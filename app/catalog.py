@@ -34,6 +34,16 @@ def defaults_by_players(game: Game) -> dict[str, dict[str, Any]]:
     return {str(n): game.default_options(n) for n in range(game.min_players, game.max_players + 1)}
 
 
+def options_order(game: Game) -> list[str]:
+    """The option names in the order the game's `Options` declares them.
+
+    The stored schema lives in a JSONB column, and JSONB sorts object keys, so the schema's
+    `properties` come back alphabetical; forms follow this list instead. Taken from the schema
+    the engine builds (not the stored one), so the names match `options_schema` even with aliases.
+    """
+    return list(game.Options.model_json_schema().get("properties", {}))
+
+
 async def sync_catalog(session: AsyncSession) -> None:
     """Upsert one `games` row per game in the engine registry."""
     for game in GAMES.values():

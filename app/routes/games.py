@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from app.catalog import defaults_by_players, presets_by_game
+from app.catalog import defaults_by_players, options_order, presets_by_game
 from app.repository import catalog_rows
 from app.services import get_services
 from engine import GAMES
@@ -33,6 +33,7 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
                 "default_options": row.default_options,
                 "default_options_by_players": defaults_by_players(game),
                 "options_schema": row.options_schema,
+                "options_order": options_order(game),
                 "presets": presets.get(row.id, []),
                 "rules_url": f"/rules/{row.id}",
             }

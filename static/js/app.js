@@ -167,13 +167,23 @@ function handsDefaultText(gameId, prop) {
   return t("option.hands.default");
 }
 
+/** A game's option names in the order the game defines them. The catalog sends that order as
+ * `options_order`, because the stored schema's `properties` come back sorted by name (JSONB
+ * does not keep key order); names it does not list keep their schema order, after the rest. */
+export function orderedOptionNames(game) {
+  const props = (game.options_schema || {}).properties || {};
+  const listed = (Array.isArray(game.options_order) ? game.options_order : []).filter((name) => name in props);
+  return [...listed, ...Object.keys(props).filter((name) => !listed.includes(name))];
+}
+
 /** Inputs for every option of a game's options schema, filled from `values`; options named in
  * `skip` are drawn by the plugin, and `pluginBox` takes the place of the first of them. */
 function optionInputs(game, values, disabled, skip = [], pluginBox = null) {
   const schema = game.options_schema || {};
   const props = schema.properties || {};
   const fields = [];
-  for (const [name, raw] of Object.entries(props)) {
+  for (const name of orderedOptionNames(game)) {
+    const raw = props[name];
     if (skip.includes(name)) {
       if (pluginBox && !fields.includes(pluginBox)) fields.push(pluginBox);
       continue;
