@@ -53,6 +53,7 @@ const strings = {
     [`${P}kind.fsingle`]: "F (unbeatable single)",
     [`${P}f_as`]: "F = {card}",
     [`${P}select_hint`]: "Select cards, then play. Beat: {top}.",
+    [`${P}hand_hint`]: "Select cards, then press Play",
     [`${P}lead_hint`]: "You lead: select a single, a set of one rank, or a straight of 3+ in one suit.",
     [`${P}selected_none`]: "No card selected.",
     [`${P}legal`]: "✓ Legal play",
@@ -109,6 +110,7 @@ const strings = {
     [`${P}kind.fsingle`]: "F 1枚（最強）",
     [`${P}f_as`]: "F = {card}",
     [`${P}select_hint`]: "カードを選んで出してください。場：{top}",
+    [`${P}hand_hint`]: "カードを選んで「出す」を押してください",
     [`${P}lead_hint`]: "あなたが親です。1枚、同じ数字の組、または同じスートで3枚以上続く階段を選んでください。",
     [`${P}selected_none`]: "カードが選ばれていません。",
     [`${P}legal`]: "✓ 出せます",
@@ -405,6 +407,12 @@ export default {
     const next = current.includes(card) ? current.filter((c) => c !== card) : [...current, card];
     ctx.setSelected(next);
     return true;
+  },
+
+  /** A click selects a card here, so the table's "click to play" hint would mislead. */
+  handHint(ctx) {
+    if (ctx.view.phase !== "play" || !ctx.legal.some((a) => a.type === "play")) return null;
+    return ctx.t(`${P}hand_hint`);
   },
 
   buttonActions: (ctx) => ctx.legal.filter((a) => a.type === "pass"),

@@ -21,6 +21,11 @@
  *                                           // otherwise while this seat is to act, "" when it is not
  *     onCardClick(card, ctx) -> boolean     // a click on an enabled hand card; return true when
  *                                           // handled. Default: send the single-card play of that card.
+ *     handHint(ctx) -> string | null        // the hint beside "Your hand", already in ctx.lang (null:
+ *                                           // none). Default: "click a highlighted card to play it"
+ *                                           // while a single-card play is legal, but no hint at all
+ *                                           // when the plugin has onCardClick (export genericHandHint
+ *                                           // gives the default text for phases where a click plays)
  *     buttonActions(ctx) -> action[]        // legal actions shown as buttons under the hand; default:
  *                                           // every legal action that is not a single-card play
  *     actionLabel(action, ctx) -> string    // the text of such a button (default: type + fields)
@@ -104,6 +109,38 @@ export function formatScore(value) {
   if (typeof value !== "number") return String(value ?? "");
   const text = Number.isInteger(value) ? String(value) : value.toFixed(1);
   return value > 0 ? `+${text}` : text.replace("-", "−");
+}
+
+/**
+ * The latest play of each seat in a trick's card list. The list is flat (one entry per card), so
+ * one play of several cards (a pair, a straight) is a run of entries of the same seat; a seat's
+ * earlier plays in the same round are covered by its newest one, as on a real table.
+ * @returns {Map<number, {card: string, order: number}[]>}
+ */
+export function latestPlays(cards) {
+  const plays = new Map();
+  let previousSeat = null;
+  cards.forEach((entry, order) => {
+    if (entry.seat !== previousSeat || !plays.has(entry.seat)) plays.set(entry.seat, []);
+    plays.get(entry.seat).push({ card: entry.card, order });
+    previousSeat = entry.seat;
+  });
+  return plays;
+}
+
+/**
+ * "Click a highlighted card to play it" when a single-card play is legal, else null. A plugin
+ * with its own `onCardClick` may return this from `handHint` in the phases where a click plays.
+ */
+export function genericHandHint(ctx) {
+  return ctx.isMyTurn && ctx.legal.some(isSingleCardPlay) ? t("table.click_legal") : null;
+}
+
+/** The visible share of each fanned card's width: less for longer plays and crowded tables. */
+function fanShow(count, small) {
+  if (count < 2) return "1";
+  const spread = small ? 1.4 : 2.2; // at most this many card widths beyond the first card
+  return String(Math.min(0.45, spread / (count - 1)).toFixed(3));
 }
 
 export class Table {
@@ -305,13 +342,14 @@ export class Table {
   felt(view, ctx, players, toAct) {
     const viewer = view.seat ?? (this.activeSeat ?? 0);
     const felt = h("div", { class: ["felt", `players-${players}`], "data-direction": this.plugin.direction });
-    const trickCards = new Map((view.trick && view.trick.cards ? view.trick.cards : []).map((play, order) => [play.seat, { ...play, order }]));
+    const trickPlays = latestPlays(view.trick && view.trick.cards ? view.trick.cards : []);
     // Until the next card is led, the finished trick stays on the felt, faded, so a trick that
     // ended with the last card is still seen where it was played.
     const last = view.last_trick;
-    const doneCards = !trickCards.size && view.phase !== "match_over" && last && last.cards
-      ? new Map(last.cards.map((play, order) => [play.seat, { ...play, order }]))
+    const donePlays = !trickPlays.size && view.phase !== "match_over" && last && last.cards
+      ? latestPlays(last.cards)
       : new Map();
+    const small = players > 6;
     for (let n = 0; n < players; n++) {
       const pos = this.seatPosition(n, players, viewer);
       const roomSeat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
@@ -333,23 +371,29 @@ export class Table {
         h("span", { class: "seat-score", title: t("table.score") }, formatScore(view.scores ? view.scores[n] : 0)),
         count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null),
       badges ? h("div", { class: "seat-badges" }, badges) : null));
-      const play = trickCards.get(n) || doneCards.get(n);
+      const play = trickPlays.get(n) || donePlays.get(n);
       if (play) {
-        const done = !trickCards.size;
-        const pull = players > 6 ? 0.42 : 0.5; // crowded tables keep the trick nearer the middle
+        const done = !trickPlays.size;
+        const pull = small ? 0.42 : 0.5; // crowded tables keep the trick nearer the middle
         const tx = 50 + (pos.x - 50) * pull;
         const ty = 50 + (pos.y - 50) * (pull - 0.05);
+        const cardClass = done ? "done-trick-card" : "trick-card";
         felt.append(h("div", {
-          class: [done ? "done-trick-card" : "trick-card", done && n === last.winner && "winner"],
-          style: { left: `${tx}%`, top: `${ty}%`, zIndex: String(10 + play.order) },
-          dataset: { seat: String(n), card: play.card, order: String(play.order) },
-        },
-          cardEl(play.card, this.plugin.deck, { size: players > 6 ? "sm" : "" })));
+          class: ["trick-play", small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
+          // A play of several cards is fanned: the more cards, the more they overlap, so that a
+          // long straight still takes little more room than two cards side by side.
+          // A string: the DOM helper's style object cannot carry a CSS custom property.
+          style: `left: ${tx}%; top: ${ty}%; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small)}`,
+          dataset: { seat: String(n), count: String(play.length) },
+        }, play.map((entry) => h("div", {
+          class: [cardClass, done && n === last.winner && "winner"],
+          dataset: { seat: String(n), card: entry.card, order: String(entry.order) },
+        }, cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
       }
     }
-    if (!trickCards.size) {
+    if (!trickPlays.size) {
       let centre = view.phase === "match_over" ? t("table.phase.match_over") : "";
-      if (doneCards.size && last.winner !== undefined && last.winner !== null) {
+      if (donePlays.size && last.winner !== undefined && last.winner !== null) {
         centre = t("table.last_trick.winner", { name: this.seatName(last.winner) });
       }
       felt.append(h("div", { class: "felt-center" }, centre));
@@ -418,6 +462,7 @@ export class Table {
           return cardEl(card, this.plugin.deck, { state, onClick: state === "legal" || state === "selected" ? onClick : state === "disabled" ? onClick : null });
         })
         : h("p", { class: "muted" }, t("table.hand.empty")));
+    const hint = this.handHint(ctx);
     const buttons = (this.plugin.buttonActions ? this.plugin.buttonActions(ctx) : ctx.legal.filter((a) => !isSingleCardPlay(a)))
       .map((action) => h("button", {
         type: "button",
@@ -428,9 +473,27 @@ export class Table {
     return h("section", { class: "hand-area" },
       tabs,
       h("h3", { class: "hand-title" }, held.length > 1 ? null : t("table.hand"),
-        ctx.isMyTurn && singlePlays.size ? h("span", { class: "hint" }, t("table.click_legal")) : null),
+        hint ? h("span", { class: "hint", "data-testid": "hand-hint" }, hint) : null),
       hand,
       buttons.length ? h("div", { class: "action-buttons", "aria-label": t("table.actions") }, buttons) : null);
+  }
+
+  /**
+   * The line next to "Your hand". A plugin's `handHint` decides when it has one; a plugin that
+   * handles clicks itself (`onCardClick`) but has no `handHint` gets none, since "click to play"
+   * may be wrong there (a click may select a card instead).
+   */
+  handHint(ctx) {
+    if (this.plugin.handHint) {
+      try {
+        return this.plugin.handHint(ctx) || null;
+      } catch (error) {
+        console.error("plugin hand hint failed", error);
+        return null;
+      }
+    }
+    if (this.plugin.onCardClick) return null;
+    return genericHandHint(ctx);
   }
 
   scoreRows(view) {
