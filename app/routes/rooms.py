@@ -43,6 +43,8 @@ class SeatBody(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
     as_: Literal["me", "bot"] = Field(default="me", alias="as")
+    # With "bot": the host may hand a person's seat to a bot in one step (someone left the table).
+    replace: bool = False
 
 
 async def _running_match(session: Any, room_id: int) -> MatchRow | None:
@@ -147,7 +149,8 @@ async def patch_room(code: str, body: PatchRoomBody, request: Request, person: S
 async def take_seat(code: str, n: int, body: SeatBody, request: Request, person: SignedIn) -> dict:
     """`{"as": "me"}` sits down (an empty seat, or one a bot keeps warm); `{"as": "bot"}` lets the
     host seat a bot. During a match this is how a bot takes over for someone who left, and how
-    a person takes a bot's seat back."""
+    a person takes a bot's seat back. `{"as": "bot", "replace": true}` lets the host give a
+    person's seat to a bot at once; that person stays credited with the seat's scores."""
     services = get_services(request)
     async with services.db.session() as session:
         room = await room_by_code(session, code, lock=True)
@@ -174,7 +177,7 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
                 )
         else:
             _host_only(room, person)
-            if current is not None and current.kind == "person":
+            if current is not None and current.kind == "person" and not body.replace:
                 raise ApiError(
                     409,
                     f"seat {n} has a person in it; remove them first",
@@ -182,6 +185,8 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
                 )
             if current is None:
                 session.add(RoomSeat(room_id=room.id, n=n, kind="bot", person_id=None))
+            else:
+                current.kind, current.person_id = "bot", None
             if running is not None:
                 await session.execute(
                     update(MatchSeat)

@@ -655,6 +655,12 @@ function roomPage(code) {
     } else if (host) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,
         onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.remove")));
+      if (seat.kind === "person" && matchRunning()) {
+        buttons.push(h("button", { type: "button", class: "small", "data-testid": `takeover-${seat.n}`,
+          title: t("room.seat.takeover_title"),
+          onclick: () => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot", replace: true })) },
+          t("room.seat.takeover")));
+      }
     }
     const connected = seat.kind === "bot" || seat.connected;
     return h("li", { class: ["seat-row", mine && "mine", !seat.kind && "empty"], dataset: { seat: String(seat.n) } },

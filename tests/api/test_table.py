@@ -323,6 +323,37 @@ async def test_a_seat_left_during_a_match_can_go_to_a_bot_and_be_taken_back(data
             assert credited == leaver.me["id"]
 
 
+async def test_the_host_hands_an_absent_players_seat_to_a_bot_in_one_step(database_url: str) -> None:
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Host") as host,
+        browser(server, "Gone") as gone,
+        browser(server, "Guest") as guest,
+    ):
+        code = (await make_room(host, seats=3, hands=1))["code"]
+        await gone.get(f"/api/rooms/{code}")
+        await guest.get(f"/api/rooms/{code}")
+        room = await seat_and_start(host, code, {0: host, 1: gone, 2: host})
+        match_id = room["match"]["id"]
+        refused = await guest.http.post(f"/api/rooms/{code}/seats/1", json={"as": "bot", "replace": True})
+        assert refused.status_code == 403
+        async with host.socket(code) as host_ws:
+            await host_ws.wait_state()
+            room = await host.post(f"/api/rooms/{code}/seats/1", {"as": "bot", "replace": True})
+            assert room["seats"][1]["kind"] == "bot" and room["match"]["status"] == "running"
+            bot_moves_before = _moves_by(database_url, match_id, 1)
+            for _ in range(6):
+                state = await until_turn(host_ws)
+                (seat, legal), *_ = my_turn(state)
+                await host_ws.act(seat, state["version"], legal[0])
+                await host_ws.wait_state(lambda m, v=state["version"]: m["version"] > v)
+            assert _moves_by(database_url, match_id, 1) > bot_moves_before
+        ((credited, kind),) = db_rows(
+            database_url, "SELECT person_id, kind FROM match_seats WHERE match_id = :m AND n = 1", m=match_id
+        )
+        assert (credited, kind) == (gone.me["id"], "bot")  # the scores still count for the one who left
+
+
 def _moves_by(database_url: str, match_id: int, seat: int) -> int:
     ((count,),) = db_rows(
         database_url,

@@ -133,6 +133,9 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     for page in (alice, bob):
         expect(page.locator(HAND_CARDS)).to_have_count(14)  # 4 players: two rounds of 14 cards
     expect(alice.get_by_test_id("start")).to_have_count(0)  # no start button while the match runs
+    # only the host may let a bot play for someone during the match
+    expect(alice.get_by_test_id("takeover-1")).to_have_count(1)
+    expect(bob.get_by_test_id("takeover-0")).to_have_count(0)
     alice.screenshot(path=str(artifacts / "holy-grail-table-desktop.png"))
 
     played = play_until_hand_result([alice, bob])
