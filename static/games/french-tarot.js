@@ -11,7 +11,7 @@
  */
 import { h } from "../js/dom.js";
 import { cardRow } from "../js/cards.js";
-import { formatScore } from "../js/table.js";
+import { formatScore, genericHandHint } from "../js/table.js";
 
 const P = "french-tarot.";
 
@@ -202,6 +202,11 @@ export default {
     }
     if (!ctx.isMyTurn) return "";
     return ctx.legal.some((a) => a.type === "play" && a.cards[0] === card) ? "legal" : "disabled";
+  },
+
+  /** Clicks play a card only in the play phase; that is when the usual "click to play" hint fits. */
+  handHint(ctx) {
+    return ctx.view.phase === "play" ? genericHandHint(ctx) : null;
   },
 
   onCardClick(card, ctx) {

@@ -65,6 +65,7 @@ def take_one_step(page: Page, seen: dict[str, int]) -> bool:
         return True
     if current == "discard" and page.locator("[data-testid=f5-discard]").count():
         expect(page.locator(HAND_CARDS)).to_have_count(14)
+        expect(page.get_by_test_id("hand-hint")).to_have_count(0)  # clicks select here; the panel explains
         for index in range(4):
             page.locator(HAND_CARDS).nth(index).click()
         expect(page.locator("[data-testid=hand] .card.is-selected")).to_have_count(4)
@@ -77,6 +78,7 @@ def take_one_step(page: Page, seen: dict[str, int]) -> bool:
             expect(page.get_by_test_id("f5-contract")).to_be_visible()
             expect(page.get_by_test_id("f5-trump")).to_be_visible()
             expect(page.get_by_test_id("f5-tricks")).to_be_visible()
+            expect(page.get_by_test_id("hand-hint")).to_have_text("Click a highlighted card to play it.")
         legal.first.click()
         seen["play"] += 1
         return True

@@ -27,6 +27,7 @@ FACTS_JS = """() => ({
   trick: [...document.querySelectorAll('.felt .trick-card')]
     .sort((a, b) => Number(a.dataset.order) - Number(b.dataset.order)).map((e) => e.dataset.card),
   phase: (document.querySelector('[data-testid=ft-panel]') || {dataset: {}}).dataset.phase || null,
+  hint: (document.querySelector('[data-testid=hand-hint]') || {}).textContent || null,
 })"""
 
 
@@ -90,6 +91,7 @@ def play_hand(
         if facts["legal"] and facts["phase"] == "discard":
             expect(page.get_by_test_id("ft-dog")).to_be_visible()
             assert not set(facts["legal"]) & FORBIDDEN_IN_DISCARD, facts
+            assert facts["hint"] is None, facts  # a click discards here, not plays
             disabled = page.locator("[data-testid=hand] .card.is-disabled")
             assert disabled.count() == len(facts["hand"]) - len(facts["legal"])
             if click_first(page, LEGAL_CARDS):
@@ -98,6 +100,8 @@ def play_hand(
         if facts["legal"]:
             expected = set(playable_cards(facts["hand"], facts["trick"]))
             assert set(facts["legal"]) == expected, facts
+            if facts["phase"] == "play":  # a click plays here, and the hint says so
+                assert facts["hint"] == "Click a highlighted card to play it.", facts
             if not screenshot_taken and facts["trick"]:
                 page.screenshot(path=str(artifacts / "french-tarot-table.png"))
                 check_phone_layout(page, artifacts)

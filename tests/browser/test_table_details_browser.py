@@ -90,8 +90,8 @@ def test_a_bots_multi_card_play_shows_all_its_cards_on_a_phone_felt_with_eight_s
 
     seen_hint = False
     found = None
-    deadline = time.monotonic() + 60
-    while found is None and time.monotonic() < deadline:
+    deadline = time.monotonic() + 90
+    while (found is None or not seen_hint) and time.monotonic() < deadline:
         if alice.locator(RESULT).count():
             alice.locator(RESULT).locator("button.primary").click()
             continue
@@ -99,13 +99,34 @@ def test_a_bots_multi_card_play_shows_all_its_cards_on_a_phone_felt_with_eight_s
         if facts["pending"] or not facts["myTurn"]:
             alice.wait_for_timeout(30)
             continue
+        # While it is our turn nothing moves, so the live page still matches `facts` below.
         if facts["legal"]:
             # The plugin's hint, not the generic "click a highlighted card to play it".
             assert facts["hint"] == "Select cards, then press Play", facts["hint"]
-            seen_hint = True
+            if not seen_hint:
+                alice.get_by_test_id("lang-switch").click()
+                expect(alice.get_by_test_id("hand-hint")).to_have_text(
+                    "カードを選んで「出す」を押してください"
+                )
+                expect(alice.locator(".hand-title")).not_to_contain_text("明るいカードをクリック")
+                alice.get_by_test_id("lang-switch").click()
+                expect(alice.get_by_test_id("hand-hint")).to_have_text("Select cards, then press Play")
+                seen_hint = True
         top = facts["top"]
-        if top and top["seat"] != 0 and len(top["cards"]) >= 2:
+        if found is None and top and top["seat"] != 0 and len(top["cards"]) >= 2:
             found = facts
+            by_seat = {play["seat"]: play for play in found["plays"]}
+            shown = by_seat[top["seat"]]
+            assert sorted(shown["cards"]) == sorted(top["cards"]), (shown, top)
+            assert shown["count"] == len(top["cards"])
+            for play in found["plays"]:  # every seat's play stays on the felt, even fanned on a phone
+                assert play["left"] >= found["felt"]["left"] - 1, play
+                assert play["right"] <= found["felt"]["right"] + 1, play
+            assert found["width"] <= PHONE["width"] + 1, "the table scrolls sideways on a phone"
+            felt_cards = alice.locator(f".felt .trick-play[data-seat='{top['seat']}'] .trick-card")
+            expect(felt_cards).to_have_count(len(top["cards"]))
+            alice.screenshot(path=str(artifacts / "table-details-yaya-multi-card-phone.png"), full_page=True)
+        if found is not None and seen_hint:
             break
         try:
             _take_my_turn(alice, facts)
@@ -113,24 +134,8 @@ def test_a_bots_multi_card_play_shows_all_its_cards_on_a_phone_felt_with_eight_s
             if alice.locator(RESULT).count():
                 continue
             raise
-    assert found is not None, "no bot made a multi-card play within 60 s"
-    assert seen_hint
-
-    top = found["top"]
-    by_seat = {play["seat"]: play for play in found["plays"]}
-    shown = by_seat[top["seat"]]
-    assert sorted(shown["cards"]) == sorted(top["cards"]), (shown, top)
-    assert shown["count"] == len(top["cards"])
-    for play in found["plays"]:  # every seat's play stays on the felt, even fanned on a phone
-        assert play["left"] >= found["felt"]["left"] - 1 and play["right"] <= found["felt"]["right"] + 1, play
-    assert found["width"] <= PHONE["width"] + 1, "the table scrolls sideways on a phone"
-    felt_cards = alice.locator(f".felt .trick-play[data-seat='{top['seat']}'] .trick-card")
-    expect(felt_cards).to_have_count(len(top["cards"]))
-    alice.screenshot(path=str(artifacts / "table-details-yaya-multi-card-phone.png"), full_page=True)
-
-    alice.get_by_test_id("lang-switch").click()
-    expect(alice.get_by_test_id("hand-hint")).to_have_text("カードを選んで「出す」を押してください")
-    expect(alice.locator(".hand-title")).not_to_contain_text("明るいカードをクリック")
+    assert found is not None, "no bot made a multi-card play within 90 s"
+    assert seen_hint, "never had a legal play within 90 s"
     assert not alice.console_errors, alice.console_errors
 
 

@@ -494,8 +494,12 @@ def test_petit_au_bout_for_the_defence_and_a_defence_slam() -> None:
 )
 def test_poignee_thresholds_by_player_count(players: int, simple: int, double: int, triple: int) -> None:
     """RULINGS poignée thresholds: 13/15/18 at 3 players, 10/13/15 at 4, 8/10/13 at 5."""
-    for count, levels in ((simple - 1, []), (simple, ["simple"]), (double, ["simple", "double"]),
-                          (triple, ["simple", "double", "triple"])):
+    for count, levels in (
+        (simple - 1, []),
+        (simple, ["simple"]),
+        (double, ["simple", "double"]),
+        (triple, ["simple", "double", "triple"]),
+    ):
         trumps = [f"T{n}" for n in range(2, 2 + count)]
         match = playing(players, {2: trumps}, void={2: "TE"})
         while match.to_act() != [2]:
