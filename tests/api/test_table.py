@@ -305,13 +305,7 @@ async def test_a_seat_left_during_a_match_can_go_to_a_bot_and_be_taken_back(data
             assert room["seats"][1]["kind"] is None and room["match"]["status"] == "running"
             await host.post(f"/api/rooms/{code}/seats/1", {"as": "bot"})
             # Host plays its seats; the bot now plays seat 1 until the leaver comes back.
-            bot_moves_before = _moves_by(database_url, match_id, 1)
-            for _ in range(6):
-                state = await until_turn(host_ws)
-                (seat, legal), *_ = my_turn(state)
-                await host_ws.act(seat, state["version"], legal[0])
-                await host_ws.wait_state(lambda m, v=state["version"]: m["version"] > v)
-            assert _moves_by(database_url, match_id, 1) > bot_moves_before
+            await _host_plays_and_the_bot_answers(host_ws, database_url, match_id, bot_seat=1)
 
             async with leaver.socket(code) as leaver_ws:
                 await leaver.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
@@ -341,17 +335,24 @@ async def test_the_host_hands_an_absent_players_seat_to_a_bot_in_one_step(databa
             await host_ws.wait_state()
             room = await host.post(f"/api/rooms/{code}/seats/1", {"as": "bot", "replace": True})
             assert room["seats"][1]["kind"] == "bot" and room["match"]["status"] == "running"
-            bot_moves_before = _moves_by(database_url, match_id, 1)
-            for _ in range(6):
-                state = await until_turn(host_ws)
-                (seat, legal), *_ = my_turn(state)
-                await host_ws.act(seat, state["version"], legal[0])
-                await host_ws.wait_state(lambda m, v=state["version"]: m["version"] > v)
-            assert _moves_by(database_url, match_id, 1) > bot_moves_before
+            await _host_plays_and_the_bot_answers(host_ws, database_url, match_id, bot_seat=1)
         ((credited, kind),) = db_rows(
             database_url, "SELECT person_id, kind FROM match_seats WHERE match_id = :m AND n = 1", m=match_id
         )
         assert (credited, kind) == (gone.me["id"], "bot")  # the scores still count for the one who left
+
+
+async def _host_plays_and_the_bot_answers(
+    host_ws: TableSocket, database_url: str, match_id: int, bot_seat: int
+) -> None:
+    """The host makes six moves for its seats; the bot in `bot_seat` must have moved meanwhile."""
+    bot_moves_before = _moves_by(database_url, match_id, bot_seat)
+    for _ in range(6):
+        state = await until_turn(host_ws)
+        (seat, legal), *_ = my_turn(state)
+        await host_ws.act(seat, state["version"], legal[0])
+        await host_ws.wait_state(lambda m, v=state["version"]: m["version"] > v)
+    assert _moves_by(database_url, match_id, bot_seat) > bot_moves_before
 
 
 def _moves_by(database_url: str, match_id: int, seat: int) -> int:
