@@ -5,7 +5,9 @@ PostgreSQL is the source of truth. A live match in memory is a cache rebuilt wit
 
 Processing one action (always under the match's asyncio.Lock):
 1. the acting seat must be held by the sender (or be a bot / chance),
-2. the version the sender saw must be the current one (else `stale`, nothing changes),
+2. the version the sender saw must be the current one, or one since which the sender's seat has
+   had the very same legal actions (others acted meanwhile, as in a simultaneous exchange);
+   else `stale`, and nothing changes,
 3. the engine validates and applies it on the live match (`IllegalAction` leaves it untouched),
 4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied,
 5. the new log rows (plus finished hands and final results) are committed in one transaction;
@@ -76,6 +78,28 @@ class LiveMatch:
     recent_events: deque[tuple[int, list[dict[str, Any]]]] = field(
         default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES)
     )
+    # seat -> (version since which its legal actions are unchanged, those actions)
+    options_since: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.note_options()
+
+    def note_options(self) -> None:
+        """Call after every change: remember since which version each seat's options stand."""
+        version, acting = self.version, set(self.match.to_act())
+        for seat in range(self.match.players):
+            legal = self.match.legal_actions(seat) if seat in acting else []
+            known = self.options_since.get(seat)
+            if known is None or known[1] != legal:
+                self.options_since[seat] = (version, legal)
+
+    def saw_current_options(self, seat: int, version: int) -> bool:
+        """Whether a client at `version` saw what `seat` may do now: the current version, or an
+        older one when only other seats have moved since (so simultaneous moves are not stale)."""
+        if version == self.version:
+            return True
+        known = self.options_since.get(seat)
+        return known is not None and known[0] <= version < self.version
 
     @property
     def version(self) -> int:
@@ -271,7 +295,7 @@ class TableService:
                 raise ActionRejected("forbidden", f"you do not hold seat {seat}")
             if live.finished:
                 raise ActionRejected("illegal", "the match is over")
-            if version != live.version:
+            if not live.saw_current_options(seat, version):
                 raise ActionRejected(
                     "stale", f"the table moved on (version {live.version}, you sent {version}); try again"
                 )
@@ -302,6 +326,7 @@ class TableService:
             self.forget(live.match_id)
             raise ActionRejected("stale", "the action could not be saved; the table was reloaded") from None
         live.recent_events.append((live.version, events))
+        live.note_options()
 
     async def _commit(self, live: LiveMatch, before: int) -> None:
         match = live.match
@@ -449,6 +474,7 @@ class TableService:
             self.forget(live.match_id)
             raise ActionRejected("stale", "the shuffle could not be saved") from None
         live.recent_events.append((live.version, events))
+        live.note_options()
 
     # ---- publishing and views --------------------------------------------------------------------
     async def publish_state(self, match_id: int) -> None:

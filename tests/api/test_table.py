@@ -395,6 +395,40 @@ async def test_a_restarted_server_resumes_an_unfinished_match_from_its_log(datab
     assert status == "finished"
 
 
+async def test_simultaneous_moves_are_not_stale_while_the_seats_own_options_are_unchanged(
+    database_url: str,
+) -> None:
+    """Yaya Fugou's exchange: both poorer seats give at once. The second gift, sent with the
+    version both saw, is accepted, since only the other seat moved; an action from before a
+    seat's options changed is still refused as stale."""
+    async with running_server(database_url) as server, browser(server, "Mei") as mei:
+        code = (await make_room(mei, "yaya-fugou", seats=4, hands=2))["code"]
+        await seat_and_start(mei, code, {0: mei, 1: mei, 2: mei, 3: mei})
+        async with mei.socket(code) as ws:
+            state = await until_turn(ws)
+            while len(my_turn(state)) < 2:  # play the first hand out, up to the exchange
+                (seat, legal), *_ = my_turn(state)
+                await ws.act(seat, state["version"], legal[0])
+                state = await ws.wait_state(
+                    lambda m, v=state["version"]: m["version"] > v and bool(my_turn(m))
+                )
+            assert all(view["phase"] == "exchange" for view in state["views"].values())
+            seen = state["version"]
+            (first, first_legal), (second, second_legal) = my_turn(state)
+            await ws.act(first, seen, first_legal[0])
+            state = await ws.wait_state(lambda m: m["version"] > seen)
+            await ws.act(second, seen, second_legal[0])  # the version before the other gift
+            state = await ws.wait_state(lambda m: m["version"] > seen + 1)
+            assert not ws.errors
+            givers = {first, second}
+            receivers = my_turn(state)
+            assert receivers and not givers & {seat for seat, _ in receivers}
+            receiver, receiver_legal = receivers[0]
+            await ws.act(receiver, seen, receiver_legal[0])  # from before it had anything to do
+            error = await ws.wait_for(lambda m: m["type"] == "error")
+            assert error["code"] == "stale"
+
+
 async def test_a_failed_commit_drops_the_cached_match_and_rebuilds_it_from_the_log(database_url: str) -> None:
     """Another writer (e.g. a second server process) logs the next action first: our commit
     must fail, the action is refused as stale and the table shows what the database holds."""
