@@ -46,6 +46,12 @@ const strings = {
     [`${P}slam_announced`]: "Slam announced by {name}",
     [`${P}poignee`]: "Declare a {level} poignée ({n} trumps)",
     [`${P}poignee_shown`]: "{name}: {level} poignée",
+    [`${P}poignee_offer`]: "Before your first card you may declare a poignée, showing trumps to everyone. Pick a level, then choose which trumps to show.",
+    [`${P}poignee_pick`]: "Choose trumps: {level} ({n})",
+    [`${P}poignee_choosing`]: "Click trumps to choose the ones to show: {k} of {n} chosen. The excuse counts only when it is the last card you need.",
+    [`${P}poignee_declare`]: "Declare the {level} poignée",
+    [`${P}poignee_cancel`]: "Cancel",
+    [`${P}poignee_hint`]: "Click trumps to choose which to show, then declare.",
     [`${P}level.simple`]: "simple",
     [`${P}level.double`]: "double",
     [`${P}level.triple`]: "triple",
@@ -115,6 +121,12 @@ const strings = {
     [`${P}slam_announced`]: "{name} がスラムを宣言しました",
     [`${P}poignee`]: "{level}ポワニを宣言（切り札{n}枚）",
     [`${P}poignee_shown`]: "{name}：{level}ポワニ",
+    [`${P}poignee_offer`]: "最初のカードを出す前にポワニを宣言できます（切り札を全員に見せます）。段階を選んでから、見せる切り札を選んでください。",
+    [`${P}poignee_pick`]: "切り札を選ぶ：{level}（{n}枚）",
+    [`${P}poignee_choosing`]: "見せる切り札をクリックで選んでください：{n}枚中{k}枚。エクスキューズは最後の1枚が足りないときだけ使えます。",
+    [`${P}poignee_declare`]: "{level}ポワニを宣言",
+    [`${P}poignee_cancel`]: "やめる",
+    [`${P}poignee_hint`]: "見せる切り札をクリックで選び、宣言してください。",
     [`${P}level.simple`]: "シングル",
     [`${P}level.double`]: "ダブル",
     [`${P}level.triple`]: "トリプル",
@@ -172,6 +184,52 @@ function formatPoints(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
+/** The poignée levels this seat may declare now, each with the engine's suggested trumps. */
+function poigneeOffers(ctx) {
+  return ctx.legal.filter((a) => a.type === "declare" && a.what === "poignee");
+}
+
+const isTrumpOrExcuse = (card) => card[0] === "T" || card === "EX";
+
+/** Choosing which trumps to show: the play phase with poignée offers and a selection started. */
+function choosingPoignee(ctx) {
+  return ctx.view.phase === "play" && ctx.selected.length > 0 && poigneeOffers(ctx).length > 0;
+}
+
+/** The declaration the chosen trumps make, or null (the server checks it again). */
+function chosenPoignee(ctx) {
+  const chosen = ctx.selected;
+  const offer = poigneeOffers(ctx).find((a) => a.cards.length === chosen.length);
+  if (!offer || !chosen.every(isTrumpOrExcuse)) return null;
+  const hiddenTrumps = (ctx.view.hand || []).filter((c) => c[0] === "T" && !chosen.includes(c));
+  if (chosen.includes("EX") && hiddenTrumps.length) return null;
+  return { type: "declare", what: "poignee", level: offer.level, cards: [...chosen] };
+}
+
+function poigneePanel(ctx) {
+  const offers = poigneeOffers(ctx);
+  const box = h("div", { class: "ft-poignee-choice", "data-testid": "ft-poignee-choice" });
+  if (!choosingPoignee(ctx)) {
+    box.append(h("p", { class: "help" }, ctx.t(`${P}poignee_offer`)),
+      ...offers.map((offer) => h("button", { type: "button", class: "small", "data-testid": `ft-poignee-pick-${offer.level}`,
+        onclick: () => ctx.setSelected([...offer.cards]) },
+      ctx.t(`${P}poignee_pick`, { level: ctx.t(`${P}level.${offer.level}`), n: offer.cards.length }))));
+    return box;
+  }
+  const declaration = chosenPoignee(ctx);
+  // The level the chosen count heads for (offers come lowest first).
+  const aim = declaration || offers.find((o) => o.cards.length >= ctx.selected.length) || offers[offers.length - 1];
+  const level = ctx.t(`${P}level.${aim.level}`);
+  box.append(h("p", { class: "help", "data-testid": "ft-poignee-count" },
+    ctx.t(`${P}poignee_choosing`, { k: ctx.selected.length, n: aim.cards.length })));
+  box.append(h("button", { type: "button", class: "primary small", "data-testid": "ft-poignee-declare", disabled: !declaration,
+    onclick: () => { if (declaration) ctx.send(declaration); ctx.setSelected([]); } },
+  ctx.t(`${P}poignee_declare`, { level })));
+  box.append(h("button", { type: "button", class: "small", "data-testid": "ft-poignee-cancel", onclick: () => ctx.setSelected([]) },
+    ctx.t(`${P}poignee_cancel`)));
+  return box;
+}
+
 /** The discard step: clicking a card sends its discard; the rest are disabled. */
 function discardCards(ctx) {
   return new Set(ctx.legal.filter((a) => a.type === "discard").map((a) => a.cards[0]));
@@ -201,23 +259,35 @@ export default {
       return discardCards(ctx).has(card) ? "legal" : "disabled";
     }
     if (!ctx.isMyTurn) return "";
+    if (choosingPoignee(ctx)) {
+      if (ctx.selected.includes(card)) return "selected";
+      return isTrumpOrExcuse(card) ? "legal" : "disabled";
+    }
     return ctx.legal.some((a) => a.type === "play" && a.cards[0] === card) ? "legal" : "disabled";
   },
 
-  /** Clicks play a card only in the play phase; that is when the usual "click to play" hint fits. */
+  /** Clicks play a card only in the play phase; that is when the usual "click to play" hint fits
+   * (unless the player is choosing the trumps of a poignée). */
   handHint(ctx) {
+    if (choosingPoignee(ctx)) return ctx.t(`${P}poignee_hint`);
     return ctx.view.phase === "play" ? genericHandHint(ctx) : null;
   },
 
   onCardClick(card, ctx) {
+    if (choosingPoignee(ctx)) {
+      if (ctx.selected.includes(card)) ctx.setSelected(ctx.selected.filter((c) => c !== card));
+      else if (isTrumpOrExcuse(card)) ctx.setSelected([...ctx.selected, card]);
+      return true;
+    }
     if (ctx.view.phase !== "discard") return false;
     const action = ctx.legal.find((a) => a.type === "discard" && a.cards[0] === card);
     if (action) ctx.send(action);
     return true;
   },
 
+  /** Poignées are chosen in the panel (which trumps to show); every other non-card action is a button. */
   buttonActions(ctx) {
-    return ctx.legal.filter((a) => a.type !== "play" && a.type !== "discard");
+    return ctx.legal.filter((a) => a.type !== "play" && a.type !== "discard" && !(a.type === "declare" && a.what === "poignee"));
   },
 
   actionLabel(action, ctx) {
@@ -291,6 +361,7 @@ export default {
       const key = view.excuse.fate ? `${P}excuse.${view.excuse.fate}` : `${P}excuse.played`;
       panel.append(h("p", { class: "ft-excuse", "data-testid": "ft-excuse" }, ctx.t(key, { name: ctx.seatName(view.excuse.seat) })));
     }
+    if (view.phase === "play" && poigneeOffers(ctx).length) panel.append(poigneePanel(ctx));
     if (view.phase === "play") {
       const secret = view.players === 5 && !view.taker_alone && (view.partner === null || view.partner === undefined);
       panel.append(h("p", { class: "ft-taken", "data-testid": "ft-taken" },

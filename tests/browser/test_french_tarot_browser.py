@@ -4,15 +4,18 @@ the engine's rules, and the hand result that shows the arithmetic."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlalchemy import create_engine, text
 
 from engine.games.french_tarot.rules import playable_cards
-from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.conftest import PHONE, NewPerson, ServerProcess
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
+from tests.engine.test_french_tarot_rules import build_deck
 
 pytestmark = pytest.mark.browser
 
@@ -181,3 +184,86 @@ def test_five_players_the_taker_calls_a_king_and_the_called_card_is_shown(
     bob.get_by_test_id("lang-switch").click()
     expect(bob.locator("article.rules")).to_contain_text("プチ・オ・ブ")
     assert not bob.console_errors, bob.console_errors
+
+
+def _deal_again(database_url: str, deck: list[str]) -> None:
+    """With the server stopped: make the only match's first shuffle `deck` and drop what followed,
+    so the restarted server replays the match from that deal."""
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            ((match_id, first),) = conn.execute(
+                text("SELECT match_id, action FROM match_actions WHERE seq = 0")
+            ).all()
+            assert first["type"] == "shuffle"
+            conn.execute(
+                text("UPDATE match_actions SET action = CAST(:a AS jsonb) WHERE match_id = :m AND seq = 0"),
+                {"a": json.dumps({"type": "shuffle", "deck": deck}), "m": match_id},
+            )
+            conn.execute(text("DELETE FROM match_actions WHERE match_id = :m AND seq > 0"), {"m": match_id})
+            conn.execute(text("UPDATE matches SET version = 1 WHERE id = :m"), {"m": match_id})
+    finally:
+        engine.dispose()
+
+
+def test_a_player_chooses_which_trumps_a_poignee_shows(
+    new_person: NewPerson, server_process: ServerProcess, database_url: str, artifacts: Path
+) -> None:
+    """Eleven trumps at four players: a simple poignée shows ten, and the player picks which. The
+    panel starts from the ten lowest; we show the 21 instead of the 20, and everyone sees it."""
+    paul = new_person()
+    sign_up(paul, "Paul")
+    create_room(paul, "french-tarot", seats=4, hands=1)
+    paul.get_by_test_id("take-0").click()
+    paul.get_by_test_id("fill-bots").click()
+    expect(paul.locator(".seat-row.empty")).to_have_count(0)
+    paul.get_by_test_id("start").click()
+    expect(paul.locator(HAND_CARDS)).to_have_count(18, timeout=20_000)
+
+    server_process.stop()
+    trumps = [f"T{n}" for n in range(11, 22)]
+    _deal_again(database_url, build_deck(4, {0: trumps}, void={0: "E"}))
+    server_process.start()
+    for trump in trumps:
+        expect(paul.locator(f"[data-testid=hand] .card[data-card='{trump}']")).to_have_count(
+            1, timeout=30_000
+        )
+
+    # Speak (the strongest bid left, so that nobody passes the deal away), then wait for our first card.
+    deadline = time.monotonic() + 60
+    while not paul.get_by_test_id("ft-poignee-choice").count():
+        assert time.monotonic() < deadline, "no poignée offer at our first card"
+        bids = paul.locator(".action-button", has_text="Bid")
+        if bids.count():
+            click_first(paul, ".action-button:has-text('Bid') >> nth=-1")
+        elif not click_first(paul, ".action-button", "No slam"):
+            paul.wait_for_timeout(40)
+
+    choice = paul.get_by_test_id("ft-poignee-choice")
+    choice.get_by_test_id("ft-poignee-pick-simple").click()
+    selected = paul.locator("[data-testid=hand] .card.is-selected")
+    expect(selected).to_have_count(10)
+    expect(paul.get_by_test_id("hand-hint")).to_have_text(
+        "Click trumps to choose which to show, then declare."
+    )
+    expect(choice.get_by_test_id("ft-poignee-declare")).to_be_enabled()
+    paul.locator("[data-testid=hand] .card[data-card='T20']").click()
+    expect(selected).to_have_count(9)
+    expect(choice.get_by_test_id("ft-poignee-count")).to_contain_text("9 of 10")
+    expect(choice.get_by_test_id("ft-poignee-declare")).to_be_disabled()
+    plain = paul.locator("[data-testid=hand] .card.is-disabled").first
+    expect(plain).to_be_visible()  # plain cards cannot be shown in a poignée
+    paul.locator("[data-testid=hand] .card[data-card='T21']").click()
+    expect(selected).to_have_count(10)
+    paul.screenshot(path=str(artifacts / "french-tarot-poignee-choice.png"))
+    choice.get_by_test_id("ft-poignee-declare").click()
+
+    shown = paul.get_by_test_id("ft-poignee")
+    expect(shown).to_contain_text("Paul")
+    expect(shown.locator(".card[data-card='T21']")).to_have_count(1)
+    expect(shown.locator(".card[data-card='T20']")).to_have_count(0)
+    expect(paul.get_by_test_id("ft-poignee-choice")).to_have_count(0)
+    expect(paul.get_by_test_id("hand-hint")).to_have_text("Click a highlighted card to play it.")
+    # Only the reconnection attempts while the server was down may have logged errors.
+    errors = [e for e in paul.console_errors if "ERR_CONNECTION_REFUSED" not in e]
+    assert not errors, errors
