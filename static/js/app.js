@@ -835,7 +835,7 @@ function normaliseLeaderboard(data) {
   return rows.map((row, index) => ({
     rank: row.rank ?? index + 1,
     gameId: row.game_id ?? null,
-    name: row.kind === "bot" ? t("common.bot") : row.name ?? "",
+    name: row.kind === "bot" ? t("board.bots") : row.name ?? "",  // the server adds every bot into one entry
     bot: row.kind === "bot",
     me: Boolean(row.is_me),
     matches: row.matches ?? null,
