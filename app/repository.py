@@ -96,7 +96,7 @@ def effective_options(game: Game, seats: int, overrides: dict[str, Any]) -> dict
     try:
         parsed = game.parse_options({**game.default_options(seats), **overrides}, seats)
     except IllegalAction as exc:
-        raise ApiError(422, exc.reason, f"この設定では始められません: {exc.reason}") from None
+        raise ApiError(422, exc.reason, exc.ja or f"この設定では始められません: {exc.reason}") from None
     return parsed.model_dump(mode="json")
 
 

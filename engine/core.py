@@ -28,9 +28,11 @@ Event = dict[str, Any]
 class IllegalAction(ValueError):
     """Raised by `Match.apply` for any action the rules or the seat do not allow."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, ja: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        # The same reason in Japanese, where the engine has one (option checks); None otherwise.
+        self.ja = ja
 
 
 class GameOptions(BaseModel):
@@ -128,7 +130,9 @@ class Game:
         """Validate options for a table of `players`; raises IllegalAction with a readable reason."""
         if not self.min_players <= players <= self.max_players:
             raise IllegalAction(
-                f"{self.names['en']} is for {self.min_players}–{self.max_players} players, not {players}"
+                f"{self.names['en']} is for {self.min_players}–{self.max_players} players, not {players}",
+                f"{self.names.get('ja', self.names['en'])}は{self.min_players}〜{self.max_players}人用です"
+                f"（{players}人では遊べません）",
             )
         if isinstance(options, GameOptions):
             parsed = options
@@ -140,14 +144,16 @@ class Game:
                     f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
                     for err in exc.errors()
                 )
-                raise IllegalAction(f"invalid options: {problems}") from None
+                raise IllegalAction(
+                    f"invalid options: {problems}", f"設定の値が正しくありません（{problems}）"
+                ) from None
         self.check_options(parsed, players)
         return parsed
 
     def check_options(self, options: GameOptions, players: int) -> None:
         """Reject option combinations the rules do not allow for this player count."""
         if options.hands is not None and options.hands < 1:
-            raise IllegalAction("a match needs at least one hand")
+            raise IllegalAction("a match needs at least one hand", "1ハンド以上を指定してください")
 
     def new_match(
         self, players: int, options: Mapping[str, Any] | GameOptions | None = None, seed: int | None = None

@@ -128,6 +128,7 @@ async def test_the_host_changes_seats_and_options_before_the_start_only(database
         assert (await guest.http.patch(f"/api/rooms/{code}", json={"seats": 3})).status_code == 403
         bad = await host.http.patch(f"/api/rooms/{code}", json={"options": {"hands": 0}})
         assert bad.status_code == 422 and "at least one hand" in bad.json()["detail"]
+        assert bad.json()["messages"]["ja"] == "1ハンド以上を指定してください"  # the engine's own Japanese
         room = (
             await host.http.patch(f"/api/rooms/{code}", json={"seats": 3, "options": {"hands": 1}})
         ).json()

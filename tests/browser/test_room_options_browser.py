@@ -116,7 +116,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     # saving it anyway: the server refuses and its reason is shown by the options
     kana.get_by_test_id("save-options").click()
     status = kana.get_by_test_id("options-status")
-    expect(status).to_contain_text("men and women must sit in two separate blocks")
+    expect(status).to_contain_text("座席のルール：男性役と女性役は卓を2つのまとまりに分けて座ります")
     expect(status).to_have_class(re.compile(r"\berror\b"))
 
     # women in seats 1-2 and men in 3-4: fine with the standard teams

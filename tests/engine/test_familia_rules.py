@@ -176,8 +176,9 @@ def test_seating_rules_keep_the_sexes_in_blocks_and_partners_apart() -> None:
     # seed 001, seating: men and women sit in two groups; a team's man and woman are not neighbours
     with pytest.raises(IllegalAction, match="blocks"):
         GAME.new_match(4, {"teams": [0, 1, 0, 1], "roles": ["M", "F", "M", "F"]})
-    with pytest.raises(IllegalAction, match="side by side"):
+    with pytest.raises(IllegalAction, match="seats 1 and 2 .* side by side") as refused:
         GAME.new_match(4, {"teams": [0, 0, 1, 1], "roles": ["M", "F", "F", "M"]})
+    assert refused.value.ja == "座席のルール：席 1 と 席 2 は同じチームの男性役と女性役で、隣り合っています"
     GAME.new_match(4, {"teams": [0, 0, 1, 1], "roles": ["M", "F", "F", "M"], "seating_rules": False})
     # eight players in three teams, the extra players joining as women (the seed's example)
     GAME.new_match(8, {"teams": [0, 1, 2, 0, 1, 2, 0, 1], "roles": ["M", "M", "M", "F", "F", "F", "F", "F"]})

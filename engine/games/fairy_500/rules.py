@@ -692,4 +692,6 @@ class FairyFiveHundred(Game):
         super().check_options(options, players)
         assert isinstance(options, FairyOptions)
         if options.partnership and players != 4:
-            raise IllegalAction("the partnership option is for exactly 4 players")
+            raise IllegalAction(
+                "the partnership option is for exactly 4 players", "パートナーシップは4人のときだけ選べます"
+            )

@@ -24,7 +24,7 @@ class FamiliaGame(Game):
     def check_options(self, options: GameOptions, players: int) -> None:
         super().check_options(options, players)
         if not isinstance(options, Options):
-            raise IllegalAction("these are not Familia options")
+            raise IllegalAction("these are not Familia options", "ファミリアの設定ではありません")
         resolve(options, players)
 
     def default_options(self, players: int) -> dict[str, Any]:

@@ -164,15 +164,22 @@ def split_jokers(count: int) -> tuple[int, int]:
     return (count + 1) // 2, count // 2
 
 
-def _seating_problem(teams: list[int], roles: list[str]) -> str | None:
+def _seating_problem(teams: list[int], roles: list[str]) -> tuple[str, str] | None:
+    """What breaks the seating rules, in English and Japanese; None when the seating is fine."""
     players = len(roles)
     changes = sum(1 for seat in range(players) if roles[seat] != roles[(seat + 1) % players])
     if changes > 2:
-        return "men and women must sit in two separate blocks"
+        return (
+            "men and women must sit in two separate blocks",
+            "男性役と女性役は卓を2つのまとまりに分けて座ります",
+        )
     for seat in range(players):
         neighbour = (seat + 1) % players
         if roles[seat] != roles[neighbour] and teams[seat] == teams[neighbour]:
-            return f"seats {seat} and {neighbour} are a man and a woman of the same team side by side"
+            return (
+                f"seats {seat + 1} and {neighbour + 1} are a man and a woman of the same team side by side",
+                f"席 {seat + 1} と 席 {neighbour + 1} は同じチームの男性役と女性役で、隣り合っています",
+            )
     return None
 
 
@@ -191,22 +198,31 @@ def resolve(options: Options, players: int) -> Table:
     teams = list(options.teams) if options.teams is not None else default_teams
     roles = list(options.roles) if options.roles is not None else default_roles
     if len(teams) != players or len(roles) != players:
-        raise IllegalAction(f"teams and roles need one entry for each of the {players} seats")
+        raise IllegalAction(
+            f"teams and roles need one entry for each of the {players} seats",
+            f"チームと性別は{players}席それぞれに1つずつ指定してください",
+        )
     if options.seating_rules:
         problem = _seating_problem(teams, roles)
         if problem:
-            raise IllegalAction(f"seating rules: {problem}")
+            raise IllegalAction(f"seating rules: {problem[0]}", f"座席のルール：{problem[1]}")
 
     deals = options.deals if options.deals is not None else decks
     face_sets = options.face_sets if options.face_sets is not None else deals
     if options.face_use != "together" and face_sets != deals:
-        raise IllegalAction("with one set of face cards per deal, face_sets must equal deals")
+        raise IllegalAction(
+            "with one set of face cards per deal, face_sets must equal deals",
+            "絵札をディールごとに使うときは、絵札のセット数とディール数を同じにしてください",
+        )
 
     tricks = options.tricks if options.tricks is not None else STANDARD_TRICKS[players]
     sizes = sorted({tricks // 2 + 1, (tricks + 1) // 2 + 1})
     hand_size = options.hand_size if options.hand_size is not None else sizes[-1]
     if hand_size not in sizes:
-        raise IllegalAction(f"with {tricks} tricks a hand is {' or '.join(map(str, sizes))} cards")
+        raise IllegalAction(
+            f"with {tricks} tricks a hand is {' or '.join(map(str, sizes))} cards",
+            f"{tricks}トリックなら手札は{'か'.join(map(str, sizes))}枚です",
+        )
 
     batting = options.batting_familia
     if isinstance(batting, bool):
@@ -214,29 +230,40 @@ def resolve(options: Options, players: int) -> Table:
     elif len(batting) == deals:
         batting_per_deal = tuple(batting)
     else:
-        raise IllegalAction("batting_familia needs one flag per deal")
+        raise IllegalAction(
+            "batting_familia needs one flag per deal",
+            "バッティング・ファミリアはディールごとに指定してください",
+        )
 
     hand_jokers = options.hand_jokers if options.hand_jokers is not None else (4 if players == 7 else 0)
     pile = options.pile_jokers
     if options.face_use == "together":
         if not isinstance(pile, int):
-            raise IllegalAction("with the face-card sets used together, pile_jokers is one number")
+            raise IllegalAction(
+                "with the face-card sets used together, pile_jokers is one number",
+                "絵札をまとめて使うときは、山のジョーカーの枚数は1つの数です",
+            )
         pile_jokers: tuple[int, ...] = (pile,)
     elif isinstance(pile, int):
         pile_jokers = (pile,) * deals
     elif len(pile) == deals:
         pile_jokers = tuple(pile)
     else:
-        raise IllegalAction("pile_jokers needs one number per deal")
+        raise IllegalAction(
+            "pile_jokers needs one number per deal", "山のジョーカーの枚数はディールごとに指定してください"
+        )
     if any(j < 0 for j in pile_jokers):
-        raise IllegalAction("pile_jokers cannot be negative")
+        raise IllegalAction("pile_jokers cannot be negative", "ジョーカーの枚数は0以上です")
     available = JOKERS_PER_DECK * decks
     if hand_jokers + sum(pile_jokers) > available:
-        raise IllegalAction(f"{decks} deck(s) hold only {available} jokers")
+        raise IllegalAction(
+            f"{decks} deck(s) hold only {available} jokers",
+            f"{decks}組のデッキにジョーカーは{available}枚しかありません",
+        )
 
     cards = number_cards(decks, hand_jokers, players * tricks, options.hand_adjustment)
     if len(cards) < players * hand_size:
-        raise IllegalAction("not enough number cards to deal every hand")
+        raise IllegalAction("not enough number cards to deal every hand", "数札が足りず、全員に配れません")
     return Table(
         players=players,
         decks=decks,

@@ -27,7 +27,7 @@ class FrenchTarot(Game):
     def check_options(self, options: GameOptions, players: int) -> None:
         super().check_options(options, players)
         if options.hands is not None and options.hands > 100:
-            raise IllegalAction("a match has at most 100 hands")
+            raise IllegalAction("a match has at most 100 hands", "1試合は100ハンドまでです")
 
 
 GAME = FrenchTarot()
