@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 
 from engine.games.french_tarot.rules import playable_cards
 from tests.browser.conftest import PHONE, NewPerson, ServerProcess
-from tests.browser.test_platform_browser import create_room, parse_score, sign_up
+from tests.browser.test_platform_browser import parse_score, start_solo_table
 from tests.engine.test_french_tarot_rules import build_deck
 
 pytestmark = pytest.mark.browser
@@ -120,12 +120,7 @@ def test_a_whole_french_tarot_hand_against_bots_shows_the_scoring_arithmetic(
     new_person: NewPerson, artifacts: Path
 ) -> None:
     alice = new_person()
-    sign_up(alice, "Alice")
-    create_room(alice, "french-tarot", seats=4, hands=1)
-    alice.get_by_test_id("take-0").click()
-    alice.get_by_test_id("fill-bots").click()
-    expect(alice.locator(".seat-row.empty")).to_have_count(0)
-    alice.get_by_test_id("start").click()
+    start_solo_table(alice, "Alice", seats=4, my_seats=[0], game="french-tarot")
 
     expect(alice.locator(HAND_CARDS)).to_have_count(18, timeout=20_000)  # 4 players: 18 cards each
     expect(alice.get_by_test_id("ft-bids")).to_contain_text("Bids")
@@ -160,12 +155,7 @@ def test_five_players_the_taker_calls_a_king_and_the_called_card_is_shown(
     """Five players: as dealer we speak last, so the strongest bid (garde contre) makes us the taker
     unless a bot bid it first; then we call a card and play the hand out (15 cards each)."""
     bob = new_person()
-    sign_up(bob, "Bob")
-    create_room(bob, "french-tarot", seats=5, hands=1)
-    bob.get_by_test_id("take-0").click()
-    bob.get_by_test_id("fill-bots").click()
-    expect(bob.locator(".seat-row.empty")).to_have_count(0)
-    bob.get_by_test_id("start").click()
+    start_solo_table(bob, "Bob", seats=5, my_seats=[0], game="french-tarot")
     expect(bob.locator(HAND_CARDS)).to_have_count(15, timeout=20_000)
 
     done = play_hand(bob, artifacts, strongest_bid=True)
@@ -212,12 +202,7 @@ def test_a_player_chooses_which_trumps_a_poignee_shows(
     """Eleven trumps at four players: a simple poignée shows ten, and the player picks which. The
     panel starts from the ten lowest; we show the 21 instead of the 20, and everyone sees it."""
     paul = new_person()
-    sign_up(paul, "Paul")
-    create_room(paul, "french-tarot", seats=4, hands=1)
-    paul.get_by_test_id("take-0").click()
-    paul.get_by_test_id("fill-bots").click()
-    expect(paul.locator(".seat-row.empty")).to_have_count(0)
-    paul.get_by_test_id("start").click()
+    start_solo_table(paul, "Paul", seats=4, my_seats=[0], game="french-tarot")
     expect(paul.locator(HAND_CARDS)).to_have_count(18, timeout=20_000)
 
     server_process.stop()

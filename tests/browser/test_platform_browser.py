@@ -221,10 +221,10 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     assert not carol.console_errors, carol.console_errors
 
 
-def start_solo_table(page: Page, name: str, seats: int, my_seats: list[int]) -> str:
-    """Sign up, create a one-hand Holy Grail room, sit in `my_seats`, bots elsewhere, start."""
+def start_solo_table(page: Page, name: str, seats: int, my_seats: list[int], game: str = "holy-grail") -> str:
+    """Sign up, create a one-hand room of `game`, sit in `my_seats`, bots elsewhere, start."""
     sign_up(page, name)
-    invite = create_room(page, "holy-grail", seats=seats, hands=1)
+    invite = create_room(page, game, seats=seats, hands=1)
     for seat in my_seats:
         page.get_by_test_id(f"take-{seat}").click()
         expect(page.locator(f".seat-row[data-seat='{seat}'] .seat-who")).to_contain_text(name)
