@@ -59,17 +59,18 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         db = Database(settings.sqlalchemy_url)
         bus = pubsub or await make_pubsub(settings)
         tables = TableService(db, bus, settings.bot_delay)
-        app.state.services = Services(
-            settings=settings, db=db, pubsub=bus, tables=tables, presence=Presence()
-        )
+        presence = Presence(db)
+        app.state.services = Services(settings=settings, db=db, pubsub=bus, tables=tables, presence=presence)
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
+            await presence.start()
             resumed = await tables.resume_all()
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)
             yield
         finally:
             await tables.close()
+            await presence.close()
             await bus.close()
             await db.dispose()
 

@@ -198,3 +198,27 @@ class MatchResult(Base):
     counted: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     """False for a second seat of the same person in the same team (team games give every seat
     of a team the team's total): leaderboards add only counted rows."""
+
+
+class ServerProcess(Base):
+    """A running server process; its heartbeat (`seen_at`) says its presence rows still count."""
+
+    __tablename__ = "server_processes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    started_at: Mapped[datetime] = _now()
+    seen_at: Mapped[datetime] = _now()
+
+
+class RoomPresence(Base):
+    """A person with at least one open WebSocket to a room on one server process."""
+
+    __tablename__ = "room_presence"
+
+    process_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("server_processes.id", ondelete="CASCADE"), primary_key=True
+    )
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), primary_key=True)

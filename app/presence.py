@@ -1,32 +1,117 @@
-"""Who is connected to which room right now (this process's WebSockets)."""
+"""Who is connected to which room, whichever server process holds their WebSockets.
+
+Each process counts its own sockets in memory and keeps one `room_presence` row per (room,
+person) it serves, so a room's connection dots are right when several processes share the
+database. A heartbeat refreshes the process's `server_processes.seen_at`; the rows of a process
+that stops beating (it crashed) stop counting after `STALE_AFTER` and are swept at the next start.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import uuid
 from collections import Counter
+from datetime import timedelta
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import Database
+from app.models import RoomPresence, ServerProcess
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 10.0
+STALE_AFTER = timedelta(seconds=35)  # a few missed heartbeats: the process is gone
+SWEEP_AFTER = timedelta(minutes=10)  # processes this long silent are deleted with their rows
 
 
 class Presence:
-    def __init__(self) -> None:
-        self._rooms: dict[int, Counter[int]] = {}
+    def __init__(self, db: Database, heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
+        self.db = db
+        self.process_id = uuid.uuid4().hex
+        self.heartbeat_seconds = heartbeat_seconds
+        self._sockets: dict[int, Counter[int]] = {}
+        self._heartbeat: asyncio.Task[None] | None = None
 
-    def join(self, room_id: int, person_id: int) -> bool:
-        """Count one more socket; True when the person was not connected before."""
-        counter = self._rooms.setdefault(room_id, Counter())
+    async def start(self) -> None:
+        """Register this process, sweep long-dead ones, and start the heartbeat."""
+        async with self.db.session() as session:
+            await session.execute(
+                delete(ServerProcess).where(ServerProcess.seen_at < func.now() - SWEEP_AFTER)
+            )
+            session.add(ServerProcess(id=self.process_id))
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def close(self) -> None:
+        """Stop the heartbeat and drop this process's rows (its sockets are closing)."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        with contextlib.suppress(Exception):
+            async with self.db.session() as session:
+                await session.execute(delete(ServerProcess).where(ServerProcess.id == self.process_id))
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            try:
+                async with self.db.session() as session:
+                    await session.execute(
+                        update(ServerProcess)
+                        .where(ServerProcess.id == self.process_id)
+                        .values(seen_at=func.now())
+                    )
+            except Exception:  # the database may be restarting; the next beat tries again
+                log.warning("presence heartbeat failed", exc_info=True)
+
+    async def join(self, room_id: int, person_id: int) -> bool:
+        """Count one more socket; True when the person was connected nowhere before."""
+        counter = self._sockets.setdefault(room_id, Counter())
         counter[person_id] += 1
-        return counter[person_id] == 1
+        if counter[person_id] > 1:
+            return False
+        async with self.db.session() as session:
+            elsewhere = person_id in await self.connected(session, room_id)
+            await session.execute(
+                insert(RoomPresence)
+                .values(process_id=self.process_id, room_id=room_id, person_id=person_id)
+                .on_conflict_do_nothing()
+            )
+        return not elsewhere
 
-    def leave(self, room_id: int, person_id: int) -> bool:
-        """Count one socket less; True when that was the person's last one."""
-        counter = self._rooms.get(room_id)
+    async def leave(self, room_id: int, person_id: int) -> bool:
+        """Count one socket less; True when that was the person's last socket anywhere."""
+        counter = self._sockets.get(room_id)
         if counter is None or counter[person_id] <= 0:
             return False
         counter[person_id] -= 1
-        if counter[person_id] == 0:
-            del counter[person_id]
-            if not counter:
-                del self._rooms[room_id]
-            return True
-        return False
+        if counter[person_id] > 0:
+            return False
+        del counter[person_id]
+        if not counter:
+            del self._sockets[room_id]
+        async with self.db.session() as session:
+            await session.execute(
+                delete(RoomPresence).where(
+                    RoomPresence.process_id == self.process_id,
+                    RoomPresence.room_id == room_id,
+                    RoomPresence.person_id == person_id,
+                )
+            )
+            return person_id not in await self.connected(session, room_id)
 
-    def connected(self, room_id: int) -> set[int]:
-        return set(self._rooms.get(room_id, ()))
+    @staticmethod
+    async def connected(session: AsyncSession, room_id: int) -> set[int]:
+        """People with an open socket to the room on any live process (read in the caller's
+        session, so a request never holds two database connections at once)."""
+        rows = await session.scalars(
+            select(RoomPresence.person_id)
+            .join(ServerProcess, ServerProcess.id == RoomPresence.process_id)
+            .where(RoomPresence.room_id == room_id, ServerProcess.seen_at > func.now() - STALE_AFTER)
+        )
+        return set(rows)

@@ -56,7 +56,7 @@ async def _running_match(session: Any, room_id: int) -> MatchRow | None:
 async def _room_answer(services: Services, code: str, viewer: Person | None) -> dict[str, Any]:
     async with services.db.session() as session:
         room = await room_by_code(session, code)
-        return await room_json(session, room, viewer, services.presence.connected(room.id))
+        return await room_json(session, room, viewer, await services.presence.connected(session, room.id))
 
 
 async def _announce(services: Services, room_id: int, match_id: int | None = None) -> None:

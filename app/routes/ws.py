@@ -64,7 +64,7 @@ class RoomConnection:
         async with self.services.db.session() as session:
             room = await room_by_code(session, self.code)
             answer = await room_json(
-                session, room, self.person, self.services.presence.connected(self.room_id)
+                session, room, self.person, await self.services.presence.connected(session, self.room_id)
             )
         await self.send({"type": "room", "room": answer})
         return answer["match"]["id"] if answer["match"] else None
@@ -164,7 +164,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4401)
         return
     connection = RoomConnection(websocket, services, person, room_id, code)
-    first_socket = services.presence.join(room_id, person.id)
+    first_socket = await services.presence.join(room_id, person.id)
     pump: asyncio.Task[None] | None = None
     try:
         async with services.pubsub.subscribe(room_channel(room_id)) as subscription:
@@ -189,6 +189,6 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
-        if services.presence.leave(room_id, person.id):
-            with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):
+            if await services.presence.leave(room_id, person.id):
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})

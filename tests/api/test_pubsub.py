@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from app.pubsub import InProcessPubSub
 from tests.api.harness import browser, make_room, running_server
@@ -59,3 +60,67 @@ async def test_two_servers_on_one_database_share_a_table_through_listen_notify(d
             moved = await watcher.wait_state(lambda m: m["version"] == state["version"] + 1)
             played = next(iter(moved["views"].values()))["trick"]["cards"]
             assert {"seat": seat, "card": legal[0]["cards"][0]} in played
+
+
+async def test_a_person_connected_to_one_server_shows_as_connected_on_the_other(database_url: str) -> None:
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+        browser(one, "Ada") as ada,
+        browser(two) as ben,
+    ):
+        ben.me = await ben.post("/api/people", {"name": "Ben"}, expect=201)
+        code = (await make_room(ada, seats=3, hands=1))["code"]
+        await ben.get(f"/api/rooms/{code}")
+
+        def dot(room: dict, person_id: int) -> bool:
+            return next(m["connected"] for m in room["members"] if m["person_id"] == person_id)
+
+        assert not dot(await ben.get(f"/api/rooms/{code}"), ada.me["id"])
+        async with ben.socket(code) as ben_ws:
+            await ben_ws.wait_for(lambda m: m["type"] == "room")
+            async with ada.socket(code) as ada_ws:  # Ada's socket is on server one
+                await ada_ws.wait_for(lambda m: m["type"] == "room")
+                # Server two's socket hears of it, and server two's room answer says so.
+                await ben_ws.wait_for(lambda m: m["type"] == "room" and dot(m["room"], ada.me["id"]))
+                assert dot(await ben.get(f"/api/rooms/{code}"), ada.me["id"])
+            await ben_ws.wait_for(lambda m: m["type"] == "room" and not dot(m["room"], ada.me["id"]))
+        # Ben's own socket is gone too, once server two has handled its close.
+        for _ in range(100):
+            if not dot(await ada.get(f"/api/rooms/{code}"), ben.me["id"]):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("Ben still shows as connected after closing his socket")
+
+
+async def test_presence_rows_of_a_server_that_stopped_beating_do_not_count(database_url: str) -> None:
+    """A crashed process leaves its rows behind; once its heartbeat is old they are ignored."""
+    async with running_server(database_url) as server, browser(server, "Cy") as cy:
+        code = (await make_room(cy))["code"]
+        engine = create_engine(database_url)
+        try:
+            with engine.begin() as conn:
+                for process, age in (("crashed", "1 hour"), ("alive", "1 second")):
+                    conn.execute(
+                        text(
+                            "INSERT INTO server_processes (id, seen_at)"
+                            " VALUES (:p, now() - CAST(:age AS interval))"
+                        ),
+                        {"p": process, "age": age},
+                    )
+                conn.execute(
+                    text(
+                        "INSERT INTO room_presence (process_id, room_id, person_id)"
+                        " SELECT 'crashed', id, :m FROM rooms WHERE code = :c"
+                    ),
+                    {"c": code, "m": cy.me["id"]},
+                )
+            answer = await cy.get(f"/api/rooms/{code}")
+            assert not answer["members"][0]["connected"]
+            with engine.begin() as conn:
+                conn.execute(text("UPDATE room_presence SET process_id = 'alive'"))
+            answer = await cy.get(f"/api/rooms/{code}")
+            assert answer["members"][0]["connected"]
+        finally:
+            engine.dispose()
