@@ -96,10 +96,8 @@ class LiveMatch:
     def saw_current_options(self, seat: int, version: int) -> bool:
         """Whether a client at `version` saw what `seat` may do now: the current version, or an
         older one when only other seats have moved since (so simultaneous moves are not stale)."""
-        if version == self.version:
-            return True
         known = self.options_since.get(seat)
-        return known is not None and known[0] <= version < self.version
+        return known is not None and known[0] <= version <= self.version
 
     @property
     def version(self) -> int:

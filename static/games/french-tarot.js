@@ -44,7 +44,6 @@ const strings = {
     [`${P}slam_announce`]: "Announce a slam",
     [`${P}slam_pass`]: "No slam",
     [`${P}slam_announced`]: "Slam announced by {name}",
-    [`${P}poignee`]: "Declare a {level} poignée ({n} trumps)",
     [`${P}poignee_shown`]: "{name}: {level} poignée",
     [`${P}poignee_offer`]: "Before your first card you may declare a poignée, showing trumps to everyone. Pick a level, then choose which trumps to show.",
     [`${P}poignee_pick`]: "Choose trumps: {level} ({n})",
@@ -119,7 +118,6 @@ const strings = {
     [`${P}slam_announce`]: "スラムを宣言する",
     [`${P}slam_pass`]: "スラムは宣言しない",
     [`${P}slam_announced`]: "{name} がスラムを宣言しました",
-    [`${P}poignee`]: "{level}ポワニを宣言（切り札{n}枚）",
     [`${P}poignee_shown`]: "{name}：{level}ポワニ",
     [`${P}poignee_offer`]: "最初のカードを出す前にポワニを宣言できます（切り札を全員に見せます）。段階を選んでから、見せる切り札を選んでください。",
     [`${P}poignee_pick`]: "切り札を選ぶ：{level}（{n}枚）",
@@ -184,9 +182,11 @@ function formatPoints(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
+const isPoigneeDeclaration = (action) => action.type === "declare" && action.what === "poignee";
+
 /** The poignée levels this seat may declare now, each with the engine's suggested trumps. */
 function poigneeOffers(ctx) {
-  return ctx.legal.filter((a) => a.type === "declare" && a.what === "poignee");
+  return ctx.legal.filter(isPoigneeDeclaration);
 }
 
 const isTrumpOrExcuse = (card) => card[0] === "T" || card === "EX";
@@ -287,7 +287,7 @@ export default {
 
   /** Poignées are chosen in the panel (which trumps to show); every other non-card action is a button. */
   buttonActions(ctx) {
-    return ctx.legal.filter((a) => a.type !== "play" && a.type !== "discard" && !(a.type === "declare" && a.what === "poignee"));
+    return ctx.legal.filter((a) => a.type !== "play" && a.type !== "discard" && !isPoigneeDeclaration(a));
   },
 
   actionLabel(action, ctx) {
@@ -296,9 +296,6 @@ export default {
     if (action.type === "call") return ctx.t(`${P}call`, { card: cardName(ctx, action.card) });
     if (action.type === "declare" && action.what === "slam") return ctx.t(`${P}slam_announce`);
     if (action.type === "declare" && action.what === "petit_sec") return ctx.t(`${P}petit_sec`);
-    if (action.type === "declare" && action.what === "poignee") {
-      return ctx.t(`${P}poignee`, { level: ctx.t(`${P}level.${action.level}`), n: action.cards.length });
-    }
     return action.type;
   },
 

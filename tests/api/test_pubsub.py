@@ -67,9 +67,8 @@ async def test_a_person_connected_to_one_server_shows_as_connected_on_the_other(
         running_server(database_url, pubsub="postgres") as one,
         running_server(database_url, pubsub="postgres") as two,
         browser(one, "Ada") as ada,
-        browser(two) as ben,
+        browser(two, "Ben") as ben,
     ):
-        ben.me = await ben.post("/api/people", {"name": "Ben"}, expect=201)
         code = (await make_room(ada, seats=3, hands=1))["code"]
         await ben.get(f"/api/rooms/{code}")
 
