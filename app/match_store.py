@@ -77,8 +77,7 @@ class HandRecord:
 
 @dataclass
 class SeatResult:
-    """Final score and rank of one seat; `counted` is False for a second seat of one person in
-    one team (team games give every seat the team's total)."""
+    """Final score and rank of one seat (the store works out whom it is credited to)."""
 
     seat: int
     score: float
@@ -200,7 +199,10 @@ class MatchStore:
         if log:
             await conn.execute(
                 insert(ACTIONS),
-                [{"match_id": match_id, "seq": seq, "seat": s, "action": a} for seq, (s, a) in enumerate(log)],
+                [
+                    {"match_id": match_id, "seq": seq, "seat": seat, "action": action}
+                    for seq, (seat, action) in enumerate(log)
+                ],
             )
         return int(match_id), seating
 
