@@ -45,6 +45,7 @@ class Database:
 
     def __init__(self, url: str, pool_size: int = 10, max_overflow: int = 10, recycle: int = 1800) -> None:
         self.url = normalize_database_url(url)
+        self.pool_size = pool_size
         self.engine: AsyncEngine = create_async_engine(
             self.url, pool_size=pool_size, max_overflow=max_overflow, pool_recycle=recycle
         )

@@ -4,30 +4,52 @@ The table service (`app/tables.py`) keeps matches in memory as caches of their l
 is how those caches are filled and how every committed change reaches PostgreSQL. It raises
 domain errors (`MatchNotFound`, `VersionConflict`), never HTTP errors.
 
-The hot path, `append`, is SQLAlchemy Core on a plain connection: one transaction per committed
-action that inserts the new log rows, bumps `matches.version` only if it still holds the version
-the caller started from (so two processes can never both extend one log), and stores finished
-hands and final results. Route handlers that change seats during a match call the helpers that
-take their own session, so the seat change and the room change commit together.
+The hot path, `append`, is one SQL statement per committed action on an autocommit psycopg
+connection from its own pool (`psycopg_pool`): it bumps `matches.version` only if it still holds
+the version the caller started from (so two processes can never both extend one log) and inserts
+the new log rows, atomically and in a single round trip, with no BEGIN/COMMIT, pre-ping or
+reset round trips and no ORM. When a hand or the match ends, the same statement runs in a
+transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
+Route handlers that change seats during a match call the helpers that take their session, so
+the seat change and the room change commit together.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from psycopg import AsyncConnection as PgConnection
+from psycopg_pool import AsyncConnectionPool
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db import Database
-from app.models import HandResult, MatchAction, MatchResult, MatchRow, MatchSeat, RoomSeat
+from app.models import HandResult, MatchAction, MatchRow, MatchSeat, RoomSeat
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
 HANDS = HandResult.__table__
-RESULTS = MatchResult.__table__
 MATCH_SEATS = MatchSeat.__table__
 ROOM_SEATS = RoomSeat.__table__
+
+
+APPEND = """
+WITH bumped AS (
+    UPDATE matches SET version = %(after)s
+    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running'
+    RETURNING id
+), logged AS (
+    INSERT INTO match_actions (match_id, seq, seat, action)
+    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1
+    FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged)
+"""
+"""Extend a match's log from `before` to `after` if nobody else did: one atomic statement."""
 
 
 class MatchStoreError(Exception):
@@ -89,6 +111,26 @@ class MatchStore:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        libpq = make_url(db.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.pool = AsyncConnectionPool(
+            libpq,
+            min_size=1,
+            max_size=db.pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+            name="match-store",
+        )
+        self._opened = False
+
+    async def _writer(self) -> AsyncConnectionPool:
+        if not self._opened:
+            self._opened = True
+            await self.pool.open()
+        return self.pool
+
+    async def close(self) -> None:
+        if self._opened:
+            await self.pool.close()
 
     # ---- reading ---------------------------------------------------------------------------
     async def load(self, match_id: int) -> StoredMatch:
@@ -219,50 +261,51 @@ class MatchStore:
         finished and (when `final` is given) the match's end and results. Raises
         `VersionConflict` and writes nothing when the match is not at `before` any more."""
         after = before + len(entries)
-        values: dict[str, Any] = {"version": after}
-        if final is not None:
-            values.update(status="finished", finished_at=func.now())
-        async with self.db.engine.begin() as conn:
-            bumped = await conn.execute(
-                update(MATCHES)
-                .where(MATCHES.c.id == match_id, MATCHES.c.version == before, MATCHES.c.status == "running")
-                .values(**values)
-            )
-            if bumped.rowcount != 1:
-                raise VersionConflict(f"match {match_id} is no longer at version {before}")
-            if entries:
-                await conn.execute(
-                    insert(ACTIONS),
-                    [
-                        {"match_id": match_id, "seq": before + i, "seat": seat, "action": action}
-                        for i, (seat, action) in enumerate(entries)
-                    ],
-                )
-            if hands:
-                await conn.execute(
-                    insert(HANDS),
-                    [
-                        {"match_id": match_id, "hand_no": h.hand_no, "scores": h.scores, "details": h.details}
-                        for h in hands
-                    ],
-                )
-            if final is not None:
-                await self._store_final(conn, match_id, final, teams)
+        params = {
+            "after": after,
+            "match_id": match_id,
+            "before": before,
+            "entries": json.dumps([[seat, action] for seat, action in entries], separators=(",", ":")),
+        }
+        pool = await self._writer()
+        async with pool.connection() as conn:
+            if not hands and final is None:
+                await self._extend(conn, params)
+                return
+            async with conn.transaction():
+                await self._extend(conn, params)
+                if hands:
+                    async with conn.cursor() as cursor:
+                        await cursor.executemany(
+                            "INSERT INTO hand_results (match_id, hand_no, scores, details)"
+                            " VALUES (%s, %s, %s::jsonb, %s::jsonb)",
+                            [
+                                (match_id, h.hand_no, json.dumps(h.scores), json.dumps(h.details))
+                                for h in hands
+                            ],
+                        )
+                if final is not None:
+                    await conn.execute(
+                        "UPDATE matches SET status = 'finished', finished_at = now() WHERE id = %s",
+                        (match_id,),
+                    )
+                    await self._store_final(conn, match_id, final, teams)
+
+    @staticmethod
+    async def _extend(conn: PgConnection[Any], params: dict[str, Any]) -> None:
+        row = await (await conn.execute(APPEND, params)).fetchone()
+        if row is None or row[0] != 1:
+            raise VersionConflict(f"match {params['match_id']} is no longer at version {params['before']}")
 
     @staticmethod
     async def _store_final(
-        conn: AsyncConnection, match_id: int, final: list[SeatResult], teams: list[int] | None
+        conn: PgConnection[Any], match_id: int, final: list[SeatResult], teams: list[int] | None
     ) -> None:
         """Credit each seat to the last person who sat in it; a person holding several seats of
         one team is counted once."""
-        credited = dict(
-            (
-                await conn.execute(
-                    select(MATCH_SEATS.c.n, MATCH_SEATS.c.person_id).where(MATCH_SEATS.c.match_id == match_id)
-                )
-            ).all()
-        )
-        await conn.execute(delete(RESULTS).where(RESULTS.c.match_id == match_id))
+        cursor = await conn.execute("SELECT n, person_id FROM match_seats WHERE match_id = %s", (match_id,))
+        credited = {n: person_id for n, person_id in await cursor.fetchall()}
+        await conn.execute("DELETE FROM match_results WHERE match_id = %s", (match_id,))
         team_of = teams or [result.seat for result in final]
         seen: set[tuple[int, int]] = set()
         rows = []
@@ -271,17 +314,13 @@ class MatchStore:
             counted = person_id is None or (person_id, team_of[result.seat]) not in seen
             if person_id is not None:
                 seen.add((person_id, team_of[result.seat]))
-            rows.append(
-                {
-                    "match_id": match_id,
-                    "seat": result.seat,
-                    "person_id": person_id,
-                    "score": result.score,
-                    "rank": result.rank,
-                    "counted": counted,
-                }
+            rows.append((match_id, result.seat, person_id, result.score, result.rank, counted))
+        async with conn.cursor() as cursor:
+            await cursor.executemany(
+                "INSERT INTO match_results (match_id, seat, person_id, score, rank, counted)"
+                " VALUES (%s, %s, %s, %s, %s, %s)",
+                rows,
             )
-        await conn.execute(insert(RESULTS), rows)
 
     @staticmethod
     async def seat_changed(

@@ -518,3 +518,4 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._automation.clear()
+        await self.store.close()

@@ -88,9 +88,7 @@ def for_viewer(room: dict[str, Any], person_id: int) -> dict[str, Any]:
             "person_id": person_id,
             "is_host": person_id == room["host_id"],
             "is_member": any(m["person_id"] == person_id for m in room["members"]),
-            "seats": [
-                s["n"] for s in room["seats"] if s["kind"] == "person" and s["person_id"] == person_id
-            ],
+            "seats": [s["n"] for s in room["seats"] if s["kind"] == "person" and s["person_id"] == person_id],
         },
     }
 
