@@ -34,10 +34,14 @@ class SeatState:
 
     version: int
     parts: dict[str, str]
-    full: str
     legal: str
     patch: str | None = None
     patch_base: int | None = None
+
+    @property
+    def full(self) -> str:
+        """The whole view (joined on demand: most readers get the patch)."""
+        return join_parts(self.parts)
 
 
 def view_parts(view: dict[str, Any]) -> dict[str, str]:
@@ -60,7 +64,7 @@ def build_seat(
     version: int, view: dict[str, Any], legal: list[dict[str, Any]], previous: SeatState | None
 ) -> SeatState:
     parts = view_parts(view)
-    state = SeatState(version=version, parts=parts, full=join_parts(parts), legal=dumps(compact(legal)))
+    state = SeatState(version=version, parts=parts, legal=dumps(compact(legal)))
     if previous is not None:
         state.patch = patch_text(previous.parts, parts)
         state.patch_base = previous.version

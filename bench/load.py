@@ -289,7 +289,9 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     return (after - before) / elapsed, [x for h in humans for x in h.latencies]
 
 
-async def run_tables(procs: Processes, tables: int, seconds: float, rounds: int, game: str) -> Result:
+async def run_tables(
+    procs: Processes, tables: int, seconds: float, rounds: int, game: str, profile: str | None = None
+) -> Result:
     result = Result(tables)
     rss_before = rss_kb(procs.app.pid)
     humans = [Human(procs.app_url, game, seed=tables * 1000 + i) for i in range(tables)]
@@ -298,8 +300,18 @@ async def run_tables(procs: Processes, tables: int, seconds: float, rounds: int,
     tasks = [asyncio.create_task(h.run()) for h in humans]
     await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
     try:
-        for _ in range(rounds):
+        for round_no in range(rounds):
+            profiler = None
+            if profile and round_no == 0:
+                profiler = subprocess.Popen(
+                    [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(procs.app.pid),
+                     "-o", profile, "-d", str(max(1, int(seconds / rounds))), "-r", "200",
+                     "--format", "raw" if profile.endswith(".txt") else "flamegraph"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
             rate, lat = await app_phase(procs, humans, seconds / rounds)
+            if profiler is not None:
+                profiler.wait(timeout=60)
             result.actions_per_s.append(rate)
             result.human.extend(lat)
             result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
@@ -364,17 +376,8 @@ async def main_async(args: argparse.Namespace) -> None:
     async with processes(args.port_base) as procs:
         results = []
         for tables in counts:
-            profiler = None
-            if args.profile and tables == max(counts):
-                profiler = subprocess.Popen(
-                    [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(procs.app.pid),
-                     "-o", args.profile, "-d", str(int(args.seconds)), "-r", "200",
-                     "--format", "raw" if args.profile.endswith(".txt") else "flamegraph"],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                )  # fmt: skip
-            results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game))
-            if profiler is not None:
-                profiler.wait(timeout=60)
+            profile = args.profile if tables == max(counts) else None
+            results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile))
             print(f"... {tables} tables done", file=sys.stderr)
         sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
         errors = [line for line in procs.log.read_text(errors="replace").splitlines() if "ERROR" in line]
