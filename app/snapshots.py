@@ -14,9 +14,10 @@ that disappeared).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from app.choices import compact
 
@@ -24,8 +25,9 @@ REMOVED = "$removed"
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON, the one encoding of everything sent to clients."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON, the one encoding of everything sent to clients. orjson: a view is encoded
+    key by key (for patches), where the standard library costs ~15x more per call."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass

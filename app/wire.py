@@ -25,6 +25,8 @@ class StateReader:
 
     def read(self, message: dict[str, Any]) -> dict[str, Any]:
         """The whole state for a lean `state` message (the message itself is left as sent)."""
+        if "hands_total" not in message:
+            return message  # a server from before lean messages: already whole
         match_id = message["match_id"]
         known = self.views.setdefault(match_id, {})
         hands = self.hands.setdefault(match_id, [])

@@ -100,7 +100,7 @@ class Processes:
 
 
 @contextlib.asynccontextmanager
-async def processes(port_base: int | None) -> AsyncIterator[Processes]:
+async def processes(port_base: int | None, app_root: Path | None = None) -> AsyncIterator[Processes]:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     pg = EmbeddedPostgres(workdir / "pgdata")
     app_port = port_base or free_loopback_port()
@@ -116,9 +116,11 @@ async def processes(port_base: int | None) -> AsyncIterator[Processes]:
             "CARDTABLE_HOST": "127.0.0.1",
         }
         root = Path(__file__).resolve().parent.parent
+        server_root = app_root or root
+        python = server_root / ".venv" / "bin" / "python" if app_root else Path(sys.executable)
         app_log = (workdir / "app.log").open("wb")
         app = subprocess.Popen(
-            [sys.executable, "-m", "app"], env=env, cwd=root, stdout=app_log, stderr=subprocess.STDOUT
+            [str(python), "-m", "app"], env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT
         )
         started.append(app)
         echo = subprocess.Popen(
@@ -373,7 +375,7 @@ def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
 
 async def main_async(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.tables.split(",") if x]
-    async with processes(args.port_base) as procs:
+    async with processes(args.port_base, args.app_root) as procs:
         results = []
         for tables in counts:
             profile = args.profile if tables == max(counts) else None
@@ -399,6 +401,12 @@ def main() -> None:
     )
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")
+    parser.add_argument(
+        "--app-root",
+        type=Path,
+        default=None,
+        help="serve another checkout (with its own .venv), e.g. a baseline",
+    )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_echo is not None:
