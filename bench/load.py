@@ -8,7 +8,9 @@ and echo so both see the same machine load. It prints, per T:
 - committed actions/s (rows added to every match's log, bots and chance included),
 - the human's latency from sending an action to receiving the state with the new version
   (p50/p99), the echo round trip (p50/p99) and the ratio of the two,
-- memory per live table (the server's RSS growth over the phase divided by T),
+- memory per live table: the server's RSS growth over the phase divided by T (sockets, buffers
+  and compression contexts included), and per game the Python heap of one live match as the
+  table service holds it (tracemalloc, in this process),
 
 then, per game, the bytes a client receives per state message (JSON text as sent, and after
 permessage-deflate as estimated with the same zlib settings per connection): median and max,
@@ -344,6 +346,44 @@ async def bytes_phase(procs: Processes, seconds: float) -> dict[str, Sizes]:
     return {game: human.sizes for game, human in humans.items()}
 
 
+def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
+    """Python heap per live match as the table service holds it (engine match, legal actions,
+    events, encoded hands and the shared snapshot of one seat and the spectators), measured with
+    tracemalloc in this process; the server's RSS growth per table also counts its sockets."""
+    import gc
+    import tracemalloc
+
+    from app.match_store import Controller
+    from app.tables import LiveMatch
+    from engine import CHANCE
+    from engine.bots import bot_action
+
+    game, rng = GAMES[game_id], random.Random(5)
+    players = GAME_SEATS.get(game_id, game.min_players)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        kept = []
+        for n in range(tables):
+            match = game.new_match(players, game.default_options(players))
+            done = 0
+            while not match.is_over and done < actions:
+                acting = match.to_act()
+                if CHANCE in acting:
+                    match.deal_random(rng)
+                    continue
+                match.apply(acting[0], bot_action(match, acting[0], rng))
+                done += 1
+            live = LiveMatch(n, n, game, match, {0: Controller("person", 1)}, 0, False)
+            live.current_snapshot((0, None))
+            kept.append(live)
+        gc.collect()
+        used, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return used / tables / 1024
+
+
 def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
@@ -359,7 +399,7 @@ def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
         )
     if sizes:
         print("game | state messages | JSON bytes median / max | deflated median / max | "
-              "median JSON bytes by hand number | finished hands")  # fmt: skip
+              "median JSON bytes by hand number | live match heap KB")  # fmt: skip
         for game, s in sizes.items():
             if not s.raw:
                 print(f"{game} | no messages")
@@ -367,9 +407,10 @@ def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
             by_hand = " ".join(
                 f"{n}:{statistics.median(v):.0f}" for n, v in sorted(s.by_hand.items()) if n > 0
             )
+            heap = live_heap_kb(game)
             print(
                 f"{game} | {len(s.raw)} | {statistics.median(s.raw):.0f} / {max(s.raw)} | "
-                f"{statistics.median(s.deflated):.0f} / {max(s.deflated)} | {by_hand} | {s.hands_seen}"
+                f"{statistics.median(s.deflated):.0f} / {max(s.deflated)} | {by_hand} | {heap:.1f}"
             )
 
 
