@@ -25,6 +25,7 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,10 @@ from engine.bots import get_chooser
 log = logging.getLogger(__name__)
 
 RECENT_EVENT_BATCHES = 16
+SLOW_BOT_SECONDS = 0.002
+"""A game whose bot once took longer than this to decide thinks in a worker thread from then on,
+so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
+costs more than their whole decision)."""
 
 __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService", "room_channel"]
 
@@ -80,6 +85,8 @@ class LiveMatch:
     options_since: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
     hands_json: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None
+    # True while a bot reads the match in a worker thread: readers then wait for the lock.
+    busy: bool = False
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -166,6 +173,8 @@ class LiveMatch:
         caller then waits for the match's lock)."""
         seats = self.seats_of(person_id)
         wanted: tuple[int | None, ...] = seats or (None,)
+        if self.busy:
+            return None
         if self.version == self.committed:
             snapshot = self.current_snapshot(wanted)
         else:
@@ -203,6 +212,7 @@ class TableService:
         self._live: dict[int, LiveMatch] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
+        self._slow_bots: set[str] = set()
         self._closed = False
 
     # ---- cache --------------------------------------------------------------------------------
@@ -438,13 +448,25 @@ class TableService:
             raise IllegalAction(f"seat {seat} has nothing to do")
         return get_chooser(live.game.id)(live.match.view(seat), legal, rng)
 
+    async def _decide(self, live: LiveMatch, seat: int, rng: random.Random) -> dict[str, Any]:
+        """The bot's action (call with the lock held), in a thread for games with slow bots."""
+        if live.game.id in self._slow_bots:
+            live.busy = True
+            try:
+                return await asyncio.to_thread(self._bot_action, live, seat, rng)
+            finally:
+                live.busy = False
+        started = time.perf_counter()
+        action = self._bot_action(live, seat, rng)
+        if time.perf_counter() - started > SLOW_BOT_SECONDS:
+            self._slow_bots.add(live.game.id)
+        return action
+
     async def _automate(self, match_id: int) -> None:
         """Play chance at once and bots after `bot_delay`, until a person is to act or it ends.
 
         A commit that fails (e.g. another server process wrote first) only costs a retry from the
-        rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly.
-        Bots run in the event loop: a bot's choice costs well under a millisecond, less than
-        handing it to a thread would."""
+        rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly."""
         rng = _chance_rng()
         failures = 0
         try:
@@ -466,7 +488,8 @@ class TableService:
                         if seat == CHANCE:
                             await self._apply_chance(live)
                         else:
-                            await self._apply_and_commit(live, seat, self._bot_action(live, seat, rng))
+                            action = await self._decide(live, seat, rng)
+                            await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
                     if rejected.code != "stale" or failures >= 5:
