@@ -10,9 +10,10 @@ Processing one action (always under the match's asyncio.Lock):
    else `stale`, and nothing changes,
 3. the engine validates and applies it on the live match (`IllegalAction` leaves it untouched),
 4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied,
-5. the new log rows (plus finished hands and final results) are committed in one transaction;
-   if that fails the cached match is dropped and rebuilt from the log,
-6. only then is the change published.
+5. the new log rows (plus finished hands and final results) are committed in one transaction
+   by `MatchStore.append`; if that fails the cached match is dropped and rebuilt from the log,
+6. only then is the shared snapshot rebuilt (once per version, for every seat being watched;
+   see app/snapshots.py) and the change published.
 
 Bots and chance are "automatic seats": one background task per match plays them, bots after
 `bot_delay` seconds so people can follow the play.
@@ -167,11 +168,14 @@ class LiveMatch:
             cached = snapshot.events[since] = dumps(self.events_since(since))
         return cached
 
-    def message_for(self, person_id: int | None, reader: Reader) -> str | None:
-        """One reader's `state` message at the committed version (see app/snapshots.py); None
+    def message_for(self, person_id: int | None, reader: Reader, skip_seen: bool = False) -> str | None:
+        """One reader's `state` message at the committed version (see app/snapshots.py); ""
+        when `skip_seen` and the reader already has this version for the same seats; None
         while a commit is in flight and the committed snapshot lacks this reader's seats (the
         caller then waits for the match's lock)."""
         seats = self.seats_of(person_id)
+        if skip_seen and reader.version == self.committed and reader.seats == seats:
+            return ""
         wanted: tuple[int | None, ...] = seats or (None,)
         if self.busy:
             return None
@@ -257,21 +261,18 @@ class TableService:
         committed version is used when it exists, else the match's lock is awaited.
         `at_least` is the version a pub/sub message announced: when another server process
         committed it, our cache is behind and is rebuilt from the log."""
+        repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
         live = self._live.get(match_id)
         if live is not None and (at_least is None or live.committed >= at_least):
-            if at_least is not None and reader.version is not None and reader.version >= live.committed:
-                return None
-            text = live.message_for(person_id, reader)
+            text = live.message_for(person_id, reader, skip_seen=repeat)
             if text is not None:
-                return text
+                return text or None
         async with self.lock(match_id):
             live = self._live.get(match_id)
             if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
             live = await self._load(match_id)
-            if at_least is not None and reader.version is not None and reader.version >= live.committed:
-                return None
-            return live.message_for(person_id, reader)
+            return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
         self._live.pop(match_id, None)

@@ -113,3 +113,24 @@ async def test_an_action_names_its_match_and_another_rooms_match_is_refused(data
             await ws.act(seat, state["version"], legal[0], match_id=state["match_id"])
             moved = await ws.wait_state(lambda m: m["version"] > state["version"])
             assert moved["match_id"] == state["match_id"]
+
+
+async def test_taking_a_seat_mid_match_sends_that_seats_view_though_nothing_was_played(
+    database_url: str,
+) -> None:
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Fay") as fay,
+        browser(server, "Gus") as gus,
+    ):
+        code = (await make_room(fay, seats=3, hands=1))["code"]
+        await gus.get(f"/api/rooms/{code}")
+        await seat_and_start(fay, code, {0: fay, 1: fay, 2: fay})
+        async with gus.socket(code) as ws:
+            watching = await ws.wait_state()
+            assert watching["views"] == {} and watching["spectator"] is not None
+            await fay.http.delete(f"/api/rooms/{code}/seats/2")
+            await gus.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
+            seated = await ws.wait_state(lambda m: "2" in m["views"])
+        assert seated["version"] == watching["version"]
+        assert seated["views"]["2"]["hand"] and seated["spectator"] is None
