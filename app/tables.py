@@ -43,6 +43,10 @@ from engine.bots import get_chooser
 log = logging.getLogger(__name__)
 
 RECENT_EVENT_BATCHES = 16
+BOT_TURNS = 8
+"""Bot and chance moves of all matches in flight at once. People's actions never wait for this
+gate, so under load a person's move queues behind at most this many automatic ones instead of
+one per busy table."""
 SLOW_BOT_SECONDS = 0.002
 """A game whose bot once took longer than this to decide thinks in a worker thread from then on,
 so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
@@ -217,6 +221,7 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
         self._slow_bots: set[str] = set()
+        self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
 
     # ---- cache --------------------------------------------------------------------------------
@@ -482,7 +487,7 @@ class TableService:
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 try:
-                    async with self.lock(match_id):
+                    async with self._bot_turns, self.lock(match_id):
                         live = await self._load(match_id)
                         if self._automatic_seat(live) != seat:
                             continue
