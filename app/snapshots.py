@@ -2,9 +2,9 @@
 
 A `Snapshot` belongs to one live match and one committed version. For each seat somebody looks at
 (and for spectators, seat `None`) it holds the view split into its top-level keys as JSON text,
-the compact legal actions, and the patch against the previous snapshot of that seat. A socket's
-message is then assembled from these strings: no engine call, no database query and no
-`json.dumps` of a view per socket.
+and the compact legal actions. A socket's message is then assembled from these strings (a view
+is patched against the parts that socket last received): no engine call, no database query and
+no encoding of a view per socket.
 
 Wire shape (see docs/ARCHITECTURE.md): a view never carries `hands` (finished hands' results go
 once, in `hands`/`hands_from`, when the reader lacks them); a view listed in `patched` holds only
@@ -37,13 +37,6 @@ class SeatState:
     version: int
     parts: dict[str, str]
     legal: str
-    patch: str | None = None
-    patch_base: int | None = None
-
-    @property
-    def full(self) -> str:
-        """The whole view (joined on demand: most readers get the patch)."""
-        return join_parts(self.parts)
 
 
 def view_parts(view: dict[str, Any]) -> dict[str, str]:
@@ -62,25 +55,21 @@ def patch_text(old: dict[str, str], new: dict[str, str]) -> str:
     return join_parts(changed)
 
 
-def build_seat(
-    version: int, view: dict[str, Any], legal: list[dict[str, Any]], previous: SeatState | None
-) -> SeatState:
-    parts = view_parts(view)
-    state = SeatState(version=version, parts=parts, legal=dumps(compact(legal)))
-    if previous is not None:
-        state.patch = patch_text(previous.parts, parts)
-        state.patch_base = previous.version
-    return state
+def build_seat(version: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> SeatState:
+    return SeatState(version=version, parts=view_parts(view), legal=dumps(compact(legal)))
 
 
 @dataclass
 class Reader:
-    """What one socket last received of one match: the version, the seats it showed, and how
-    many finished hands it holds."""
+    """What one socket last received of one match: the version, the seats it showed, how many
+    finished hands it holds, and the encoded views it holds (shared strings, not copies), so
+    each message is a patch against exactly what this reader has, however many versions it
+    skipped."""
 
     version: int | None = None
     seats: tuple[int, ...] | None = None
     hands: int = 0
+    views: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -103,13 +92,16 @@ def state_message(
     """The `state` message for a reader holding `seats` (empty: a spectator), as text."""
     same_seats = reader.seats == seats
     patched: list[str] = []
+    held: dict[str, dict[str, str]] = {}
 
     def piece(seat: int | None, name: str) -> str:
-        state = snapshot.seats[seat]
-        if same_seats and state.patch is not None and reader.version == state.patch_base:
+        parts = snapshot.seats[seat].parts
+        held[name] = parts
+        old = reader.views.get(name) if same_seats else None
+        if old is not None:
             patched.append(name)
-            return state.patch
-        return state.full
+            return patch_text(old, parts)
+        return join_parts(parts)
 
     if seats:
         views = "{" + ",".join(f'"{s}":{piece(s, str(s))}' for s in seats) + "}"
@@ -123,7 +115,7 @@ def state_message(
     if reader.hands < total or reader.hands > total:
         start = reader.hands if reader.hands < total else 0
         hands = f',"hands_from":{start},"hands":[{",".join(hands_json[start:])}]'
-    reader.version, reader.seats, reader.hands = snapshot.version, seats, total
+    reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'
         f'"legal":{legal},"spectator":{spectator},"patched":{dumps(patched)},"events":{events},'

@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import Database
 from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult, VersionConflict
 from app.pubsub import PubSub
-from app.snapshots import Reader, SeatState, Snapshot, build_seat, dumps, state_message
+from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 
@@ -148,23 +148,23 @@ class LiveMatch:
     def current_snapshot(self, wanted: tuple[int | None, ...] = ()) -> Snapshot:
         """The snapshot of the committed version with states for `wanted` seats (None: the
         spectators). A new version first rebuilds every seat someone looked at in the previous
-        one, so those readers get patches. Call only when no commit is in flight."""
+        one (right after the commit, once). Call only when no commit is in flight."""
         assert self.version == self.committed, "a commit is in flight"
         snapshot = self.snapshot
         if snapshot is None or snapshot.version != self.version:
             previous = snapshot
             snapshot = self.snapshot = Snapshot(version=self.version)
             if previous is not None:
-                for seat, before in previous.seats.items():
-                    self._build(snapshot, seat, before)
+                for seat in previous.seats:
+                    self._build(snapshot, seat)
         for seat in wanted:
             if seat not in snapshot.seats:
-                self._build(snapshot, seat, None)
+                self._build(snapshot, seat)
         return snapshot
 
-    def _build(self, snapshot: Snapshot, seat: int | None, before: SeatState | None) -> None:
+    def _build(self, snapshot: Snapshot, seat: int | None) -> None:
         legal = self.legal(seat) if seat is not None else []
-        snapshot.seats[seat] = build_seat(self.version, self.match.view(seat), legal, before)
+        snapshot.seats[seat] = build_seat(self.version, self.match.view(seat), legal)
 
     def events_text(self, snapshot: Snapshot, since: int | None) -> str:
         cached = snapshot.events.get(since)
