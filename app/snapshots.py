@@ -112,7 +112,7 @@ def state_message(
         spectator = piece(None, "spectator")
     total = len(hands_json)
     hands = ""
-    if reader.hands < total or reader.hands > total:
+    if reader.hands != total:
         start = reader.hands if reader.hands < total else 0
         hands = f',"hands_from":{start},"hands":[{",".join(hands_json[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
