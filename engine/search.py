@@ -1,0 +1,135 @@
+"""Information-set search: the `strong` bots' move choice.
+
+Flat Monte Carlo over determinizations (engine/infoset.py). Each iteration draws one guess of
+the hidden cards consistent with what the seat has seen, then plays every candidate action on
+a copy of that same guess and finishes the hand with every seat played by its game's basic bot
+(one shared random seed per iteration, so candidates are compared on equal terms). An action's
+value is the seat's score for the hand (the team's in Familia, where each seat shows it).
+
+The basic bot's own choice is the default: another candidate replaces it only when its mean
+gain over it, paired by guess, exceeds `margin` standard errors. That keeps a short search from
+swapping a sound move for a lucky one.
+
+Deterministic given the `random.Random` and the number of iterations: there is no clock here;
+a caller with a time budget passes `should_stop` (engine/bots.py does).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import CHANCE, Action, Match
+from engine.infoset import DeterminizeFailed, InfoSet, clone
+
+Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
+
+MAX_CANDIDATES = 8
+"""Actions compared at one decision; longer legal lists keep the basic choice plus a sample."""
+
+PLAYOUT_LIMIT = 2000
+"""Actions a playout may take before it is abandoned (a safety net; hands are far shorter)."""
+
+
+def hand_value(match: Match, seat: int, hands_before: int) -> float:
+    """The seat's score for the hand finished after `hands_before` hands (0 if none finished)."""
+    if len(match.hands) <= hands_before:
+        return 0.0
+    return float(match.hands[hands_before]["scores"][seat])
+
+
+def playout(match: Match, seat: int, hands_before: int, choose: Chooser, rng: random.Random) -> float:
+    """Finish the current hand with every seat played by `choose`; the seat's hand score."""
+    for _ in range(PLAYOUT_LIMIT):
+        if len(match.hands) > hands_before:
+            break
+        actors = match.to_act()
+        if not actors:
+            break
+        actor = actors[0]
+        if actor == CHANCE:
+            match.deal_random(rng)
+            continue
+        legal = match.legal_actions(actor)
+        action = legal[0] if len(legal) == 1 else choose(match.view(actor), legal, rng)
+        match.apply(actor, action)
+    return hand_value(match, seat, hands_before)
+
+
+def candidates(legal: list[Action], default: Action, rng: random.Random) -> list[Action]:
+    """The actions to compare: all of them, or the default plus a random sample."""
+    if len(legal) <= MAX_CANDIDATES:
+        return list(legal)
+    others = [a for a in legal if a != default]
+    return [default, *rng.sample(others, MAX_CANDIDATES - 1)]
+
+
+def search_action(
+    match: Match,
+    seat: int,
+    rng: random.Random,
+    choose: Chooser,
+    *,
+    iterations: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    margin: float = 1.0,
+) -> Action:
+    """The action for `seat` after up to `iterations` guesses (or until `should_stop()`)."""
+    legal = match.legal_actions(seat)
+    default = choose(match.view(seat), legal, rng)
+    if len(legal) == 1:
+        return legal[0]
+    if iterations is None and should_stop is None:
+        raise ValueError("search needs an iteration count or a stop condition")
+    stop = should_stop or (lambda: False)
+    options = candidates(legal, default, rng)
+    base = options.index(default) if default in options else 0
+    try:
+        info = InfoSet(match, seat)
+    except Exception:  # noqa: BLE001 - a game the analysis cannot follow falls back to basic play
+        return default
+    hands_before = len(match.hands)
+    values: list[list[float]] = [[] for _ in options]
+    done = 0
+    while iterations is None or done < iterations:
+        if stop():
+            break
+        try:
+            guess = info.sample(rng, attempts=50, should_stop=stop)
+        except DeterminizeFailed:
+            break
+        seed = rng.randrange(1 << 62)
+        row: list[float] = []
+        for action in options:
+            if stop() and iterations is None:
+                break
+            trial = clone(guess)
+            trial.apply(seat, action)
+            row.append(playout(trial, seat, hands_before, choose, random.Random(seed)))
+        if len(row) < len(options):
+            break  # out of time mid-iteration: keep only complete, comparable rows
+        for k, value in enumerate(row):
+            values[k].append(value)
+        done += 1
+    return options[best_index(values, base, margin)]
+
+
+def best_index(values: list[list[float]], base: int, margin: float) -> int:
+    """The candidate whose mean beats the default's by more than `margin` paired standard
+    errors, the best such; else the default."""
+    n = len(values[base])
+    if n < 2:
+        return base
+    best, best_mean = base, 0.0
+    for k, row in enumerate(values):
+        if k == base:
+            continue
+        diffs = [a - b for a, b in zip(row, values[base], strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        se = math.sqrt(var / n)
+        if mean > margin * se and mean > best_mean:
+            best, best_mean = k, mean
+    return best
