@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import importlib
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,8 +121,14 @@ class InfoSet:
             if len(replay.hands) != before and i + 1 < len(self.log):
                 self.start, self.prefix = i + 1, clone(replay)
 
-    def _revealed(self, view: dict[str, Any]) -> set[str]:
-        return {c for key in self.reveal_keys for c in _strings(view.get(key))}
+    def _revealed(self, view: dict[str, Any]) -> dict[str, Counter[str]]:
+        return {key: Counter(_strings(view.get(key))) for key in self.reveal_keys}
+
+    @staticmethod
+    def _new_cards(now: dict[str, Counter[str]], before: dict[str, Counter[str]]) -> list[str]:
+        """Cards that appeared under a reveal key since the last step: a card still showing from
+        an earlier deal (a last trick) says nothing about the new shuffle."""
+        return [c for key, cards in now.items() for c in (cards - before.get(key, Counter()))]
 
     def _locate(self) -> None:
         match = clone(self.prefix)
@@ -146,7 +153,7 @@ class InfoSet:
             view = match.view(self.seat)
             observed.extend(view.get("hand") or [])
             revealed = self._revealed(view)
-            observed.extend(revealed - seen_before)  # still-visible older cards say nothing new
+            observed.extend(self._new_cards(revealed, seen_before))
             seen_before = revealed
             for card in observed:
                 owner = self._newest(live.values(), card)
