@@ -75,8 +75,10 @@ def search_action(
     iterations: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     margin: float = 1.0,
+    policy: Chooser | None = None,
 ) -> Action:
-    """The action for `seat` after up to `iterations` guesses (or until `should_stop()`)."""
+    """The action for `seat` after up to `iterations` guesses (or until `should_stop()`);
+    playouts use `policy` for every seat (default: the basic bot `choose`)."""
     legal = match.legal_actions(seat)
     default = choose(match.view(seat), legal, rng)
     if len(legal) == 1:
@@ -107,7 +109,7 @@ def search_action(
                 break
             trial = clone(guess)
             trial.apply(seat, action)
-            row.append(playout(trial, seat, hands_before, choose, random.Random(seed)))
+            row.append(playout(trial, seat, hands_before, policy or choose, random.Random(seed)))
         if len(row) < len(options):
             break  # out of time mid-iteration: keep only complete, comparable rows
         for k, value in enumerate(row):

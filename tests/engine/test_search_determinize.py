@@ -96,3 +96,24 @@ def test_clone_is_independent_of_the_original() -> None:
     assert match.view(seat) == view_before
     assert len(copy.log) == len(match.log) + 1
     assert copy.game is match.game
+
+
+def test_french_tarot_guess_does_not_reveal_the_secret_partner() -> None:
+    """The called card is named in every view but its holder is hidden: guesses must place it
+    with different seats, not always with the real partner."""
+    rng = random.Random(8)
+    for seed in range(40):
+        for match, seat in _decisions("french-tarot", 5, seed=seed):
+            view = match.view(seat)
+            called = view.get("called_card")
+            if view["phase"] != "play" or not called or view.get("partner") is not None:
+                continue
+            if called in view["hand"] or seat != view["taker"]:
+                continue
+            holders = set()
+            for _ in range(12):
+                guess = match.determinize(seat, rng)
+                holders |= {s for s in range(5) if called in guess.view(s)["hand"]}
+            assert len(holders) >= 2
+            return
+    pytest.fail("no 5-player hand with a secret partner found")
