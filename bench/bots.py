@@ -12,7 +12,7 @@ with the two-sided binomial p-value (ties left out).
     .venv/bin/python -m bench.bots --deals 400 --workers 2           # the definitive run
     .venv/bin/python -m bench.bots --games holy-grail --deals 20 --budget 0.05 --time-limit 120
 
-Bounded: `--time-limit` (seconds, default 170) stops handing out deals and reports those done.
+Bounded: `--time-limit` (seconds, default 170) stops the run and reports the deals finished.
 Each deal costs about (test seat's decisions with a choice) × budget, i.e. 2–6 s at 0.2 s.
 """
 
@@ -131,17 +131,24 @@ def main() -> None:
     work = tasks(args.games, args.deals, args.seed, args.budget)
     cut = False
     with multiprocessing.Pool(args.workers) as pool:
-        for result in pool.imap_unordered(play_deal, work):
-            results[result.game_id].append(result)
-            if time.perf_counter() - start > args.time_limit:
+        pending = pool.imap_unordered(play_deal, work)
+        while True:
+            left = args.time_limit - (time.perf_counter() - start)
+            try:
+                result = pending.next(timeout=max(left, 0.001))
+            except StopIteration:
+                break
+            except multiprocessing.TimeoutError:
                 cut = True
                 pool.terminate()
                 break
+            results[result.game_id].append(result)
     elapsed = time.perf_counter() - start
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"{PLAYERS} seats, budget {args.budget} s, {args.workers} worker(s), {elapsed:.0f} s"
-        f"{' (time limit reached)' if cut else ''}, load avg {load}"
+        f"{' (time limit reached)' if cut else ''}, load avg {load}",
+        flush=True,
     )
     print(
         f"{'game':<14}{'deals':>6}{'strong':>9}{'basic':>9}{'diff':>8}{'SE':>7}{'z':>6}"
@@ -153,7 +160,8 @@ def main() -> None:
         s = summarize(results[game_id])
         print(
             f"{game_id:<14}{s['n']:>6}{s['strong']:>9.1f}{s['basic']:>9.1f}{s['mean']:>8.2f}{s['se']:>7.2f}"
-            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['seconds']:>8.1f}"
+            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['seconds']:>8.1f}",
+            flush=True,
         )
 
 

@@ -8,7 +8,8 @@ value is the seat's score for the hand (the team's in Familia, where each seat s
 
 The basic bot's own choice is the default: another candidate replaces it only when its mean
 gain over it, paired by guess, exceeds `margin` standard errors. That keeps a short search from
-swapping a sound move for a lucky one.
+swapping a sound move for a lucky one. Candidates clearly behind the default are dropped as the
+search goes, so the time left goes to the contenders.
 
 Deterministic given the `random.Random` and the number of iterations: there is no clock here;
 a caller with a time budget passes `should_stop` (engine/bots.py does).
@@ -93,9 +94,11 @@ def search_action(
     except Exception:  # noqa: BLE001 - a game the analysis cannot follow falls back to basic play
         return default
     hands_before = len(match.hands)
-    values: list[list[float]] = [[] for _ in options]
+    # Paired gains over the default, per candidate; a candidate clearly behind it is dropped so
+    # that the time left goes to the contenders.
+    gains: dict[int, list[float]] = {k: [] for k in range(len(options)) if k != base}
     done = 0
-    while iterations is None or done < iterations:
+    while gains and (iterations is None or done < iterations):
         if stop():
             break
         try:
@@ -103,35 +106,48 @@ def search_action(
         except DeterminizeFailed:
             break
         seed = rng.randrange(1 << 62)
-        row: list[float] = []
-        for action in options:
+        row: dict[int, float] = {}
+        for k in [base, *gains]:
             if stop() and iterations is None:
                 break
             trial = clone(guess)
-            trial.apply(seat, action)
-            row.append(playout(trial, seat, hands_before, policy or choose, random.Random(seed)))
-        if len(row) < len(options):
+            trial.apply(seat, options[k])
+            row[k] = playout(trial, seat, hands_before, policy or choose, random.Random(seed))
+        if len(row) < len(gains) + 1:
             break  # out of time mid-iteration: keep only complete, comparable rows
-        for k, value in enumerate(row):
-            values[k].append(value)
+        for k in gains:
+            gains[k].append(row[k] - row[base])
         done += 1
-    return options[best_index(values, base, margin)]
+        for k in [k for k, g in gains.items() if _behind(g)]:
+            del gains[k]
+    best = best_gain(gains, margin)
+    return options[base] if best is None else options[best]
 
 
-def best_index(values: list[list[float]], base: int, margin: float) -> int:
-    """The candidate whose mean beats the default's by more than `margin` paired standard
-    errors, the best such; else the default."""
-    n = len(values[base])
-    if n < 2:
-        return base
-    best, best_mean = base, 0.0
-    for k, row in enumerate(values):
-        if k == base:
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _behind(gain: list[float]) -> bool:
+    """Clearly no better than the default: worse by two standard errors, or identical on
+    every guess so far (it cannot then win by a margin)."""
+    if len(gain) < 3:
+        return False
+    mean, se = _mean_se(gain)
+    return mean + 2 * se < 0 or (len(gain) >= 4 and se == 0 and mean <= 0)
+
+
+def best_gain(gains: dict[int, list[float]], margin: float) -> int | None:
+    """The candidate whose mean gain over the default exceeds `margin` standard errors (the
+    largest such gain), or None: keep the default."""
+    best, best_mean = None, 0.0
+    for k, gain in gains.items():
+        if len(gain) < 2:
             continue
-        diffs = [a - b for a, b in zip(row, values[base], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        se = math.sqrt(var / n)
+        mean, se = _mean_se(gain)
         if mean > margin * se and mean > best_mean:
             best, best_mean = k, mean
     return best

@@ -9,7 +9,7 @@ import pytest
 
 from engine import CHANCE, GAMES, Match
 from engine.bots import bot_action, get_chooser
-from engine.search import best_index, search_action
+from engine.search import best_gain, search_action
 
 
 def _first_real_choice(game_id: str, seed: int) -> tuple[Match, int]:
@@ -72,9 +72,7 @@ def test_search_stops_when_asked_and_falls_back_to_the_basic_choice() -> None:
 
 
 def test_default_kept_unless_another_action_wins_clearly() -> None:
-    noisy = [[0.0, 10.0, -10.0, 5.0], [1.0, 9.0, -9.0, 4.0]]  # gains and losses cancel out
-    assert best_index(noisy, 0, margin=1.0) == 0
-    clear = [[0.0, 10.0, -10.0, 5.0], [3.0, 13.0, -7.0, 8.0]]  # +3 on every guess
-    assert best_index(clear, 0, margin=1.0) == 1
-    worse = [[0.0, 10.0, -10.0, 5.0], [-3.0, 7.0, -13.0, 2.0]]
-    assert best_index(worse, 0, margin=1.0) == 0
+    assert best_gain({1: [1.0, -1.0, 1.0, -1.0]}, margin=1.0) is None  # gains and losses cancel out
+    assert best_gain({1: [3.0, 2.0, 3.0, 4.0], 2: [1.0, 1.5, 1.0, 1.2]}, margin=1.0) == 1
+    assert best_gain({1: [-3.0, -2.0, -3.0, -1.0]}, margin=1.0) is None
+    assert best_gain({1: [50.0]}, margin=1.0) is None  # one guess proves nothing
