@@ -41,14 +41,19 @@ class DealResult:
     basic: float
     searched: int
     seconds: float
+    slowest: float  # the longest strong decision of the deal, in seconds
 
 
-def play_hand(game_id: str, seed: int, test_seat: int, level: str, budget: float) -> tuple[float, int]:
-    """One hand from `seed`'s shuffles with `test_seat` at `level`; (its hand score, searches)."""
+def play_hand(
+    game_id: str, seed: int, test_seat: int, level: str, budget: float
+) -> tuple[float, int, float]:
+    """One hand from `seed`'s shuffles with `test_seat` at `level`: (its hand score, decisions
+    searched, the longest of them in seconds)."""
     game = GAMES[game_id]
     match = game.new_match(PLAYERS, {"hands": 1}, seed=seed)
     seat_rngs = [random.Random(f"{seed}:seat:{s}") for s in range(PLAYERS)]
     chance_count = searched = 0
+    slowest = 0.0
     while not match.is_over:
         seat = match.to_act()[0]
         if seat == CHANCE:
@@ -58,8 +63,12 @@ def play_hand(game_id: str, seed: int, test_seat: int, level: str, budget: float
         seat_level = level if seat == test_seat else "basic"
         if seat_level == "strong" and len(match.legal_actions(seat)) > 1:
             searched += 1
-        match.apply(seat, bot_action(match, seat, seat_rngs[seat], level=seat_level, budget=budget))  # type: ignore[arg-type]
-    return float(match.hands[0]["scores"][test_seat]), searched
+        started = time.perf_counter()
+        action = bot_action(match, seat, seat_rngs[seat], level=seat_level, budget=budget)  # type: ignore[arg-type]
+        if seat_level == "strong":
+            slowest = max(slowest, time.perf_counter() - started)
+        match.apply(seat, action)
+    return float(match.hands[0]["scores"][test_seat]), searched, slowest
 
 
 def play_deal(task: tuple[str, int, int, float]) -> DealResult:
@@ -68,9 +77,9 @@ def play_deal(task: tuple[str, int, int, float]) -> DealResult:
     seed = base_seed * 1_000_003 + deal
     seat = deal % PLAYERS
     start = time.perf_counter()
-    strong, searched = play_hand(game_id, seed, seat, "strong", budget)
-    basic, _ = play_hand(game_id, seed, seat, "basic", budget)
-    return DealResult(game_id, deal, strong, basic, searched, time.perf_counter() - start)
+    strong, searched, slowest = play_hand(game_id, seed, seat, "strong", budget)
+    basic, _, _ = play_hand(game_id, seed, seat, "basic", budget)
+    return DealResult(game_id, deal, strong, basic, searched, time.perf_counter() - start, slowest)
 
 
 def sign_test_p(wins: int, losses: int) -> float:
@@ -104,6 +113,7 @@ def summarize(results: list[DealResult]) -> dict[str, float]:
         "basic": sum(r.basic for r in results) / n if n else 0.0,
         "searched": sum(r.searched for r in results) / n if n else 0.0,
         "seconds": sum(r.seconds for r in results) / n if n else 0.0,
+        "slowest": max((r.slowest for r in results), default=0.0),
     }
 
 
@@ -152,7 +162,7 @@ def main() -> None:
     )
     print(
         f"{'game':<14}{'deals':>6}{'strong':>9}{'basic':>9}{'diff':>8}{'SE':>7}{'z':>6}"
-        f"{'better':>8}{'worse':>7}{'tied':>6}{'sign p':>9}{'s/deal':>8}"
+        f"{'better':>8}{'worse':>7}{'tied':>6}{'sign p':>9}{'searches':>9}{'s/deal':>8}{'max s':>7}"
     )
     for game_id in args.games:
         if not results[game_id]:
@@ -160,7 +170,7 @@ def main() -> None:
         s = summarize(results[game_id])
         print(
             f"{game_id:<14}{s['n']:>6}{s['strong']:>9.1f}{s['basic']:>9.1f}{s['mean']:>8.2f}{s['se']:>7.2f}"
-            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['seconds']:>8.1f}",
+            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['searched']:>9.1f}{s['seconds']:>8.1f}{s['slowest']:>7.2f}",
             flush=True,
         )
 

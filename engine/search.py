@@ -41,11 +41,21 @@ def hand_value(match: Match, seat: int, hands_before: int) -> float:
     return float(match.hands[hands_before]["scores"][seat])
 
 
-def playout(match: Match, seat: int, hands_before: int, choose: Chooser, rng: random.Random) -> float:
-    """Finish the current hand with every seat played by `choose`; the seat's hand score."""
+def playout(
+    match: Match,
+    seat: int,
+    hands_before: int,
+    choose: Chooser,
+    rng: random.Random,
+    should_stop: Callable[[], bool] | None = None,
+) -> float | None:
+    """Finish the current hand with every seat played by `choose`; the seat's hand score, or
+    None when `should_stop()` cut it short."""
     for _ in range(PLAYOUT_LIMIT):
         if len(match.hands) > hands_before:
             break
+        if should_stop is not None and should_stop():
+            return None
         actors = match.to_act()
         if not actors:
             break
@@ -87,6 +97,7 @@ def search_action(
     if iterations is None and should_stop is None:
         raise ValueError("search needs an iteration count or a stop condition")
     stop = should_stop or (lambda: False)
+    cut = should_stop if iterations is None else None  # a fixed iteration count is never cut
     options = candidates(legal, default, rng)
     base = options.index(default) if default in options else 0
     try:
@@ -108,11 +119,12 @@ def search_action(
         seed = rng.randrange(1 << 62)
         row: dict[int, float] = {}
         for k in [base, *gains]:
-            if stop() and iterations is None:
-                break
             trial = clone(guess)
             trial.apply(seat, options[k])
-            row[k] = playout(trial, seat, hands_before, policy or choose, random.Random(seed))
+            value = playout(trial, seat, hands_before, policy or choose, random.Random(seed), cut)
+            if value is None:
+                break
+            row[k] = value
         if len(row) < len(gains) + 1:
             break  # out of time mid-iteration: keep only complete, comparable rows
         for k in gains:

@@ -11,8 +11,8 @@ from engine import GAMES
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_duplicate_runs_replay_the_same_deal(game_id: str) -> None:
-    first = play_hand(game_id, seed=12, test_seat=1, level="basic", budget=0.0)
-    second = play_hand(game_id, seed=12, test_seat=1, level="basic", budget=0.0)
+    first = play_hand(game_id, seed=12, test_seat=1, level="basic", budget=0.0)[:2]
+    second = play_hand(game_id, seed=12, test_seat=1, level="basic", budget=0.0)[:2]
     assert first == second
 
 
@@ -25,7 +25,8 @@ def test_sign_test_is_the_exact_two_sided_binomial() -> None:
 
 
 def test_summary_counts_better_worse_and_tied_deals() -> None:
-    results = [DealResult("holy-grail", d, s, b, 0, 0.0) for d, (s, b) in enumerate([(5, 1), (0, 2), (3, 3)])]
+    pairs = [(5, 1), (0, 2), (3, 3)]
+    results = [DealResult("holy-grail", d, s, b, 0, 0.0, 0.0) for d, (s, b) in enumerate(pairs)]
     summary = summarize(results)
     assert (summary["wins"], summary["losses"], summary["ties"]) == (1, 1, 1)
     assert summary["mean"] == pytest.approx(2 / 3)
