@@ -9,11 +9,14 @@ seat of the team shows). Per game it prints the mean difference strong − basic
 its standard error, and the sign test: how often strong did better / worse on the same deal,
 with the two-sided binomial p-value (ties left out).
 
-    .venv/bin/python -m bench.bots --deals 400 --workers 2           # the definitive run
-    .venv/bin/python -m bench.bots --games holy-grail --deals 20 --budget 0.05 --time-limit 120
+    .venv/bin/python -m bench.bots --games holy-grail --deals 20 --budget 0.05   # a quick look
+    .venv/bin/python -m bench.bots --deals 400 --workers 2 --time-limit 3600     # the definitive run
 
 Bounded: `--time-limit` (seconds, default 170) stops the run and reports the deals finished.
-Each deal costs about (test seat's decisions with a choice) × budget, i.e. 2–6 s at 0.2 s.
+A deal costs about (the test seat's decisions with a choice, 5–15 a hand) × budget plus the
+basic run: 1.5–3 s at the default 0.2 s, so 400 deals of each of the five games take about
+2000 × 2.2 s / 2 workers ≈ 40 minutes on an idle 2-core machine (use one worker per core: the
+budget is wall-clock time, so an overloaded machine weakens the strong bot).
 """
 
 from __future__ import annotations
