@@ -42,7 +42,8 @@ HIDDEN_TYPES = frozenset({"give", "discard"})
 
 
 class DeterminizeFailed(RuntimeError):
-    """No consistent guess was found within the attempts allowed (callers fall back)."""
+    """No consistent guess was found within the attempts allowed, or the time ran out (callers
+    fall back)."""
 
 
 def clone(match: Match) -> Match:
@@ -96,9 +97,10 @@ class _Shuffle:
 class InfoSet:
     """What `seat` knows in `match`, ready to draw consistent guesses from (one per decision)."""
 
-    def __init__(self, match: Match, seat: int) -> None:
+    def __init__(self, match: Match, seat: int, should_stop: Callable[[], bool] | None = None) -> None:
         self.match = match
         self.seat = seat
+        self.should_stop = should_stop or (lambda: False)
         self.game = match.game
         hook = _hook(self.game.id)
         self.reveal_keys: tuple[str, ...] = tuple(getattr(hook, "REVEAL_KEYS", ()))
@@ -136,7 +138,10 @@ class InfoSet:
         self.shuffles: dict[int, list[_Shuffle]] = {}
         self.hidden_steps: set[int] = set()
         seen_before = self._revealed(match.view(self.seat))
+        last = len(self.log) - 1
         for i in range(self.start, len(self.log)):
+            if self.should_stop():
+                raise DeterminizeFailed("out of time")
             s, a = self.log[i]
             match.apply(s, a)
             observed: list[str] = []
@@ -150,11 +155,18 @@ class InfoSet:
                 self.hidden_steps.add(i)
             else:
                 observed.extend(_action_cards(a))
-            view = match.view(self.seat)
-            observed.extend(view.get("hand") or [])
-            revealed = self._revealed(view)
-            observed.extend(self._new_cards(revealed, seen_before))
-            seen_before = revealed
+            # Every card the seat ever held is in its hand right after a shuffle or at the end,
+            # or went through one of its own actions; reveals may be fleeting, so games that
+            # declare some are watched at every step.
+            if not self.reveal_keys and s != CHANCE and i != last:
+                observed_view = None
+            else:
+                observed_view = match.view(self.seat)
+            if observed_view is not None:
+                observed.extend(observed_view.get("hand") or [])
+                revealed = self._revealed(observed_view)
+                observed.extend(self._new_cards(revealed, seen_before))
+                seen_before = revealed
             for card in observed:
                 owner = self._newest(live.values(), card)
                 if owner is not None:
@@ -181,7 +193,7 @@ class InfoSet:
     ) -> Match:
         """A consistent guess; raises DeterminizeFailed after `attempts` refused tries."""
         for _ in range(attempts):
-            if should_stop is not None and should_stop():
+            if (should_stop is not None and should_stop()) or self.should_stop():
                 break
             guess = self._try(rng)
             if guess is not None:
@@ -217,6 +229,8 @@ class InfoSet:
         orders = self._deal(rng)
         match = clone(self.prefix)
         for i in range(self.start, len(self.log)):
+            if self.should_stop():
+                return None
             s, a = self.log[i]
             if i in self.live_steps:
                 a = dict(a)

@@ -101,8 +101,8 @@ def search_action(
     options = candidates(legal, default, rng)
     base = options.index(default) if default in options else 0
     try:
-        info = InfoSet(match, seat)
-    except Exception:  # noqa: BLE001 - a game the analysis cannot follow falls back to basic play
+        info = InfoSet(match, seat, cut)
+    except DeterminizeFailed:  # out of time before the first guess: the basic move
         return default
     hands_before = len(match.hands)
     # Paired gains over the default, per candidate; a candidate clearly behind it is dropped so
