@@ -118,6 +118,8 @@ class InfoSet:
         replay = self.game.new_match(self.match.players, self.match.options)
         self.start, self.prefix = 0, clone(replay)
         for i, (s, a) in enumerate(self.log):
+            if i % 64 == 0 and self.should_stop():
+                raise DeterminizeFailed("out of time")
             before = len(replay.hands)
             replay.apply(s, a)
             if len(replay.hands) != before and i + 1 < len(self.log):
