@@ -70,11 +70,12 @@ def playout(
 
 
 def candidates(legal: list[Action], default: Action, rng: random.Random) -> list[Action]:
-    """The actions to compare: all of them, or the default plus a random sample."""
-    if len(legal) <= MAX_CANDIDATES:
-        return list(legal)
+    """The actions to compare, the default first: all of them, or the default plus a random
+    sample. (A bot may build its action in another valid spelling than the legal list's.)"""
     others = [a for a in legal if a != default]
-    return [default, *rng.sample(others, MAX_CANDIDATES - 1)]
+    if len(others) >= MAX_CANDIDATES:
+        others = rng.sample(others, MAX_CANDIDATES - 1)
+    return [default, *others]
 
 
 def search_action(
@@ -99,7 +100,7 @@ def search_action(
     stop = should_stop or (lambda: False)
     cut = should_stop if iterations is None else None  # a fixed iteration count is never cut
     options = candidates(legal, default, rng)
-    base = options.index(default) if default in options else 0
+    base = 0
     try:
         info = InfoSet(match, seat, cut)
     except DeterminizeFailed:  # out of time before the first guess: the basic move

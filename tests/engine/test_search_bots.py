@@ -9,7 +9,7 @@ import pytest
 
 from engine import CHANCE, GAMES, Match
 from engine.bots import bot_action, get_chooser
-from engine.search import best_gain, search_action
+from engine.search import best_gain, candidates, search_action
 
 
 def _first_real_choice(game_id: str, seed: int) -> tuple[Match, int]:
@@ -76,3 +76,13 @@ def test_default_kept_unless_another_action_wins_clearly() -> None:
     assert best_gain({1: [3.0, 2.0, 3.0, 4.0], 2: [1.0, 1.5, 1.0, 1.2]}, margin=1.0) == 1
     assert best_gain({1: [-3.0, -2.0, -3.0, -1.0]}, margin=1.0) is None
     assert best_gain({1: [50.0]}, margin=1.0) is None  # one guess proves nothing
+
+
+def test_candidates_start_with_the_default_even_in_another_spelling() -> None:
+    legal = [{"type": "play", "cards": [c]} for c in ("H1", "H2", "H3")]
+    spelled = {"type": "play", "cards": ["H2"], "note": "bot"}
+    assert candidates(legal, legal[1], random.Random(1)) == [legal[1], legal[0], legal[2]]
+    assert candidates(legal, spelled, random.Random(1))[0] == spelled
+    many = [{"type": "play", "cards": [f"S{n}"]} for n in range(20)]
+    picked = candidates(many, many[7], random.Random(1))
+    assert picked[0] == many[7] and len(picked) == 8 and len({str(a) for a in picked}) == 8
