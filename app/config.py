@@ -45,6 +45,21 @@ class Settings(BaseSettings):
     )
     """Seconds a bot waits before acting, so people can follow the play."""
 
+    bot_level: Literal["basic", "strong"] = Field(
+        default="strong", validation_alias=AliasChoices("CARDTABLE_BOT_LEVEL", "bot_level")
+    )
+    """The level a bot gets when the host seats one without choosing (the host can change it)."""
+
+    bot_budget: float = Field(
+        default=0.2, gt=0, le=0.5, validation_alias=AliasChoices("CARDTABLE_BOT_BUDGET", "bot_budget")
+    )
+    """Seconds a strong bot searches per decision (the engine's hard limit is 0.5)."""
+
+    bot_workers: int = Field(
+        default=2, ge=1, validation_alias=AliasChoices("CARDTABLE_BOT_WORKERS", "bot_workers")
+    )
+    """Processes that run strong bots' searches, so the event loop keeps serving tables meanwhile."""
+
     host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CARDTABLE_HOST", "host"))
     port: int = Field(default=8000, validation_alias=AliasChoices("CARDTABLE_PORT", "port"))
 

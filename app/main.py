@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
+from app.bot_pool import BotPool
 from app.catalog import seed_presets, sync_catalog
 from app.config import Settings
 from app.db import Database, migrate
@@ -58,7 +59,8 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.sqlalchemy_url, settings.db_pool_size, settings.db_pool_size)
         bus = pubsub or await make_pubsub(settings)
-        tables = TableService(db, bus, settings.bot_delay)
+        bots = BotPool(settings.bot_workers, settings.bot_budget)
+        tables = TableService(db, bus, settings.bot_delay, bots, settings.bot_level)
         presence = Presence(db)
         app.state.services = Services(settings=settings, db=db, pubsub=bus, tables=tables, presence=presence)
         try:

@@ -67,10 +67,11 @@ class VersionConflict(MatchStoreError):
 
 @dataclass(frozen=True)
 class Controller:
-    """Who plays a seat now: a person (by id) or a bot."""
+    """Who plays a seat now: a person (by id) or a bot (at its level, "basic" or "strong")."""
 
     kind: str
     person_id: int | None = None
+    level: str | None = None
 
 
 @dataclass
@@ -180,11 +181,11 @@ class MatchStore:
     @staticmethod
     async def _controllers(conn: AsyncConnection, room_id: int) -> dict[int, Controller]:
         rows = await conn.execute(
-            select(ROOM_SEATS.c.n, ROOM_SEATS.c.kind, ROOM_SEATS.c.person_id).where(
+            select(ROOM_SEATS.c.n, ROOM_SEATS.c.kind, ROOM_SEATS.c.person_id, ROOM_SEATS.c.bot_level).where(
                 ROOM_SEATS.c.room_id == room_id
             )
         )
-        return {n: Controller(kind, person_id) for n, kind, person_id in rows}
+        return {n: Controller(kind, person_id, level) for n, kind, person_id, level in rows}
 
     async def running_ids(self) -> list[int]:
         async with self.db.engine.connect() as conn:

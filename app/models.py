@@ -117,12 +117,19 @@ class RoomSeat(Base):
     __table_args__ = (
         CheckConstraint("kind IN ('person', 'bot')", name="room_seat_kind"),
         CheckConstraint("(kind = 'person') = (person_id IS NOT NULL)", name="room_seat_person"),
+        CheckConstraint(
+            "(kind = 'bot') = (bot_level IS NOT NULL)"
+            " AND (bot_level IS NULL OR bot_level IN ('basic', 'strong'))",
+            name="room_seat_bot_level",
+        ),
     )
 
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
     n: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))
     person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    bot_level: Mapped[str | None] = mapped_column(String(8))
+    """A bot's level, "basic" or "strong" (the host's choice); None for a person."""
 
 
 class MatchRow(Base):

@@ -171,9 +171,20 @@ async def room_json(
     for n in range(room.seat_count):
         seat = seats.get(n)
         if seat is None:
-            seat_list.append({"n": n, "kind": None, "person_id": None, "name": None, "connected": False})
+            seat_list.append(
+                {"n": n, "kind": None, "person_id": None, "name": None, "connected": False, "level": None}
+            )
         elif seat.kind == "bot":
-            seat_list.append({"n": n, "kind": "bot", "person_id": None, "name": BOT_NAME, "connected": True})
+            seat_list.append(
+                {
+                    "n": n,
+                    "kind": "bot",
+                    "person_id": None,
+                    "name": BOT_NAME,
+                    "connected": True,
+                    "level": seat.bot_level,
+                }
+            )
         else:
             seat_list.append(
                 {
@@ -182,6 +193,7 @@ async def room_json(
                     "person_id": seat.person_id,
                     "name": names.get(seat.person_id),
                     "connected": seat.person_id in connected,
+                    "level": None,
                 }
             )
     match = await latest_match(session, room.id)

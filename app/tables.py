@@ -16,7 +16,9 @@ Processing one action (always under the match's asyncio.Lock):
    see app/snapshots.py) and the change published.
 
 Bots and chance are "automatic seats": one background task per match plays them, bots after
-`bot_delay` seconds so people can follow the play.
+`bot_delay` seconds so people can follow the play. A strong bot thinks in a worker process
+(app/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
+if the match has not moved meanwhile.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ import random
 import secrets
 import time
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.bot_pool import BotPool
 from app.db import Database
 from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult, VersionConflict
 from app.pubsub import PubSub
@@ -213,10 +217,19 @@ class TableService:
     """Owns every live match of this process: the cache, one lock per match, bots, and the
     shared state messages. All persistence goes through `MatchStore`."""
 
-    def __init__(self, db: Database, pubsub: PubSub, bot_delay: float) -> None:
+    def __init__(
+        self,
+        db: Database,
+        pubsub: PubSub,
+        bot_delay: float,
+        bots: BotPool | None = None,
+        bot_level: str = "strong",
+    ) -> None:
         self.store = MatchStore(db)
         self.pubsub = pubsub
         self.bot_delay = bot_delay
+        self.bots = bots or BotPool(workers=2, budget=0.2)
+        self.bot_level = bot_level
         self._live: dict[int, LiveMatch] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
@@ -468,15 +481,40 @@ class TableService:
             self._slow_bots.add(live.game.id)
         return action
 
+    def _searches(self, live: LiveMatch, seat: int) -> bool:
+        """Whether this bot seat thinks in a worker: a strong bot with a real choice to make."""
+        controller = live.controllers.get(seat)
+        level = (controller.level if controller is not None else None) or self.bot_level
+        return level == "strong" and len(live.legal(seat)) > 1
+
+    async def _thought(
+        self, thinking: asyncio.Future[dict[str, Any]], match_id: int
+    ) -> dict[str, Any] | None:
+        """A worker's answer, or None (the basic bot then plays) if the worker failed."""
+        try:
+            return await thinking
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):
+                self.bots.forget_broken()
+            log.exception("strong bot of match %s failed; the basic bot plays this move", match_id)
+            return None
+
     async def _automate(self, match_id: int) -> None:
         """Play chance at once and bots after `bot_delay`, until a person is to act or it ends.
 
+        A strong bot thinks in a worker process during the delay (not under the lock, so people
+        and readers never wait for it); its answer is used only if the match is still at the
+        version it thought about, else it thinks again.
         A commit that fails (e.g. another server process wrote first) only costs a retry from the
         rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly."""
         rng = _chance_rng()
         failures = 0
+        loop = asyncio.get_running_loop()
         try:
             while True:
+                thinking: asyncio.Future[dict[str, Any]] | None = None
                 async with self.lock(match_id):
                     live = await self._load(match_id)
                     seat = self._automatic_seat(live)
@@ -484,17 +522,28 @@ class TableService:
                         # Leave under the lock, so a later kick() always sees this task gone.
                         self._automation.pop(match_id, None)
                         return
+                    thought_at = live.version
+                    if seat != CHANCE and self._searches(live, seat):
+                        try:
+                            thinking = self.bots.decide(match_id, live.match, seat, rng.getrandbits(64))
+                        except BrokenProcessPool:
+                            log.exception("strong bots' workers are gone; starting new ones")
+                started = loop.time()
+                action = await self._thought(thinking, match_id) if thinking is not None else None
                 if seat != CHANCE and self.bot_delay > 0:
-                    await asyncio.sleep(self.bot_delay)
+                    await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:
                     async with self._bot_turns, self.lock(match_id):
                         live = await self._load(match_id)
                         if self._automatic_seat(live) != seat:
                             continue
+                        if thinking is not None and live.version != thought_at:
+                            continue  # the match moved while the bot thought: think again
                         if seat == CHANCE:
                             await self._apply_chance(live)
                         else:
-                            action = await self._decide(live, seat, rng)
+                            if action is None:
+                                action = await self._decide(live, seat, rng)
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
@@ -547,4 +596,5 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._automation.clear()
+        await self.bots.close()
         await self.store.close()

@@ -46,6 +46,8 @@ class SeatBody(BaseModel):
     as_: Literal["me", "bot"] = Field(default="me", alias="as")
     # With "bot": the host may hand a person's seat to a bot in one step (someone left the table).
     replace: bool = False
+    # With "bot": how well it plays; absent keeps a seated bot's level, else the server default.
+    level: Literal["basic", "strong"] | None = None
 
 
 async def _running_match(session: Any, room_id: int) -> MatchRow | None:
@@ -149,7 +151,9 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
     """`{"as": "me"}` sits down (an empty seat, or one a bot keeps warm); `{"as": "bot"}` lets the
     host seat a bot. During a match this is how a bot takes over for someone who left, and how
     a person takes a bot's seat back. `{"as": "bot", "replace": true}` lets the host give a
-    person's seat to a bot at once; that person stays credited with the seat's scores."""
+    person's seat to a bot at once; that person stays credited with the seat's scores.
+    `"level": "basic" | "strong"` chooses the bot's level (the host may change it on a bot's
+    seat at any time, also during a match); without it a new bot gets the server's default."""
     services = get_services(request)
     async with services.db.session() as session:
         room = await room_by_code(session, code, lock=True)
@@ -167,7 +171,7 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
             if current is None:
                 session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person.id))
             else:
-                current.kind, current.person_id = "person", person.id
+                current.kind, current.person_id, current.bot_level = "person", person.id, None
             if running is not None:
                 await MatchStore.seat_changed(session, running.id, n, "person", person.id)
         else:
@@ -178,10 +182,12 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
                     f"seat {n} has a person in it; remove them first",
                     f"{n}番の席には人がいます。先に外してください",
                 )
+            kept = current.bot_level if current is not None and current.kind == "bot" else None
+            level = body.level or kept or services.settings.bot_level
             if current is None:
-                session.add(RoomSeat(room_id=room.id, n=n, kind="bot", person_id=None))
+                session.add(RoomSeat(room_id=room.id, n=n, kind="bot", person_id=None, bot_level=level))
             else:
-                current.kind, current.person_id = "bot", None
+                current.kind, current.person_id, current.bot_level = "bot", None, level
             if running is not None:
                 await MatchStore.seat_changed(session, running.id, n, "bot")
         room_id, match_id = room.id, (running.id if running else None)
