@@ -84,6 +84,8 @@ class BotPool:
         self.workers = workers
         self.budget = budget
         self._executor: ProcessPoolExecutor | None = None
+        self.sent = 0
+        """Decisions sent to the workers so far (tests and operators read it)."""
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -99,6 +101,7 @@ class BotPool:
         The log is copied before this returns, so the caller may release the match at once."""
         game_id, log = match.game.id, list(match.log)
         args = (match_id, game_id, match.players, match.options, log, seat, seed, self.budget)
+        self.sent += 1
         try:
             return asyncio.get_running_loop().run_in_executor(self._pool(), think, *args)
         except BrokenProcessPool:

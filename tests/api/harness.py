@@ -19,6 +19,8 @@ from app.main import create_app
 from app.wire import StateReader
 
 TEST_BOT_DELAY = 0.02
+TEST_BOT_BUDGET = 0.01
+"""Seconds a strong bot searches in tests: short, but the search and its worker process are real."""
 WAIT = 15.0
 
 
@@ -38,6 +40,8 @@ async def running_server(
     database_url: str, bot_delay: float = TEST_BOT_DELAY, **overrides: Any
 ) -> AsyncIterator[Server]:
     """Serve `create_app` for this database until the block ends (a clean shutdown, like a restart)."""
+    overrides.setdefault("bot_budget", TEST_BOT_BUDGET)
+    overrides.setdefault("bot_workers", 1)
     settings = Settings(database_url=database_url, bot_delay=bot_delay, migrate_on_start=False, **overrides)
     app = create_app(settings)
     config = uvicorn.Config(

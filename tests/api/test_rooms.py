@@ -108,6 +108,7 @@ async def test_only_the_host_adds_bots_and_a_person_may_replace_a_bot(database_u
             "person_id": None,
             "name": "Bot",
             "connected": True,
+            "level": "strong",
         }
         await guest.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
         on_person = await host.http.post(f"/api/rooms/{code}/seats/2", json={"as": "bot"})

@@ -1,0 +1,65 @@
+"""The strong bots' worker side (app/bot_pool.py), run in this process: each worker keeps its
+copy of a match and brings it up to date from the log it is sent, replaying only when the log
+is not an extension of its copy."""
+
+from __future__ import annotations
+
+import random
+
+from app import bot_pool
+from engine import CHANCE, Match, get_game
+from engine.bots import bot_action
+
+
+def played(game_id: str, players: int, actions: int, seed: int) -> Match:
+    return extended(get_game(game_id).new_match(players), actions, seed)
+
+
+def extended(match: Match, actions: int, seed: int) -> Match:
+    """`match` played on by basic bots (and random chance) until its log has `actions` entries."""
+    rng = random.Random(seed)
+    while len(match.log) < actions and not match.is_over:
+        seat = match.to_act()[0]
+        if seat == CHANCE:
+            match.deal_random(rng)
+        else:
+            match.apply(seat, bot_action(match, seat, rng))
+    return match
+
+
+def test_a_worker_brings_its_copy_up_to_date_from_a_longer_log() -> None:
+    bot_pool._cache.clear()
+    early = played("holy-grail", 4, 10, seed=3)
+    later = extended(get_game("holy-grail").replay(4, early.options, early.log), 20, seed=4)
+    first = bot_pool._match_for(7, "holy-grail", 4, early.options, list(early.log))
+    second = bot_pool._match_for(7, "holy-grail", 4, later.options, list(later.log))
+    assert second is first  # the same copy, extended
+    assert second.log == later.log and second.view(0) == later.view(0)
+
+
+def test_a_worker_replays_when_the_log_is_not_an_extension_of_its_copy() -> None:
+    bot_pool._cache.clear()
+    one = played("french-tarot", 4, 30, seed=1)
+    other = played("french-tarot", 4, 30, seed=2)
+    first = bot_pool._match_for(9, "french-tarot", 4, one.options, list(one.log))
+    second = bot_pool._match_for(9, "french-tarot", 4, other.options, list(other.log))
+    assert second is not first
+    assert second.log == other.log and second.view(1) == other.view(1)
+
+
+def test_a_worker_keeps_a_bounded_number_of_matches() -> None:
+    bot_pool._cache.clear()
+    match = played("holy-grail", 3, 5, seed=5)
+    for match_id in range(bot_pool.WORKER_MATCHES + 5):
+        bot_pool._match_for(match_id, "holy-grail", 3, match.options, list(match.log))
+    assert len(bot_pool._cache) == bot_pool.WORKER_MATCHES
+    assert 0 not in bot_pool._cache and bot_pool.WORKER_MATCHES + 4 in bot_pool._cache
+
+
+def test_the_worker_answers_a_legal_strong_move() -> None:
+    bot_pool._cache.clear()
+    match = played("yaya-fugou", 4, 12, seed=6)
+    seat = match.to_act()[0]
+    assert seat != CHANCE
+    action = bot_pool.think(1, "yaya-fugou", 4, match.options, list(match.log), seat, seed=7, budget=0.01)
+    assert action in match.legal_actions(seat)
