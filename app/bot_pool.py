@@ -3,8 +3,9 @@
 A strong decision searches for up to its budget (0.2 s by default) of pure CPU; in the event
 loop that would freeze every table of the process, and in a thread it would still hold the GIL.
 So `BotPool` sends each decision to a `ProcessPoolExecutor` of `CARDTABLE_BOT_WORKERS`
-processes (started lazily, by `forkserver`, so no worker inherits the server's sockets or
-threads).
+processes (started at the first strong decision, in a thread, by a `forkserver` that has
+imported the engine once: no worker inherits the server's sockets or threads, and none is
+started from the event loop).
 
 What travels: the match's id, game, player count, options and log, not the pickled match.
 Measured on this machine (load ~7) for logs of 200-400 actions: pickling the log costs the
@@ -78,23 +79,30 @@ def think(
 
 
 class BotPool:
-    """The worker processes of one server process (created at the first strong decision)."""
+    """The worker processes of one server process, started (off the event loop) at the first
+    strong decision: a process start costs the caller's thread tens of milliseconds."""
 
     def __init__(self, workers: int, budget: float) -> None:
         self.workers = workers
         self.budget = budget
-        self._executor: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Future[ProcessPoolExecutor] | None = None
         self.sent = 0
         """Decisions sent to the workers so far (tests and operators read it)."""
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("forkserver"),
-                initializer=_warm_up,
-            )
-        return self._executor
+    def _start(self) -> ProcessPoolExecutor:
+        """Runs in a thread: every worker forked (from a forkserver that has already imported
+        the engine) and warmed up before the first decision is sent."""
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        for started in [executor.submit(_warm_up) for _ in range(self.workers)]:
+            started.result()
+        return executor
+
+    async def _executor(self) -> ProcessPoolExecutor:
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(asyncio.to_thread(self._start))
+        return await asyncio.shield(self._starting)
 
     def decide(self, match_id: int, match: Match, seat: int, seed: int) -> asyncio.Future[dict[str, Any]]:
         """The strong bot's action for `seat` of the match as it is now, thought out in a worker.
@@ -102,18 +110,25 @@ class BotPool:
         game_id, log = match.game.id, list(match.log)
         args = (match_id, game_id, match.players, match.options, log, seat, seed, self.budget)
         self.sent += 1
+        return asyncio.ensure_future(self._think(args))
+
+    async def _think(self, args: tuple[Any, ...]) -> dict[str, Any]:
+        executor = await self._executor()
         try:
-            return asyncio.get_running_loop().run_in_executor(self._pool(), think, *args)
+            return await asyncio.get_running_loop().run_in_executor(executor, think, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next decision starts a fresh pool.
-            self._executor = None
+            if self._starting is not None and self._starting.done() and self._starting.result() is executor:
+                self._starting = None
+                executor.shutdown(wait=False, cancel_futures=True)
             raise
 
-    def forget_broken(self) -> None:
-        """Called when a decision failed with BrokenProcessPool: start a fresh pool next time."""
-        self._executor = None
-
     async def close(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
+        starting, self._starting = self._starting, None
+        if starting is None:
+            return
+        try:
+            executor = await starting
+        except Exception:
+            return
+        await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)

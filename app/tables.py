@@ -30,7 +30,6 @@ import random
 import secrets
 import time
 from collections import deque
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -495,9 +494,7 @@ class TableService:
             return await thinking
         except asyncio.CancelledError:
             raise
-        except Exception as exc:
-            if isinstance(exc, BrokenProcessPool):
-                self.bots.forget_broken()
+        except Exception:
             log.exception("strong bot of match %s failed; the basic bot plays this move", match_id)
             return None
 
@@ -524,10 +521,7 @@ class TableService:
                         return
                     thought_at = live.version
                     if seat != CHANCE and self._searches(live, seat):
-                        try:
-                            thinking = self.bots.decide(match_id, live.match, seat, rng.getrandbits(64))
-                        except BrokenProcessPool:
-                            log.exception("strong bots' workers are gone; starting new ones")
+                        thinking = self.bots.decide(match_id, live.match, seat, rng.getrandbits(64))
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
                 if seat != CHANCE and self.bot_delay > 0:

@@ -1,9 +1,10 @@
 """Load benchmark: the real server on the embedded PostgreSQL against a bare WebSocket echo server.
 
 For each table count T it drives T tables, each one scripted human (seat 0, answers at once with
-a seeded random legal action) and bots in the other seats (CARDTABLE_BOT_DELAY=0), and in the same
-run T clients of a bare FastAPI WebSocket echo server on the same machine; rounds alternate app
-and echo so both see the same machine load. It prints, per T:
+a seeded random legal action) and basic bots in the other seats (CARDTABLE_BOT_LEVEL=basic,
+CARDTABLE_BOT_DELAY=0: the server itself, not the bots' thinking), and in the same run T clients
+of a bare FastAPI WebSocket echo server on the same machine; rounds alternate app and echo so both
+see the same machine load. It prints, per T:
 
 - committed actions/s (rows added to every match's log, bots and chance included),
 - the human's latency from sending an action to receiving the state with the new version
@@ -16,8 +17,15 @@ then, per game, the bytes a client receives per state message (JSON text as sent
 permessage-deflate as estimated with the same zlib settings per connection): median and max,
 and the median per hand number, which must not grow from hand to hand.
 
+With `--strong-tables`, a second server (CARDTABLE_BOT_LEVEL=strong at the default pace,
+CARDTABLE_BOT_DELAY=0.8, default budget and workers) gets the same tables with strong bots, and
+the bench prints the human's latency per T, the bots' pace (the time from the state before a
+bot's move to the state after it: 0.8 s when the workers keep up) and the largest T tried whose
+human p99 is at most 100 ms: how many strong-bot tables one process holds.
+
     .venv/bin/python -m bench.load --tables 1,10,50 --seconds 20
     .venv/bin/python -m bench.load --tables 50 --seconds 15 --profile /tmp/load.svg   # py-spy
+    .venv/bin/python -m bench.load --tables 10 --bytes-seconds 0 --strong-tables 5,10,20,40
 
 The server and the echo server run as their own processes (`python -m app`, and this module with
 `--serve-echo`), so the driver's CPU is not counted in theirs.
@@ -101,8 +109,17 @@ class Processes:
     log: Path
 
 
+BASIC_BOTS = {"CARDTABLE_BOT_DELAY": "0", "CARDTABLE_BOT_LEVEL": "basic"}
+STRONG_DELAY = 0.8
+STRONG_BOTS = {"CARDTABLE_BOT_DELAY": str(STRONG_DELAY), "CARDTABLE_BOT_LEVEL": "strong"}
+HOLD_P99 = 0.100
+"""A process holds T tables when the human's p99 latency stays at or under this (seconds)."""
+
+
 @contextlib.asynccontextmanager
-async def processes(port_base: int | None, app_root: Path | None = None) -> AsyncIterator[Processes]:
+async def processes(
+    port_base: int | None, app_root: Path | None = None, bots: dict[str, str] = BASIC_BOTS
+) -> AsyncIterator[Processes]:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     pg = EmbeddedPostgres(workdir / "pgdata")
     app_port = port_base or free_loopback_port()
@@ -113,7 +130,7 @@ async def processes(port_base: int | None, app_root: Path | None = None) -> Asyn
         env = {
             **os.environ,
             "DATABASE_URL": url,
-            "CARDTABLE_BOT_DELAY": "0",
+            **bots,
             "CARDTABLE_PORT": str(app_port),
             "CARDTABLE_HOST": "127.0.0.1",
         }
@@ -176,6 +193,8 @@ class Human:
         self.sizes = Sizes()
         self.ready = asyncio.Event()
         self.wanted_hands = 0
+        self.bot_gaps: list[float] = []
+        """Seconds from the state after the human's move (or a bot's) to the next bot's move."""
 
     async def setup(self) -> None:
         await self.http.post("/api/people", json={"name": "Load"})
@@ -188,6 +207,11 @@ class Human:
         response = await self.http.post(f"/api/rooms/{self.code}/start")
         response.raise_for_status()
 
+    @staticmethod
+    def _bot_moved(last: tuple[int, int, float], state: dict) -> bool:
+        """A newer version of the same match that the human did not cause (a new match is not timed)."""
+        return last[0] == state["match_id"] and state["version"] > last[1]
+
     async def run(self) -> None:
         headers = {"Cookie": f"session={self.http.cookies['session']}"}
         ws_url = self.base.replace("http", "ws", 1) + f"/ws/rooms/{self.code}"
@@ -196,6 +220,7 @@ class Human:
             deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
             pending: tuple[int, float] | None = None
             acted: set[tuple[int, int]] = set()
+            last_state: tuple[int, int, float] | None = None  # match, version, when
             self.ready.set()
             while True:
                 text = await ws.recv()
@@ -216,6 +241,9 @@ class Human:
                     if self.active:
                         self.latencies.append(now - pending[1])
                     pending = None
+                elif self.active and last_state is not None and self._bot_moved(last_state, state):
+                    self.bot_gaps.append(now - last_state[2])
+                last_state = (state["match_id"], state["version"], now)
                 if view.get("phase") == "match_over":
                     while not self.active:
                         await asyncio.sleep(0.05)
@@ -277,11 +305,13 @@ class Result:
     human: list[float] = field(default_factory=list)
     echo: list[float] = field(default_factory=list)
     memory_kb_per_table: float = 0.0
+    bot_gaps: list[float] = field(default_factory=list)
 
 
 async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
     for human in humans:
         human.latencies.clear()
+        human.bot_gaps.clear()
     before, start = await committed(procs.libpq), time.perf_counter()
     for human in humans:
         human.active = True
@@ -318,6 +348,7 @@ async def run_tables(
                 profiler.wait(timeout=60)
             result.actions_per_s.append(rate)
             result.human.extend(lat)
+            result.bot_gaps.extend(gap for h in humans for gap in h.bot_gaps)
             result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
         result.memory_kb_per_table = (rss_kb(procs.app.pid) - rss_before) / tables
     finally:
@@ -414,19 +445,59 @@ def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
             )
 
 
+def report_strong(results: list[Result]) -> None:
+    """The strong-bot figure: human latency and bot pace per T, and the T one process holds."""
+    load = os.getloadavg()
+    print(
+        f"strong bots at the default pace (CARDTABLE_BOT_DELAY={STRONG_DELAY}); "
+        f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    print("tables | committed actions/s | human p50 / p99 ms | echo p50 / p99 ms | "
+          "bot move every p50 / p90 s | human p99 <= 100 ms")  # fmt: skip
+    held = 0
+    for r in results:
+        h50, h99 = pct(r.human, 0.5) * 1e3, pct(r.human, 0.99) * 1e3
+        e50, e99 = pct(r.echo, 0.5) * 1e3, pct(r.echo, 0.99) * 1e3
+        b50, b90 = pct(r.bot_gaps, 0.5), pct(r.bot_gaps, 0.9)
+        ok = bool(r.human) and h99 <= HOLD_P99 * 1e3
+        if ok:
+            held = max(held, r.tables)
+        print(
+            f"{r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} | {h50:7.2f} / {h99:7.2f} "
+            f"({len(r.human)} actions) | {e50:6.2f} / {e99:6.2f} | {b50:5.2f} / {b90:5.2f} | "
+            f"{'yes' if ok else 'no'}"
+        )
+    print(f"strong-bot tables one process holds with human p99 <= 100 ms: {held} (largest T tried that did)")
+
+
+def server_errors(procs: Processes) -> None:
+    errors = [line for line in procs.log.read_text(errors="replace").splitlines() if "ERROR" in line]
+    if errors or procs.app.poll() is not None:
+        print("server errors:", *errors[-20:], sep="\n", file=sys.stderr)
+
+
 async def main_async(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.tables.split(",") if x]
-    async with processes(args.port_base, args.app_root) as procs:
-        results = []
-        for tables in counts:
-            profile = args.profile if tables == max(counts) else None
-            results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile))
-            print(f"... {tables} tables done", file=sys.stderr)
-        sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
-        errors = [line for line in procs.log.read_text(errors="replace").splitlines() if "ERROR" in line]
-        if errors or procs.app.poll() is not None:
-            print("server errors:", *errors[-20:], sep="\n", file=sys.stderr)
-    report(results, sizes)
+    results: list[Result] = []
+    sizes: dict[str, Sizes] = {}
+    if counts or args.bytes_seconds > 0:
+        async with processes(args.port_base, args.app_root) as procs:
+            for tables in counts:
+                profile = args.profile if tables == max(counts) else None
+                results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile))
+                print(f"... {tables} tables done", file=sys.stderr)
+            sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
+            server_errors(procs)
+        report(results, sizes)
+    strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
+    if strong_counts:
+        strong: list[Result] = []
+        async with processes(args.port_base, args.app_root, STRONG_BOTS) as procs:
+            for tables in strong_counts:
+                strong.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game))
+                print(f"... {tables} strong-bot tables done", file=sys.stderr)
+            server_errors(procs)
+        report_strong(strong)
 
 
 def main() -> None:
@@ -439,6 +510,11 @@ def main() -> None:
     parser.add_argument("--game", default="holy-grail", choices=sorted(GAMES))
     parser.add_argument(
         "--bytes-seconds", type=float, default=20, help="per-game message size phase (0: skip)"
+    )
+    parser.add_argument(
+        "--strong-tables",
+        default="",
+        help="comma-separated table counts for the strong-bot figure (a second server; empty: skip)",
     )
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")

@@ -131,9 +131,6 @@ class HeldPool:
         self.pending.append((future, len(match.log), seat))
         return future
 
-    def forget_broken(self) -> None:
-        pass
-
     async def close(self) -> None:
         pass
 

@@ -4,7 +4,12 @@ is not an extension of its copy."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
 
 from app import bot_pool
 from engine import CHANCE, Match, get_game
@@ -63,3 +68,21 @@ def test_the_worker_answers_a_legal_strong_move() -> None:
     assert seat != CHANCE
     action = bot_pool.think(1, "yaya-fugou", 4, match.options, list(match.log), seat, seed=7, budget=0.01)
     assert action in match.legal_actions(seat)
+
+
+@pytest.mark.asyncio
+async def test_a_killed_worker_costs_one_decision_and_the_next_gets_fresh_workers() -> None:
+    pool = bot_pool.BotPool(workers=1, budget=0.01)
+    match = played("holy-grail", 4, 12, seed=8)
+    seat = match.to_act()[0]
+    try:
+        assert await pool.decide(1, match, seat, seed=1) in match.legal_actions(seat)
+        executor = await pool._executor()
+        for process in list(executor._processes.values()):  # type: ignore[attr-defined]
+            os.kill(process.pid, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await pool.decide(1, match, seat, seed=2)
+        assert await pool.decide(1, match, seat, seed=3) in match.legal_actions(seat)
+        assert await pool._executor() is not executor
+    finally:
+        await pool.close()
