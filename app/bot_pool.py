@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -28,6 +29,10 @@ from typing import Any
 from engine import Match, get_game
 from engine.bots import bot_action
 
+WORKER_NICENESS = 10
+"""Workers run at a lower CPU priority than the server, so when searches fill the cores the
+event loop (people's actions, every table's messages) is still served first."""
+
 WORKER_MATCHES = 64
 """Matches each worker keeps between decisions (least recently used ones are dropped)."""
 
@@ -36,8 +41,11 @@ _cache: OrderedDict[int, Match] = OrderedDict()
 
 
 def _warm_up() -> None:
-    """Import the engine and every game once per worker, before the first real decision."""
+    """Lower this worker's priority; import every game once, before the first real decision."""
     from engine import GAMES
+
+    if os.nice(0) < WORKER_NICENESS:
+        os.nice(WORKER_NICENESS - os.nice(0))
 
     for game in GAMES.values():
         game.new_match(game.min_players)
@@ -91,12 +99,13 @@ class BotPool:
 
     def _start(self) -> ProcessPoolExecutor:
         """Runs in a thread: every worker forked (from a forkserver that has already imported
-        the engine) and warmed up before the first decision is sent."""
+        the engine) before the first decision is sent. Each worker lowers its priority and
+        imports the games in its initializer, which runs before its first job."""
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__])
-        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        for started in [executor.submit(_warm_up) for _ in range(self.workers)]:
-            started.result()
+        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_warm_up)
+        for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
+            started.result()  # each submit finds no idle worker and starts one
         return executor
 
     async def _executor(self) -> ProcessPoolExecutor:
