@@ -7,9 +7,10 @@ a copy of that same guess and finishes the hand with every seat played by its ga
 value is the seat's score for the hand (the team's in Familia, where each seat shows it).
 
 The basic bot's own choice is the default: another candidate replaces it only when its mean
-gain over it, paired by guess, exceeds `margin` standard errors. That keeps a short search from
-swapping a sound move for a lucky one. Candidates clearly behind the default are dropped as the
-search goes, so the time left goes to the contenders.
+gain over it, paired by guess, exceeds `margin` standard errors (more with more rivals, see
+`best_gain`). That keeps a short search from swapping a sound move for a lucky one. Candidates
+clearly behind the default are dropped as the search goes, so the time left goes to the
+contenders.
 
 Deterministic given the `random.Random` and the number of iterations: there is no clock here;
 a caller with a time budget passes `should_stop` (engine/bots.py does).
@@ -153,14 +154,22 @@ def _behind(gain: list[float]) -> bool:
     return mean + 2 * se < 0 or (len(gain) >= 4 and se == 0 and mean <= 0)
 
 
+MIN_GUESSES = 4
+"""Guesses a candidate needs before it may replace the default (fewer give no usable error)."""
+
+
 def best_gain(gains: dict[int, list[float]], margin: float) -> int | None:
     """The candidate whose mean gain over the default exceeds `margin` standard errors (the
-    largest such gain), or None: keep the default."""
+    largest such gain), or None: keep the default. The bar rises with the number of rivals
+    (`margin * sqrt(1 + ln k)`): the best of many noisy estimates looks good by luck alone,
+    which made a short search bid contracts the basic bot rightly passed."""
+    rivals = sum(len(gain) > 0 for gain in gains.values())
+    bar = margin * math.sqrt(1 + math.log(max(rivals, 1)))
     best, best_mean = None, 0.0
     for k, gain in gains.items():
-        if len(gain) < 2:
+        if len(gain) < MIN_GUESSES:
             continue
         mean, se = _mean_se(gain)
-        if mean > margin * se and mean > best_mean:
+        if mean > bar * se and mean > best_mean:
             best, best_mean = k, mean
     return best

@@ -75,7 +75,15 @@ def test_default_kept_unless_another_action_wins_clearly() -> None:
     assert best_gain({1: [1.0, -1.0, 1.0, -1.0]}, margin=1.0) is None  # gains and losses cancel out
     assert best_gain({1: [3.0, 2.0, 3.0, 4.0], 2: [1.0, 1.5, 1.0, 1.2]}, margin=1.0) == 1
     assert best_gain({1: [-3.0, -2.0, -3.0, -1.0]}, margin=1.0) is None
-    assert best_gain({1: [50.0]}, margin=1.0) is None  # one guess proves nothing
+    assert best_gain({1: [50.0, 60.0, 40.0]}, margin=1.0) is None  # too few guesses to judge
+
+
+def test_the_bar_rises_with_the_number_of_rivals() -> None:
+    gain = [2.0, 0.0, 2.0, 0.0, 2.0, 0.0, 2.0, 0.0, 2.0]  # mean 1.11, 3.2 standard errors
+    alone = {1: gain}
+    crowd = {1: gain, **{k: [0.0] * len(gain) for k in range(2, 9)}}
+    assert best_gain(alone, margin=2.5) == 1
+    assert best_gain(crowd, margin=2.5) is None
 
 
 def test_candidates_start_with_the_default_even_in_another_spelling() -> None:
