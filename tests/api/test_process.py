@@ -25,7 +25,8 @@ def serve(env_overrides: dict[str, str]) -> Iterator[str]:
     """Run `python -m app` until the block ends, then stop it with SIGTERM as a service manager would."""
     port = free_loopback_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.02", **env_overrides})
+    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01"})
+    env.update(env_overrides)
     process = subprocess.Popen(
         [sys.executable, "-m", "app"],
         cwd=PROJECT_ROOT,

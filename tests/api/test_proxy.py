@@ -74,6 +74,7 @@ def app_processes(database_url: str, count: int, workdir: Path) -> Iterator[list
     """`count` server processes on one database, with the LISTEN/NOTIFY bus; yields their ports."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update({"DATABASE_URL": database_url, "CARDTABLE_PUBSUB": "postgres", "CARDTABLE_BOT_DELAY": "0.02"})
+    env.update({"CARDTABLE_BOT_BUDGET": "0.01", "CARDTABLE_BOT_WORKERS": "1"})
     processes, ports = [], []
     try:
         for n in range(count):

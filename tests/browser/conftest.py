@@ -54,6 +54,8 @@ class ServerProcess:
             "DATABASE_URL": database_url,
             "CARDTABLE_PORT": str(self.port),
             "CARDTABLE_BOT_DELAY": "0.02",
+            "CARDTABLE_BOT_BUDGET": "0.01",
+            "CARDTABLE_BOT_WORKERS": "1",
             # The test database is a clone of a migrated, seeded template: skip Alembic at start.
             "CARDTABLE_MIGRATE_ON_START": "false",
         }
