@@ -18,10 +18,12 @@ permessage-deflate as estimated with the same zlib settings per connection): med
 and the median per hand number, which must not grow from hand to hand.
 
 With `--strong-tables`, a second server (CARDTABLE_BOT_LEVEL=strong at the default pace,
-CARDTABLE_BOT_DELAY=0.8, default budget and workers) gets the same tables with strong bots, and
-the bench prints the human's latency per T, the bots' pace (the time from the state before a
-bot's move to the state after it: 0.8 s when the workers keep up) and the largest T tried whose
-human p99 is at most 100 ms: how many strong-bot tables one process holds.
+CARDTABLE_BOT_DELAY=0.8, default budget and workers) gets T tables with strong bots and, as a
+control, T tables with basic bots at the same pace; rounds alternate between the two kinds (one
+plays while the other idles), so both see the same machine load. It prints per T and kind the
+human's latency, the bots' pace (from the state before a bot's move to the state after it: 0.8 s
+when the bots keep up) and the largest T tried whose strong-bot human p99 is at most 100 ms:
+how many strong-bot tables one process holds.
 
     .venv/bin/python -m bench.load --tables 1,10,50 --seconds 20
     .venv/bin/python -m bench.load --tables 50 --seconds 15 --profile /tmp/load.svg   # py-spy
@@ -182,9 +184,10 @@ class Sizes:
 class Human:
     """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
 
-    def __init__(self, base: str, game_id: str, seed: int) -> None:
+    def __init__(self, base: str, game_id: str, seed: int, level: str | None = None) -> None:
         self.base = base
         self.game_id = game_id
+        self.level = level  # the bots' level; None: the server's default
         self.rng = random.Random(seed)
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.code = ""
@@ -202,8 +205,9 @@ class Human:
         room = (await self.http.post("/api/rooms", json={"game_id": self.game_id, "seats": seats})).json()
         self.code = room["code"]
         await self.http.post(f"/api/rooms/{self.code}/seats/0", json={"as": "me"})
+        bot = {"as": "bot", "level": self.level} if self.level else {"as": "bot"}
         for n in range(1, seats):
-            await self.http.post(f"/api/rooms/{self.code}/seats/{n}", json={"as": "bot"})
+            await self.http.post(f"/api/rooms/{self.code}/seats/{n}", json=bot)
         response = await self.http.post(f"/api/rooms/{self.code}/start")
         response.raise_for_status()
 
@@ -360,6 +364,39 @@ async def run_tables(
     return result
 
 
+async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, game: str) -> list[Result]:
+    """T strong-bot tables against T basic-bot tables on the same server at the same pace, in
+    alternating rounds (only one kind plays at a time), so both see the same machine load: the
+    basic tables are the control for what the machine's own noise does to the human's p99."""
+    kinds = ("strong", "basic")
+    results = [Result(tables) for _ in kinds]
+    humans = {
+        kind: [Human(procs.app_url, game, seed=tables * 1000 + i, level=kind) for i in range(tables)]
+        for kind in kinds
+    }
+    everyone = [h for group in humans.values() for h in group]
+    for chunk in range(0, len(everyone), 10):
+        await asyncio.gather(*(h.setup() for h in everyone[chunk : chunk + 10]))
+    tasks = [asyncio.create_task(h.run()) for h in everyone]
+    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in everyone)), 60)
+    seats = GAME_SEATS.get(game, GAMES[game].min_players)
+    try:
+        for _ in range(rounds):
+            for kind, result in zip(kinds, results, strict=True):
+                rate, lat = await app_phase(procs, humans[kind], seconds / rounds)
+                result.actions_per_s.append(rate)
+                result.human.extend(lat)
+                result.bot_gaps.extend(gap for h in humans[kind] for gap in h.bot_gaps)
+                await asyncio.sleep(STRONG_DELAY * (seats - 1))  # the idle tables' bots finish
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for human in everyone:
+            await human.http.aclose()
+    return results
+
+
 async def bytes_phase(procs: Processes, seconds: float) -> dict[str, Sizes]:
     """One table per game, played for `seconds`: the bytes its human receives per state."""
     humans = {game: Human(procs.app_url, game, seed=7) for game in GAMES}
@@ -445,28 +482,29 @@ def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
             )
 
 
-def report_strong(results: list[Result]) -> None:
-    """The strong-bot figure: human latency and bot pace per T, and the T one process holds."""
+def report_strong(results: list[tuple[Result, Result]]) -> None:
+    """The strong-bot figure: human latency and bot pace per T (strong, and the basic control at
+    the same pace), and the T one process holds."""
     load = os.getloadavg()
     print(
-        f"strong bots at the default pace (CARDTABLE_BOT_DELAY={STRONG_DELAY}); "
-        f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        f"bots at the default pace (CARDTABLE_BOT_DELAY={STRONG_DELAY}), strong vs basic control in "
+        f"alternating rounds; load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
-    print("tables | committed actions/s | human p50 / p99 ms | echo p50 / p99 ms | "
+    print("tables | bots   | committed actions/s | human p50 / p99 ms (actions) | "
           "bot move every p50 / p90 s | human p99 <= 100 ms")  # fmt: skip
     held = 0
-    for r in results:
-        h50, h99 = pct(r.human, 0.5) * 1e3, pct(r.human, 0.99) * 1e3
-        e50, e99 = pct(r.echo, 0.5) * 1e3, pct(r.echo, 0.99) * 1e3
-        b50, b90 = pct(r.bot_gaps, 0.5), pct(r.bot_gaps, 0.9)
-        ok = bool(r.human) and h99 <= HOLD_P99 * 1e3
-        if ok:
-            held = max(held, r.tables)
-        print(
-            f"{r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} | {h50:7.2f} / {h99:7.2f} "
-            f"({len(r.human)} actions) | {e50:6.2f} / {e99:6.2f} | {b50:5.2f} / {b90:5.2f} | "
-            f"{'yes' if ok else 'no'}"
-        )
+    for strong, control in results:
+        for kind, r in (("strong", strong), ("basic", control)):
+            h50, h99 = pct(r.human, 0.5) * 1e3, pct(r.human, 0.99) * 1e3
+            b50, b90 = pct(r.bot_gaps, 0.5), pct(r.bot_gaps, 0.9)
+            ok = bool(r.human) and h99 <= HOLD_P99 * 1e3
+            verdict = "yes" if ok else "no"
+            if ok and kind == "strong":
+                held = max(held, r.tables)
+            print(
+                f"{r.tables:6d} | {kind:6s} | {statistics.mean(r.actions_per_s):7.1f} | "
+                f"{h50:7.2f} / {h99:7.2f} ({len(r.human)}) | {b50:5.2f} / {b90:5.2f} | {verdict}"
+            )
     print(f"strong-bot tables one process holds with human p99 <= 100 ms: {held} (largest T tried that did)")
 
 
@@ -491,10 +529,11 @@ async def main_async(args: argparse.Namespace) -> None:
         report(results, sizes)
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
-        strong: list[Result] = []
+        strong: list[tuple[Result, Result]] = []
         async with processes(args.port_base, args.app_root, STRONG_BOTS) as procs:
             for tables in strong_counts:
-                strong.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game))
+                pair = await run_paced(procs, tables, args.seconds, args.rounds, args.game)
+                strong.append((pair[0], pair[1]))
                 print(f"... {tables} strong-bot tables done", file=sys.stderr)
             server_errors(procs)
         report_strong(strong)
