@@ -183,15 +183,13 @@ class FairyMatch(Match):
         """Seat 0 deals first; a redeal keeps the dealer, a finished hand moves it one seat on."""
         return len(self.hands) % self.players
 
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         if self.hand is not None:
             return [self.hand.turn]
         return [] if self.finished else [CHANCE]
 
     # ---- legal actions ---------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act() or seat == CHANCE:
-            return []
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hand
         phase = hand.phase
         if phase == "bid":

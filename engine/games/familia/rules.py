@@ -438,7 +438,7 @@ class FamiliaMatch(Match):
         return events
 
     # ---- the contract ---------------------------------------------------------------------------
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         if self.phase == "crest":
             return [self.table.captain(t) for t in range(self.table.team_count) if self.crests[t] is None]
         if self.phase == "deal":
@@ -449,11 +449,9 @@ class FamiliaMatch(Match):
             return [(self.trick.starter + len(self.trick.plays)) % self.players]
         return []
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of `seat`; none for CHANCE, whose shuffle is built by
         `random_chance_action` (or by a test) rather than picked from a list."""
-        if seat == CHANCE or seat not in self.to_act():
-            return []
         if self.phase == "crest":
             return [{"type": "choose", "crest": suit} for suit in SUITS]
         if self.phase == "pile":

@@ -331,7 +331,7 @@ class FrenchTarotMatch(Match):
         return "taker" if seat == self.hand.taker or seat == self.hand.partner else "defence"
 
     # ---- contract -------------------------------------------------------------------------
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         if self.phase == "match_over":
             return []
         if self.phase == "deal":
@@ -344,11 +344,7 @@ class FrenchTarotMatch(Match):
             return [self.hand.taker]
         return [self._trick_turn()]
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act():
-            return []
-        if self.phase == "deal":
-            return [{"type": "shuffle", "deck": list(DECK)}]
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hand
         assert hand is not None
         cards = hand.hands[seat]

@@ -69,6 +69,8 @@ class HolyGrailMatch(Match):
         self.hands_total = self.options.hands or self.players
         self.cards = card_set(self.players)
         self.per_round, self.rounds = DEALS[self.players]
+        # One action object per card, listed again whenever that card is playable.
+        self._actions = {card: {"type": "play", "cards": [card]} for card in self.cards}
 
     # ---- whose turn --------------------------------------------------------------------------
     @property
@@ -79,7 +81,7 @@ class HolyGrailMatch(Match):
             return "match_over" if len(self.hands) >= self.hands_total else "deal"
         return "play"
 
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         phase = self.phase
         if phase in ("order", "deal"):
             return [CHANCE]
@@ -108,10 +110,9 @@ class HolyGrailMatch(Match):
         majors = [card for card in cards if SUIT_OF[card] == "M"]
         return majors or cards
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat == CHANCE or seat not in self.to_act():
-            return []
-        return [{"type": "play", "cards": [card]} for card in self._playable(seat)]
+    def _legal_actions(self, seat: int) -> list[Action]:
+        actions = self._actions
+        return [actions[card] for card in self._playable(seat)]
 
     def random_chance_action(self, rng: random.Random) -> Action:
         if self.phase == "order":
@@ -139,6 +140,9 @@ class HolyGrailMatch(Match):
         if card not in self._playable(seat):
             raise IllegalAction(self._why_not(seat, card))
         return self._play(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        return self._play(seat, action["cards"][0])
 
     def _why_not(self, seat: int, card: str) -> str:
         trick = self.hand.trick

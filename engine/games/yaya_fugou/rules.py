@@ -207,7 +207,7 @@ class YayaFugouMatch(Match):
             return "match_over" if len(self.hands) >= self.hands_total else "deal"
         return self.hand.phase
 
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "deal":
             return [CHANCE]
@@ -234,9 +234,7 @@ class YayaFugouMatch(Match):
         raise IllegalAction("you have nothing to give now")
 
     # ---- legal actions ---------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat == CHANCE or seat not in self.to_act():
-            return []
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand_state = self.hand
         held = hand_state.hands[seat]
         if hand_state.phase == "exchange":
@@ -387,7 +385,22 @@ class YayaFugouMatch(Match):
             if shape.kind != top.shape.kind or shape.size != top.shape.size:
                 raise IllegalAction(f"follow with a {top.shape.kind} of {top.shape.size} card(s), or pass")
             raise IllegalAction("that play is not stronger than the one on the table")
-        # Valid: mutate from here on.
+        return self._play(seat, cards, as_map, shape)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        if kind == "play":
+            cards = list(action["cards"])
+            as_map = dict(action.get("as") or {})
+            return self._play(seat, cards, as_map, classify(cards, as_map))
+        if kind == "pass":
+            return self._apply_pass(seat)
+        return self._apply(seat, action)
+
+    def _play(self, seat: int, cards: list[str], as_map: dict[str, str], shape: Shape) -> list[Event]:
+        """Put a valid play on the table."""
+        hand_state = self.hand
+        held = hand_state.hands[seat]
         hand_state.hands[seat] = [card for card in held if card not in cards]
         hand_state.pile.append(TablePlay(seat, list(cards), as_map, shape))
         hand_state.passed = []
