@@ -67,9 +67,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import Any
 
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
@@ -82,6 +80,7 @@ from engine.games.fairy_500.deck import (
     display_key,
     is_fairy,
 )
+from engine.games.fairy_500.options import FairyFiveHundredOptions
 from engine.games.fairy_500.scoring import (
     TARGET,
     HandResult,
@@ -95,30 +94,6 @@ from engine.tricks import Trick
 
 HAND_SIZE = 10
 KITTY_SIZE = 4
-
-
-class FairyOptions(GameOptions):
-    """Table options; the defaults are the seed's standard game."""
-
-    partnership: bool = Field(
-        default=False,
-        title="Partnership (4 players)",
-        description="4 players only: opposite seats are permanent partners (no lieutenant naming).",
-    )
-    classical: bool = Field(
-        default=False,
-        title="Classical rules",
-        description=(
-            "The seed's classical rules: a side taking all ten tricks scores at least 250; "
-            "lieutenants are named after the kitty, never a card the declarer has seen, and are "
-            "revealed at once; an all-pass is not Ramsch."
-        ),
-    )
-    classical_all_pass: Literal["redeal", "ten_per_trick"] = Field(
-        default="redeal",
-        title="Classical: after an all-pass",
-        description="With the classical option, what an all-pass leads to: a redeal or a 10-per-trick game.",
-    )
 
 
 @dataclass(slots=True)
@@ -151,8 +126,8 @@ class HandState:
     play_fairies: list[str] = field(default_factory=list)
 
 
-class FairyMatch(Match):
-    options: FairyOptions
+class FairyFiveHundredMatch(Match):
+    options: FairyFiveHundredOptions
     hand: HandState | None
 
     def _setup(self) -> None:
@@ -678,17 +653,17 @@ def _auction_entry(seat: int, bid: Bid | None) -> dict[str, Any]:
     return {"seat": seat, "bid": bid.code, "points": bid.points, "label": bid.label()}
 
 
-class FairyFiveHundred(Game):
+class FairyFiveHundredGame(Game):
     id = "fairy-500"
     names = {"en": "Fairy Five Hundred", "ja": "フェアリーファイブハンドレッド"}
     min_players = 3
     max_players = 8
-    Options = FairyOptions
-    match_class = FairyMatch
+    Options = FairyFiveHundredOptions
+    match_class = FairyFiveHundredMatch
 
     def check_options(self, options: GameOptions, players: int) -> None:
         super().check_options(options, players)
-        assert isinstance(options, FairyOptions)
+        assert isinstance(options, FairyFiveHundredOptions)
         if options.partnership and players != 4:
             raise IllegalAction(
                 "the partnership option is for exactly 4 players", "パートナーシップは4人のときだけ選べます"

@@ -64,7 +64,7 @@ A deal ends after its number of tricks, or earlier when a hand is empty or both 
 leftover number cards are discarded. Leftover face cards stay in the piles (sets together), join
 the next deal's set and are reshuffled (per deal with carry-over) or are set aside unseen (per
 deal without). After the last deal the hand is scored (see scoring.py); a seat's hand score is
-its team's total. The match ends after `Options.hands` hands (default: one per seat).
+its team's total. The match ends after `FamiliaOptions.hands` hands (default: one per seat).
 
 View keys beyond the common ones: `roles` (M/F per seat), `teams` (team number per seat),
 `crests` (crest suit per seat's team, or null), `royal`, `decks`, `deal_no`, `deals_total`, `face_sets`,
@@ -87,10 +87,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, IllegalAction, Match
-
-from . import scoring
-from .config import BLACK_SUITS, JOKER, RED_SUITS, SUITS, Table, face_set, resolve, split_jokers
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.familia import scoring
+from engine.games.familia.options import (
+    BLACK_SUITS,
+    JOKER,
+    RED_SUITS,
+    SUITS,
+    FamiliaOptions,
+    Table,
+    face_set,
+    resolve,
+    split_jokers,
+)
 
 RANK_VALUE = {"A": 12, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2}
 JOKER_RANK = 11
@@ -696,3 +705,25 @@ class FamiliaMatch(Match):
             "last_draws": list(self.last_draws),
             "standings": self.standings(),
         }
+
+
+class FamiliaGame(Game):
+    id = "familia"
+    names = {"en": "Familia", "ja": "ファミリア"}
+    min_players = 3
+    """Seats, not people: two people play the four-seat table holding two seats each."""
+    max_players = 10
+    Options = FamiliaOptions
+    match_class = FamiliaMatch
+
+    def check_options(self, options: GameOptions, players: int) -> None:
+        super().check_options(options, players)
+        if not isinstance(options, FamiliaOptions):
+            raise IllegalAction("these are not Familia options", "ファミリアの設定ではありません")
+        resolve(options, players)
+
+    def default_options(self, players: int) -> dict[str, Any]:
+        """The seed's standard table. Seat-count dependent settings stay null ("the standard for
+        the seat count", see options.resolve) so that a room changing its seat count keeps a valid
+        table instead of carrying, say, four seats' teams into a six-seat room."""
+        return FamiliaOptions().model_dump()

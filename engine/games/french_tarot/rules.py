@@ -89,10 +89,9 @@ from typing import Any
 
 from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, french_tarot_deck
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, IllegalAction, Match
-from engine.tricks import Trick
-
-from .scoring import (
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.french_tarot.options import FrenchTarotOptions
+from engine.games.french_tarot.scoring import (
     CONTRACTS,
     MULTIPLIERS,
     POIGNEE_THRESHOLDS,
@@ -103,6 +102,7 @@ from .scoring import (
     score_hand,
     seat_shares,
 )
+from engine.tricks import Trick
 
 DECK: tuple[str, ...] = tuple(french_tarot_deck())
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -844,3 +844,17 @@ _SORT_KEY = {
 def sorted_hand(cards: list[str]) -> list[str]:
     """A hand in display order: trumps (then the excuse), then the suits alternating colours."""
     return sorted(cards, key=_SORT_KEY.__getitem__)
+
+
+class FrenchTarotGame(Game):
+    id = "french-tarot"
+    names = {"en": "French Tarot", "ja": "フレンチタロット"}
+    min_players = 3
+    max_players = 5
+    Options = FrenchTarotOptions
+    match_class = FrenchTarotMatch
+
+    def check_options(self, options: GameOptions, players: int) -> None:
+        super().check_options(options, players)
+        if options.hands is not None and options.hands > 100:
+            raise IllegalAction("a match has at most 100 hands", "1試合は100ハンドまでです")

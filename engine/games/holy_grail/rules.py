@@ -32,14 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
+from engine.games.holy_grail.options import HolyGrailOptions
 from engine.games.holy_grail.scoring import score_hand
 from engine.tricks import Trick
-
-
-class HolyGrailOptions(GameOptions):
-    """Holy Grail has no rule options; only the match length (hands) is chosen."""
 
 
 @dataclass(slots=True)

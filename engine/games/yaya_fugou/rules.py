@@ -69,10 +69,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from pydantic import Field
-
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.yaya_fugou.cards import (
     COINS_THREE,
     DECK,
@@ -85,6 +83,7 @@ from engine.games.yaya_fugou.cards import (
     sorted_hand,
     weakest_card,
 )
+from engine.games.yaya_fugou.options import DEFAULT_HANDS, YayaFugouOptions
 from engine.games.yaya_fugou.plays import (
     REVOLUTION_SIZE,
     BadPlay,
@@ -106,24 +105,6 @@ from engine.games.yaya_fugou.scoring import (
     hand_result,
     titles_for,
 )
-
-DEFAULT_HANDS = 5
-
-
-class YayaFugouOptions(GameOptions):
-    """The seed leaves the match length to the table; the issue sets five hands. The other
-    options are cheap house switches for rules a table may want to change."""
-
-    hands: int | None = Field(default=DEFAULT_HANDS, description="Hands in the match.")
-    points_daifugou: int = Field(
-        default=3, ge=0, le=100, description="Points for 大富豪 (大貧民 loses as many)."
-    )
-    points_fugou: int = Field(default=2, ge=0, le=100, description="Points for 富豪 (貧民 loses as many).")
-    points_yaya_fugou: int = Field(
-        default=1, ge=0, le=100, description="Points for やや富豪 (やや貧民 loses as many)."
-    )
-    exchange: bool = Field(default=True, description="Exchange cards between titles from the second hand.")
-    revolution: bool = Field(default=True, description="A play of four or more cards starts a revolution.")
 
 
 @dataclass(slots=True)
