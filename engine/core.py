@@ -20,7 +20,7 @@ search) calls `state_changed()` afterwards.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -56,6 +56,9 @@ class Match:
     """One play of a game. Subclasses implement the hooks below."""
 
     game: Game
+    phase: str
+    """What the match awaits now (a game-defined word such as "deal", "bid", "play" or
+    "match_over"); every game keeps it as a plain attribute that its actions set."""
 
     def __init__(self, game: Game, players: int, options: GameOptions, seed: int | None = None) -> None:
         self.game = game
@@ -108,6 +111,60 @@ class Match:
         the team's total), or None when every seat plays for itself. Leaderboards use it to
         credit a person holding several seats of one team only once."""
         return None
+
+    # ---- turn order: seats go round in increasing numbers --------------------------------
+    def seat_after(self, seat: int, steps: int = 1) -> int:
+        """The seat `steps` places after `seat` in turn order."""
+        return (seat + steps) % self.players
+
+    def seats_from(self, first: int) -> list[int]:
+        """Every seat once, in turn order, starting with `first`."""
+        return [(first + step) % self.players for step in range(self.players)]
+
+    def next_seat_where(self, seat: int, wanted: Callable[[int], bool]) -> int | None:
+        """The first seat after `seat` in turn order (`seat` itself last) for which `wanted`
+        holds, or None when no seat does."""
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if wanted(candidate):
+                return candidate
+        return None
+
+    # ---- the common view keys (docs/ARCHITECTURE.md) ---------------------------------------
+    def _common_view(
+        self,
+        seat: int | None,
+        held: list[list[str]] | None,
+        *,
+        trick: dict[str, Any] | None,
+        last_trick: dict[str, Any] | None,
+        dealer: int | None,
+        hand_no: int,
+        hands_total: int | None,
+        hand: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """The keys every game's view starts with, so the generic client finds them alike.
+
+        `held` is every seat's cards (None between hands); `hand` overrides the viewer's own
+        cards when the game shows them in another order than it keeps them."""
+        if hand is None:
+            hand = list(held[seat]) if held is not None and seat is not None else []
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "to_act": self.to_act(),
+            "hand": hand,
+            "hand_counts": [len(cards) for cards in held] if held is not None else [0] * self.players,
+            "trick": trick,
+            "last_trick": last_trick,
+            "dealer": dealer,
+            "hand_no": hand_no,
+            "hands_total": hands_total,
+            "scores": list(self.scores),
+            "hands": [dict(record) for record in self.hands],
+        }
 
     # ---- shared behaviour -----------------------------------------------------------------
     def _acting_now(self) -> list[int]:

@@ -156,7 +156,7 @@ class FairyFiveHundredMatch(Match):
     @property
     def next_dealer(self) -> int:
         """Seat 0 deals first; a redeal keeps the dealer, a finished hand moves it one seat on."""
-        return len(self.hands) % self.players
+        return self.seat_after(0, len(self.hands))
 
     def _to_act(self) -> list[int]:
         if self.hand is not None:
@@ -227,15 +227,14 @@ class FairyFiveHundredMatch(Match):
         deck = checked_order(action.get("deck"), self.cards)
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
-        for i in range(self.players):
-            seat = (dealer + 1 + i) % self.players
+        for i, seat in enumerate(self.seats_from(self.seat_after(dealer))):
             hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=display_key)
         self.hand = HandState(
             dealer=dealer,
             hands=hands,
             kitty=list(deck[self.players * HAND_SIZE :]),
             dealt_fairies=[[card for card in h if is_fairy(card)] for h in hands],
-            turn=(dealer + 1) % self.players,
+            turn=self.seat_after(dealer),
             passed=[False] * self.players,
             tricks_won=[0] * self.players,
             fairy_tricks=[0] * self.players,
@@ -279,25 +278,24 @@ class FairyFiveHundredMatch(Match):
         return events
 
     def _next_bidder(self, seat: int) -> int:
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if not self.hand.passed[candidate]:
-                return candidate
-        raise AssertionError("nobody left to bid")  # pragma: no cover - the callers rule it out
+        passed = self.hand.passed
+        bidder = self.next_seat_where(seat, lambda candidate: not passed[candidate])
+        assert bidder is not None, "nobody left to bid"  # the callers rule it out
+        return bidder
 
     def _all_passed(self) -> list[Event]:
         hand = self.hand
         if not self.options.classical:
             hand.kind = "ramsch"
             hand.kitty_dead = True
-            return [{"type": "ramsch"}, *self._start_play(leader=(hand.dealer + 1) % self.players)]
+            return [{"type": "ramsch"}, *self._start_play(leader=self.seat_after(hand.dealer))]
         if self.options.classical_all_pass == "redeal":
             self.redeals += 1
             self.hand = None
             return [{"type": "redeal", "dealer": hand.dealer}]
         hand.kind = "ten_per_trick"
         hand.kitty_dead = True
-        return [{"type": "ten_per_trick"}, *self._start_play(leader=(hand.dealer + 1) % self.players)]
+        return [{"type": "ten_per_trick"}, *self._start_play(leader=self.seat_after(hand.dealer))]
 
     def _start_contract(self, declarer: int, bid: Bid) -> list[Event]:
         hand = self.hand
@@ -311,7 +309,7 @@ class FairyFiveHundredMatch(Match):
             hand.kind = "misere"
             if not bid.takes_kitty:
                 hand.kitty_dead = True
-                return events + self._start_play(leader=(declarer + 1) % self.players)
+                return events + self._start_play(leader=self.seat_after(declarer))
             self._take_kitty()
             hand.phase = "discard"
             return events
@@ -383,7 +381,7 @@ class FairyFiveHundredMatch(Match):
         hand.discards = list(cards)
         return [
             {"type": "discard", "seat": seat, "count": KITTY_SIZE},
-            *self._start_play((seat + 1) % self.players),
+            *self._start_play(self.seat_after(seat)),
         ]
 
     # play
@@ -426,7 +424,7 @@ class FairyFiveHundredMatch(Match):
             hand.revealed[card] = seat
             events.append({"type": "lieutenant", "card": card, "seat": seat})
         if len(trick.plays) < self.players:
-            hand.turn = (seat + 1) % self.players
+            hand.turn = self.seat_after(seat)
             return events
         winner, winning_card = hand.ranking.winner(trick.plays)
         hand.tricks_won[winner] += 1

@@ -319,7 +319,7 @@ class FamiliaMatch(Match):
         return batting_rule(self.batting_familia, self.table.decks)
 
     def _deal_first(self, deal_no: int) -> int:
-        return (self.hand_first + deal_no - 1) % self.players
+        return self.seat_after(self.hand_first, deal_no - 1)
 
     def _piles_rebuilt(self, deal_no: int) -> bool:
         return deal_no == 1 or self.table.face_use != "together"
@@ -455,7 +455,7 @@ class FamiliaMatch(Match):
         if self.phase == "pile":
             return [self.starter]
         if self.phase == "play" and self.trick is not None:
-            return [(self.trick.starter + len(self.trick.plays)) % self.players]
+            return [self.seat_after(self.trick.starter, len(self.trick.plays))]
         return []
 
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -588,7 +588,7 @@ class FamiliaMatch(Match):
         for offset in range(self.players):
             if not self.draw_pile:
                 break
-            seat = (self.starter + offset) % self.players
+            seat = self.seat_after(self.starter, offset)
             card = self.draw_pile.pop(0)
             self.holdings[seat].append(card)
             self.known[seat].append(card)

@@ -310,7 +310,7 @@ class FrenchTarotMatch(Match):
 
     def _current_bidder(self) -> int:
         assert self.hand is not None
-        return (self.hand.dealer + 1 + len(self.hand.bids)) % self.players
+        return self.seat_after(self.hand.dealer, 1 + len(self.hand.bids))
 
     def _standing_bid(self) -> str | None:
         assert self.hand is not None
@@ -323,7 +323,7 @@ class FrenchTarotMatch(Match):
     def _trick_turn(self) -> int:
         assert self.hand is not None and self.hand.trick is not None
         trick = self.hand.trick
-        return (trick.leader + len(trick.plays)) % self.players
+        return self.seat_after(trick.leader, len(trick.plays))
 
     def _side_of(self, seat: int) -> str:
         """ "taker" or "defence" for a seat in the current hand (engine knowledge, not a view)."""
@@ -395,8 +395,8 @@ class FrenchTarotMatch(Match):
         deck = checked_order(action.get("deck"), DECK)
         k = self.hand_size
         hands: list[list[str]] = [[] for _ in range(self.players)]
-        for i in range(self.players):
-            hands[(self.dealer + 1 + i) % self.players] = list(deck[i * k : (i + 1) * k])
+        for i, seat in enumerate(self.seats_from(self.seat_after(self.dealer))):
+            hands[seat] = list(deck[i * k : (i + 1) * k])
         dog = list(deck[self.players * k :])
         self.last_trick_of_hand = None
         self.hand = HandState(dealer=self.dealer, hands=hands, dog=dog, has_played=[False] * self.players)
@@ -405,7 +405,7 @@ class FrenchTarotMatch(Match):
 
     def _redeal(self, reason: str) -> list[Event]:
         self.redeals += 1
-        self.dealer = (self.dealer + 1) % self.players
+        self.dealer = self.seat_after(self.dealer)
         self.phase = "deal"
         self.hand = None
         return [{"type": "redeal", "reason": reason, "dealer": self.dealer}]
@@ -516,7 +516,7 @@ class FrenchTarotMatch(Match):
             hand.slam_announced = True
         elif action["type"] != "pass":
             raise IllegalAction("announce a slam or pass")
-        leader = hand.taker if hand.slam_announced else (hand.dealer + 1) % self.players
+        leader = hand.taker if hand.slam_announced else self.seat_after(hand.dealer)
         hand.trick = Trick(leader=leader)
         self.phase = "play"
         return [{"type": "slam", "seat": seat, "announced": hand.slam_announced, "leader": leader}]
@@ -680,7 +680,7 @@ class FrenchTarotMatch(Match):
         self.last_trick_of_hand = hand.tricks[-1].to_json()
         events: list[Event] = [{"type": "hand_over", **record}]
         self.hand = None
-        self.dealer = (self.dealer + 1) % self.players
+        self.dealer = self.seat_after(self.dealer)
         if len(self.hands) >= self.hands_total:
             self.phase = "match_over"
             events.append({"type": "match_over", "scores": list(self.scores)})

@@ -88,7 +88,7 @@ class HolyGrailMatch(Match):
 
     def _seat_to_play(self) -> int:
         trick = self.hand.trick
-        return (trick.leader + len(trick.plays)) % self.players
+        return self.seat_after(trick.leader, len(trick.plays))
 
     # ---- legal actions -----------------------------------------------------------------------
     def _playable(self, seat: int) -> list[str]:
@@ -159,7 +159,7 @@ class HolyGrailMatch(Match):
 
     def _apply_shuffle(self, action: Action) -> list[Event]:
         deck = checked_order(action.get("deck"), self.cards)
-        dealer = (self.first_player + len(self.hands)) % self.players
+        dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
         self.hand = HandState(
             dealer=dealer,
@@ -175,8 +175,7 @@ class HolyGrailMatch(Match):
         hand_state = self.hand
         k = self.per_round
         batch, hand_state.stock = hand_state.stock[: k * self.players], hand_state.stock[k * self.players :]
-        for i in range(self.players):
-            seat = (dealer + i) % self.players
+        for i, seat in enumerate(self.seats_from(dealer)):
             hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_sort_key)
         hand_state.deal_round += 1
         hand_state.trick = Trick(leader=dealer)
@@ -264,7 +263,7 @@ class HolyGrailMatch(Match):
     def _next_dealer(self) -> int | None:
         if self.first_player is None:
             return None
-        return (self.first_player + len(self.hands)) % self.players
+        return self.seat_after(self.first_player, len(self.hands))
 
     def _message(self, phase: str) -> dict[str, str]:
         if phase == "match_over":

@@ -257,7 +257,7 @@ class YayaFugouMatch(Match):
         self.hand_no = len(self.hands) + 1
         hands = [sorted_hand(deck[seat * per : (seat + 1) * per]) for seat in range(self.players)]
         hand_state = HandState(
-            dealer=(self.hand_no - 1) % self.players,
+            dealer=self.seat_after(0, self.hand_no - 1),
             hands=hands,
             aside=list(deck[per * self.players :]),
             phase="play",
@@ -412,11 +412,9 @@ class YayaFugouMatch(Match):
     def _next_holding(self, seat: int) -> int:
         """The next seat in turn order that still holds cards."""
         hands = self.hand.hands
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if hands[candidate]:
-                return candidate
-        raise AssertionError("no seat holds cards")  # pragma: no cover - the hand would be over
+        holder = self.next_seat_where(seat, lambda candidate: bool(hands[candidate]))
+        assert holder is not None, "no seat holds cards"  # the hand would be over
+        return holder
 
     def _finish_hand(self, remaining: list[int]) -> list[Event]:
         hand_state = self.hand
@@ -478,7 +476,7 @@ class YayaFugouMatch(Match):
             "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * players,
             "trick": self._trick_json() if in_hand and hand_state.phase == "play" else None,
             "last_trick": dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
-            "dealer": hand_state.dealer if in_hand else len(self.hands) % players,
+            "dealer": hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
             "hand_no": self.hand_no,
             "hands_total": self.hands_total,
             "scores": list(self.scores),
