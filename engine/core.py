@@ -87,9 +87,25 @@ class Match:
         """Every legal action of `seat`, which is a seat (not CHANCE) in `to_act()`."""
         raise NotImplementedError
 
+    PHASES: ClassVar[dict[str, str]] = {}
+    """Phase → name of the method `(seat, action) -> events` that validates and performs an
+    action in that phase (checking its `type` too); every game dispatches this one way."""
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """Validate, then perform `action`; raise IllegalAction before mutating anything."""
-        raise NotImplementedError
+        handler = self.PHASES.get(self.phase)
+        if handler is None:  # to_act is empty then, so apply has refused already
+            raise IllegalAction(f"nothing can be done in the {self.phase} phase")
+        return getattr(self, handler)(seat, action)
+
+    @staticmethod
+    def _expect(action: Action, *types: str) -> str:
+        """The action's type if it is one of `types`, else IllegalAction naming what is awaited."""
+        kind = action["type"]
+        if kind not in types:
+            expected = " or ".join(repr(t) for t in types)
+            raise IllegalAction(f"'{kind}' is not an action you can take now; expected {expected}")
+        return kind
 
     def _perform(self, seat: int, action: Action) -> list[Event]:
         """Perform `action`, which equals one of `legal_actions(seat)`: no validation needed

@@ -104,7 +104,6 @@ class HandState:
     hands: list[list[str]]
     kitty: list[str]
     dealt_fairies: list[list[str]]
-    phase: str = "bid"
     turn: int = 0
     auction: list[tuple[int, Bid | None]] = field(default_factory=list)
     passed: list[bool] = field(default_factory=list)
@@ -127,6 +126,13 @@ class HandState:
 
 
 class FairyFiveHundredMatch(Match):
+    PHASES = {
+        "deal": "_apply_shuffle",
+        "bid": "_apply_bidding",
+        "call": "_apply_call",
+        "discard": "_apply_discard",
+        "play": "_apply_play",
+    }
     options: FairyFiveHundredOptions
     hand: HandState | None
 
@@ -136,6 +142,7 @@ class FairyFiveHundredMatch(Match):
         self.bid_list = bids_for(self.players)
         self.hand = None
         self.finished = False
+        self.phase = "deal"
         self.redeals = 0
         if self.options.partnership:
             self.partner_of: list[int] | None = [(seat + 2) % 4 for seat in range(4)]
@@ -143,12 +150,6 @@ class FairyFiveHundredMatch(Match):
             self.partner_of = None
 
     # ---- whose turn ----------------------------------------------------------------------------
-    @property
-    def phase(self) -> str:
-        if self.hand is not None:
-            return self.hand.phase
-        return "match_over" if self.finished else "deal"
-
     @property
     def hand_no(self) -> int:
         return len(self.hands) + (0 if self.finished else 1)
@@ -166,7 +167,7 @@ class FairyFiveHundredMatch(Match):
     # ---- legal actions ---------------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hand
-        phase = hand.phase
+        phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
             bids: list[Action] = [
@@ -201,29 +202,8 @@ class FairyFiveHundredMatch(Match):
         return shuffle_action(self.cards, rng)
 
     # ---- applying actions --------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        phase = self.phase
-        if seat == CHANCE:
-            if kind != "shuffle":
-                raise IllegalAction(f"chance cannot '{kind}'; it shuffles")
-            return self._apply_shuffle(action)
-        handlers = {
-            "bid": ("bid", self._apply_bid),
-            "pass": ("bid", self._apply_pass),
-            "call": ("call", self._apply_call),
-            "discard": ("discard", self._apply_discard),
-            "play": ("play", self._apply_play),
-        }
-        if kind not in handlers:
-            raise IllegalAction(f"'{kind}' is not an action of Fairy Five Hundred")
-        needed, handler = handlers[kind]
-        if needed != phase:
-            raise IllegalAction(f"'{kind}' is not possible in the {phase} phase")
-        return handler(seat, action)
-
-    # deal
-    def _apply_shuffle(self, action: Action) -> list[Event]:
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), self.cards)
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
@@ -239,9 +219,15 @@ class FairyFiveHundredMatch(Match):
             tricks_won=[0] * self.players,
             fairy_tricks=[0] * self.players,
         )
+        self.phase = "bid"
         return [{"type": "deal", "hand_no": self.hand_no, "dealer": dealer}]
 
     # bidding
+    def _apply_bidding(self, seat: int, action: Action) -> list[Event]:
+        if self._expect(action, "bid", "pass") == "pass":
+            return self._apply_pass(seat, action)
+        return self._apply_bid(seat, action)
+
     def _apply_bid(self, seat: int, action: Action) -> list[Event]:
         hand = self.hand
         if set(action) - {"type", "bid", "points"}:
@@ -292,6 +278,7 @@ class FairyFiveHundredMatch(Match):
         if self.options.classical_all_pass == "redeal":
             self.redeals += 1
             self.hand = None
+            self.phase = "deal"
             return [{"type": "redeal", "dealer": hand.dealer}]
         hand.kind = "ten_per_trick"
         hand.kitty_dead = True
@@ -311,13 +298,13 @@ class FairyFiveHundredMatch(Match):
                 hand.kitty_dead = True
                 return events + self._start_play(leader=self.seat_after(declarer))
             self._take_kitty()
-            hand.phase = "discard"
+            self.phase = "discard"
             return events
         hand.kind = "contract"
         hand.call_count = self._call_count()
         if self.options.classical or hand.call_count == 0:
             self._take_kitty()
-        hand.phase = "call" if hand.call_count else "discard"
+        self.phase = "call" if hand.call_count else "discard"
         return events
 
     def _call_count(self) -> int:
@@ -334,6 +321,7 @@ class FairyFiveHundredMatch(Match):
 
     # naming lieutenants
     def _apply_call(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "call")
         hand = self.hand
         card = action.get("card")
         if not isinstance(card, str) or card not in self.card_index:
@@ -351,7 +339,7 @@ class FairyFiveHundredMatch(Match):
         if len(hand.named) == hand.call_count:
             if not self.options.classical:
                 self._take_kitty()
-            hand.phase = "discard"
+            self.phase = "discard"
         return events
 
     def _holder(self, card: str) -> int:
@@ -364,6 +352,7 @@ class FairyFiveHundredMatch(Match):
 
     # the kitty exchange
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "discard")
         hand = self.hand
         cards = action.get("cards")
         if (
@@ -401,12 +390,13 @@ class FairyFiveHundredMatch(Match):
             hand.ranking = build_ranking(self.cards, "misere")
         if hand.kind == "misere":
             hand.play_fairies = [card for card in hand.hands[hand.declarer] if is_fairy(card)]
-        hand.phase = "play"
+        self.phase = "play"
         hand.trick = Trick(leader=leader)
         hand.turn = leader
         return [{"type": "play_starts", "leader": leader}]
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "play")
         hand = self.hand
         cards = action.get("cards")
         if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
@@ -488,12 +478,14 @@ class FairyFiveHundredMatch(Match):
             }
         )
         self.hand = None
+        self.phase = "deal"
         events: list[Event] = [
             {"type": "hand_over", "hand_no": len(self.hands), "scores": list(result.scores)}
         ]
         limit = self.options.hands
         if match_reached_target(self.scores) or (limit is not None and len(self.hands) >= limit):
             self.finished = True
+            self.phase = "match_over"
             events.append({"type": "match_over", "scores": list(self.scores)})
         return events
 
@@ -573,7 +565,7 @@ class FairyFiveHundredMatch(Match):
         else:
             is_declarer = seat is not None and seat == hand.declarer
             open_hand = None
-            if hand.kind == "misere" and hand.bid.is_open and hand.phase == "play":
+            if hand.kind == "misere" and hand.bid.is_open and self.phase == "play":
                 open_hand = {"seat": hand.declarer, "cards": list(hand.hands[hand.declarer])}
             view.update(
                 auction=[_auction_entry(s, bid) for s, bid in hand.auction],

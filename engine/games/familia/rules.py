@@ -269,6 +269,7 @@ def _msg(en: str, ja: str) -> dict[str, str]:
 
 
 class FamiliaMatch(Match):
+    PHASES = {"crest": "_apply_crest", "deal": "_apply_shuffle", "pile": "_apply_pile", "play": "_apply_play"}
     """One match of Familia: a sequence of hands (games) of 1–3 deals each."""
 
     table: Table
@@ -471,20 +472,11 @@ class FamiliaMatch(Match):
         cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
         return [{"type": "play", "cards": [card]} for card in cards]
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        if self.phase == "crest":
-            return self._apply_crest(seat, action)
-        if self.phase == "deal":
-            if kind != "shuffle":
-                raise IllegalAction("a shuffle is awaited")
-            self._check_shuffle(action)
-            return self._start_deal(action)
-        if self.phase == "pile":
-            return self._apply_pile(seat, action)
-        if self.phase == "play":
-            return self._apply_play(seat, action)
-        raise IllegalAction("the match is over")
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] != "shuffle":
+            raise IllegalAction("a shuffle is awaited")
+        self._check_shuffle(action)
+        return self._start_deal(action)
 
     def _apply_crest(self, seat: int, action: Action) -> list[Event]:
         crest = action.get("crest")

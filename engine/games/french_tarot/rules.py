@@ -283,6 +283,14 @@ class HandState:
 
 
 class FrenchTarotMatch(Match):
+    PHASES = {
+        "deal": "_apply_shuffle",
+        "bid": "_apply_bidding",
+        "call": "_apply_call",
+        "discard": "_apply_discard",
+        "slam": "_apply_slam",
+        "play": "_apply_play",
+    }
     """One match of French Tarot: a sequence of hands with cumulative scores."""
 
     phase: str
@@ -374,19 +382,6 @@ class FrenchTarotMatch(Match):
 
     def random_chance_action(self, rng: random.Random) -> Action:
         return shuffle_action(DECK, rng)
-
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        handler = {
-            "deal": self._apply_shuffle,
-            "bid": self._apply_bidding,
-            "call": self._apply_call,
-            "discard": self._apply_discard,
-            "slam": self._apply_slam,
-            "play": self._apply_play,
-        }.get(self.phase)
-        if handler is None:  # pragma: no cover - to_act is empty then, apply refuses first
-            raise IllegalAction("the match is over")
-        return handler(seat, action)
 
     # ---- dealing and bidding ----------------------------------------------------------------
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:

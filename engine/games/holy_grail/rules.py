@@ -55,12 +55,14 @@ class HandState:
 
 
 class HolyGrailMatch(Match):
+    PHASES = {"order": "_apply_order", "deal": "_apply_shuffle", "play": "_apply_play"}
     first_player: int | None
     hand_no: int
     hand: HandState | None
 
     def _setup(self) -> None:
         self.first_player = None
+        self.phase = "order"
         self.hand_no = 0
         self.hand = None
         self.hands_total = self.options.hands or self.players
@@ -70,14 +72,6 @@ class HolyGrailMatch(Match):
         self._actions = {card: {"type": "play", "cards": [card]} for card in self.cards}
 
     # ---- whose turn --------------------------------------------------------------------------
-    @property
-    def phase(self) -> str:
-        if self.first_player is None:
-            return "order"
-        if self.hand is None:
-            return "match_over" if len(self.hands) >= self.hands_total else "deal"
-        return "play"
-
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase in ("order", "deal"):
@@ -117,17 +111,11 @@ class HolyGrailMatch(Match):
         return shuffle_action(self.cards, rng)
 
     # ---- applying actions ---------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        phase = self.phase
-        if seat == CHANCE:
-            if phase == "order" and kind == "order":
-                return self._apply_order(action)
-            if phase == "deal" and kind == "shuffle":
-                return self._apply_shuffle(action)
-            raise IllegalAction(f"chance cannot '{kind}' in phase '{phase}'")
-        if kind != "play":
-            raise IllegalAction(f"'{kind}' is not an action of this game; play one card")
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        return self._play(seat, action["cards"][0])
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "play")
         cards = action.get("cards")
         if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
             raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [code]}")
@@ -138,9 +126,6 @@ class HolyGrailMatch(Match):
             raise IllegalAction(self._why_not(seat, card))
         return self._play(seat, card)
 
-    def _perform(self, seat: int, action: Action) -> list[Event]:
-        return self._play(seat, action["cards"][0])
-
     def _why_not(self, seat: int, card: str) -> str:
         trick = self.hand.trick
         if not trick.plays:
@@ -150,14 +135,17 @@ class HolyGrailMatch(Match):
             return "you must follow the led suit" if led != "M" else "a major was led: you must play a major"
         return "you cannot follow: you must play a major arcana"
 
-    def _apply_order(self, action: Action) -> list[Event]:
+    def _apply_order(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "order")
         first = action.get("first")
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < self.players:
             raise IllegalAction(f"'first' must be a seat from 0 to {self.players - 1}")
         self.first_player = first
+        self.phase = "deal"
         return [{"type": "order", "first": first}]
 
-    def _apply_shuffle(self, action: Action) -> list[Event]:
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), self.cards)
         dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
@@ -168,6 +156,7 @@ class HolyGrailMatch(Match):
             captured_hearts=[[] for _ in range(self.players)],
             tricks_won=[0] * self.players,
         )
+        self.phase = "play"
         return [{"type": "hand_start", "hand_no": self.hand_no, "dealer": dealer}, self._deal_round(dealer)]
 
     def _deal_round(self, dealer: int) -> Event:
@@ -223,6 +212,7 @@ class HolyGrailMatch(Match):
             }
         )
         self.hand = None
+        self.phase = "match_over" if len(self.hands) >= self.hands_total else "deal"
         events: list[Event] = [{"type": "hand_over", "hand_no": self.hand_no, "scores": list(result.scores)}]
         if len(self.hands) >= self.hands_total:
             events.append({"type": "match_over", "scores": list(self.scores)})

@@ -148,7 +148,6 @@ class HandState:
     dealer: int
     hands: list[list[str]]
     aside: list[str]
-    phase: str
     exchange: list[ExchangeStep] = field(default_factory=list)
     first_lead: str = "coins3"
     turn: int = 0
@@ -167,12 +166,14 @@ class HandState:
 
 
 class YayaFugouMatch(Match):
+    PHASES = {"deal": "_apply_shuffle", "exchange": "_apply_give", "play": "_apply_turn"}
     options: YayaFugouOptions
     hand: HandState | None
     titles: list[str] | None
 
     def _setup(self) -> None:
         self.hand = None
+        self.phase = "deal"
         self.hand_no = 0
         self.titles = None
         self.hands_total = self.options.hands or DEFAULT_HANDS
@@ -182,12 +183,6 @@ class YayaFugouMatch(Match):
         self.per_seat = len(DECK) // self.players
 
     # ---- whose turn ------------------------------------------------------------------------------
-    @property
-    def phase(self) -> str:
-        if self.hand is None:
-            return "match_over" if len(self.hands) >= self.hands_total else "deal"
-        return self.hand.phase
-
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "deal":
@@ -218,7 +213,7 @@ class YayaFugouMatch(Match):
     def _legal_actions(self, seat: int) -> list[Action]:
         hand_state = self.hand
         held = hand_state.hands[seat]
-        if hand_state.phase == "exchange":
+        if self.phase == "exchange":
             step, poorer = self._step_of(seat)
             options = forced_gives(held, step.count) if poorer else free_gives(held, step.count)
             return [{"type": "give", "cards": cards} for cards in options]
@@ -232,26 +227,8 @@ class YayaFugouMatch(Match):
         return shuffle_action(DECK, rng)
 
     # ---- applying actions ------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        phase = self.phase
-        if seat == CHANCE:
-            if kind != "shuffle":
-                raise IllegalAction(f"chance cannot '{kind}' now")
-            return self._apply_shuffle(action)
-        if phase == "exchange":
-            if kind != "give":
-                raise IllegalAction(
-                    "the exchange is under way: give cards with {'type': 'give', 'cards': [...]}"
-                )
-            return self._apply_give(seat, action)
-        if kind == "pass":
-            return self._apply_pass(seat)
-        if kind == "play":
-            return self._apply_play(seat, action)
-        raise IllegalAction(f"'{kind}' is not an action of this game: play cards or pass")
-
-    def _apply_shuffle(self, action: Action) -> list[Event]:
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), DECK)
         per = self.per_seat
         self.hand_no = len(self.hands) + 1
@@ -260,9 +237,9 @@ class YayaFugouMatch(Match):
             dealer=self.seat_after(0, self.hand_no - 1),
             hands=hands,
             aside=list(deck[per * self.players :]),
-            phase="play",
         )
         self.hand = hand_state
+        self.phase = "play"
         events: list[Event] = [
             {
                 "type": "deal",
@@ -283,7 +260,7 @@ class YayaFugouMatch(Match):
             hand_state.first_lead = "daihinmin"
             pairs = exchange_pairs(self.titles) if self.options.exchange else []
             if pairs:
-                hand_state.phase = "exchange"
+                self.phase = "exchange"
                 hand_state.exchange = [ExchangeStep(g, r, n) for g, r, n in pairs]
             else:
                 self._start_play(self.titles.index(DAIHINMIN))
@@ -292,17 +269,18 @@ class YayaFugouMatch(Match):
 
     def _phase_event(self) -> Event:
         hand_state = self.hand
-        if hand_state.phase == "exchange":
+        if self.phase == "exchange":
             return {"type": "exchange", "pairs": [step.to_json() for step in hand_state.exchange]}
         return {"type": "lead", "seat": hand_state.leader, "reason": hand_state.first_lead}
 
     def _start_play(self, leader: int) -> None:
         hand_state = self.hand
-        hand_state.phase = "play"
+        self.phase = "play"
         hand_state.leader = leader
         hand_state.turn = leader
 
     def _apply_give(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "give")
         step, poorer = self._step_of(seat)
         held = self.hand.hands[seat]
         try:
@@ -326,6 +304,11 @@ class YayaFugouMatch(Match):
             self._start_play(self.titles.index(DAIHINMIN))
             events.append(self._phase_event())
         return events
+
+    def _apply_turn(self, seat: int, action: Action) -> list[Event]:
+        if self._expect(action, "play", "pass") == "pass":
+            return self._apply_pass(seat)
+        return self._apply_play(seat, action)
 
     def _apply_pass(self, seat: int) -> list[Event]:
         hand_state = self.hand
@@ -446,6 +429,7 @@ class YayaFugouMatch(Match):
         )
         self.titles = titles
         self.hand = None
+        self.phase = "match_over" if len(self.hands) >= self.hands_total else "deal"
         events: list[Event] = [
             {"type": "hand_over", "hand_no": self.hand_no, "scores": scores, "titles": titles}
         ]
@@ -474,7 +458,7 @@ class YayaFugouMatch(Match):
             "to_act": self.to_act(),
             "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
             "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * players,
-            "trick": self._trick_json() if in_hand and hand_state.phase == "play" else None,
+            "trick": self._trick_json() if self.phase == "play" else None,
             "last_trick": dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
             "dealer": hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
             "hand_no": self.hand_no,
@@ -483,7 +467,7 @@ class YayaFugouMatch(Match):
             "hands": [dict(h) for h in self.hands],
             "top": hand_state.top.to_json() if in_hand and hand_state.top else None,
             "pile": [play.to_json() for play in hand_state.pile] if in_hand else [],
-            "leader": hand_state.leader if in_hand and hand_state.phase == "play" else None,
+            "leader": hand_state.leader if self.phase == "play" else None,
             "passed": list(hand_state.passed) if in_hand else [],
             "revolution": hand_state.revolution if in_hand else False,
             "revolution_used": hand_state.revolution_used if in_hand else False,
