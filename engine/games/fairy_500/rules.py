@@ -523,22 +523,16 @@ class FairyFiveHundredMatch(Match):
     def view(self, seat: int | None) -> dict[str, Any]:
         hand = self.hand
         players = self.players
-        phase = self.phase
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": players,
-            "phase": phase,
-            "to_act": self.to_act(),
-            "hand": list(hand.hands[seat]) if hand is not None and seat is not None else [],
-            "hand_counts": [len(h) for h in hand.hands] if hand is not None else [0] * players,
-            "trick": hand.trick.to_json() if hand is not None and hand.trick is not None else None,
-            "last_trick": hand.last_trick if hand is not None else None,
-            "dealer": hand.dealer if hand is not None else self.next_dealer,
-            "hand_no": self.hand_no,
-            "hands_total": self.options.hands,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand.hands if hand is not None else None,
+            trick=hand.trick.to_json() if hand is not None and hand.trick is not None else None,
+            last_trick=hand.last_trick if hand is not None else None,
+            dealer=hand.dealer if hand is not None else self.next_dealer,
+            hand_no=self.hand_no,
+            hands_total=self.options.hands,
+        )
+        view |= {
             "options": self.options.model_dump(),
             "target": TARGET,
             "partners": [[0, 2], [1, 3]] if self.partner_of else None,

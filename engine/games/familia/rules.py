@@ -655,21 +655,17 @@ class FamiliaMatch(Match):
         trick = self.trick
         top = self.draw_pile[0] if self.draw_pile else None
         mode = "trump" if (trick.trump_phase if trick else not self.draw_pile) else "lead"
-        return {
-            "game": self.game.id,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "hand": sorted(self.holdings[seat], key=card_sort_key) if seat is not None else [],
-            "hand_counts": [len(held) for held in self.holdings],
-            "trick": trick.to_json() if trick else None,
-            "last_trick": self.last_trick,
-            "dealer": self.hand_first,
-            "hand_no": self.hand_no,
-            "hands_total": table.hands_total,
-            "scores": list(self.scores),
-            "hands": self.hands,
+        view = self._common_view(
+            seat,
+            self.holdings,
+            hand=sorted(self.holdings[seat], key=card_sort_key) if seat is not None else [],
+            trick=trick.to_json() if trick else None,
+            last_trick=self.last_trick,
+            dealer=self.hand_first,
+            hand_no=self.hand_no,
+            hands_total=table.hands_total,
+        )
+        return view | {
             "message": self._message(),
             "roles": list(table.roles),
             "teams": list(table.teams),

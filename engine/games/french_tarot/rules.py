@@ -702,21 +702,17 @@ class FrenchTarotMatch(Match):
     # ---- views ---------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         hand = self.hand
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "hand": [],
-            "hand_counts": [0] * self.players,
-            "trick": None,
-            "last_trick": self.last_trick_of_hand,
-            "dealer": hand.dealer if hand else self.dealer,
-            "hand_no": min(len(self.hands) + 1, self.hands_total),
-            "hands_total": self.hands_total,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand.hands if hand else None,
+            hand=sorted_hand(hand.hands[seat]) if hand and seat is not None else [],
+            trick=hand.trick.to_json() if hand and hand.trick else None,
+            last_trick=self.last_trick_of_hand,
+            dealer=hand.dealer if hand else self.dealer,
+            hand_no=min(len(self.hands) + 1, self.hands_total),
+            hands_total=self.hands_total,
+        )
+        view |= {
             "dog_size": self.dog_size,
             "redeals": self.redeals,
             "last_result": self.last_result,
@@ -743,9 +739,6 @@ class FrenchTarotMatch(Match):
         if hand is None:
             view["message"] = self._message(seat)
             return view
-        view["hand"] = sorted_hand(hand.hands[seat]) if seat is not None else []
-        view["hand_counts"] = [len(h) for h in hand.hands]
-        view["trick"] = hand.trick.to_json() if hand.trick else None
         if hand.tricks:
             view["played_tricks"] = [t.to_json() for t in hand.tricks]
             view["last_trick"] = view["played_tricks"][-1]

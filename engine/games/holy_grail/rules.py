@@ -223,21 +223,16 @@ class HolyGrailMatch(Match):
         hand_state = self.hand
         in_hand = hand_state is not None
         phase = self.phase
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": self.players,
-            "phase": phase,
-            "to_act": self.to_act(),
-            "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
-            "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * self.players,
-            "trick": hand_state.trick.to_json() if in_hand else None,
-            "last_trick": hand_state.last_trick if in_hand else None,
-            "dealer": hand_state.dealer if in_hand else self._next_dealer(),
-            "hand_no": self.hand_no,
-            "hands_total": self.hands_total,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand_state.hands if in_hand else None,
+            trick=hand_state.trick.to_json() if in_hand else None,
+            last_trick=hand_state.last_trick if in_hand else None,
+            dealer=hand_state.dealer if in_hand else self._next_dealer(),
+            hand_no=self.hand_no,
+            hands_total=self.hands_total,
+        )
+        view |= {
             "first_player": self.first_player,
             "deal_round": hand_state.deal_round if in_hand else 0,
             "deal_rounds": self.rounds,

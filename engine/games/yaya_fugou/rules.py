@@ -450,21 +450,16 @@ class YayaFugouMatch(Match):
         in_hand = hand_state is not None
         phase = self.phase
         players = self.players
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": players,
-            "phase": phase,
-            "to_act": self.to_act(),
-            "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
-            "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * players,
-            "trick": self._trick_json() if self.phase == "play" else None,
-            "last_trick": dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
-            "dealer": hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
-            "hand_no": self.hand_no,
-            "hands_total": self.hands_total,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand_state.hands if in_hand else None,
+            trick=self._trick_json() if phase == "play" else None,
+            last_trick=dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
+            dealer=hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
+            hand_no=self.hand_no,
+            hands_total=self.hands_total,
+        )
+        view |= {
             "top": hand_state.top.to_json() if in_hand and hand_state.top else None,
             "pile": [play.to_json() for play in hand_state.pile] if in_hand else [],
             "leader": hand_state.leader if self.phase == "play" else None,
