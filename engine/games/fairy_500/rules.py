@@ -406,6 +406,16 @@ class FairyFiveHundredMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if card not in self._playable(seat):
             raise IllegalAction("you must follow the led suit")
+        return self._play_card(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] == "play":
+            return self._play_card(seat, action["cards"][0])
+        return self._apply(seat, action)
+
+    def _play_card(self, seat: int, card: str) -> list[Event]:
+        """Play a card known to be legal."""
+        hand = self.hand
         hand.hands[seat].remove(card)
         trick = hand.trick
         trick.plays.append((seat, card))

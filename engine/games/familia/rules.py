@@ -533,6 +533,17 @@ class FamiliaMatch(Match):
             raise IllegalAction(f"{card!r} is not in your hand")
         if card not in legal_cards(self.holdings[seat], trick, self.rule, self.batting_familia):
             raise IllegalAction(f"{card} may not be played now (follow suit, trump or win as the rules say)")
+        return self._play_card(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] == "play":
+            return self._play_card(seat, action["cards"][0])
+        return self._apply(seat, action)
+
+    def _play_card(self, seat: int, card: str) -> list[Event]:
+        """Play a card known to be legal."""
+        trick = self.trick
+        assert trick is not None
         played_keys = {batting_key(c, self.rule) for _, c in trick.plays}
         batting = card != JOKER and batting_key(card, self.rule) in played_keys
         self.holdings[seat].remove(card)

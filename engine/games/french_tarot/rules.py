@@ -534,7 +534,18 @@ class FrenchTarotMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if card not in playable_cards(own, hand.trick.cards):
             raise IllegalAction(f"{card} breaks the rules of play (follow suit, trump, overtrump)")
-        own.remove(card)
+        return self._play_card(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] == "play":
+            return self._play_card(seat, action["cards"][0])
+        return self._apply(seat, action)
+
+    def _play_card(self, seat: int, card: str) -> list[Event]:
+        """Play a card known to be legal."""
+        hand = self.hand
+        assert hand is not None and hand.trick is not None
+        hand.hands[seat].remove(card)
         hand.has_played[seat] = True
         hand.trick.plays.append((seat, card))
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]

@@ -112,7 +112,7 @@ class HolyGrailMatch(Match):
 
     # ---- applying actions ---------------------------------------------------------------------
     def _perform(self, seat: int, action: Action) -> list[Event]:
-        return self._play(seat, action["cards"][0])
+        return self._play_card(seat, action["cards"][0])
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "play")
@@ -124,7 +124,7 @@ class HolyGrailMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if card not in self._playable(seat):
             raise IllegalAction(self._why_not(seat, card))
-        return self._play(seat, card)
+        return self._play_card(seat, card)
 
     def _why_not(self, seat: int, card: str) -> str:
         trick = self.hand.trick
@@ -170,7 +170,7 @@ class HolyGrailMatch(Match):
         hand_state.trick = Trick(leader=dealer)
         return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
 
-    def _play(self, seat: int, card: str) -> list[Event]:
+    def _play_card(self, seat: int, card: str) -> list[Event]:
         hand_state = self.hand
         hand_state.hands[seat].remove(card)
         trick = hand_state.trick
