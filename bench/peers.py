@@ -7,7 +7,7 @@ which is uniform in both games). Rounds are
 interleaved so that a busy machine slows both sides alike; the ratio is what to read.
 
     pip install -e ".[peers]"       # OpenSpiel (pyspiel)
-    .venv/bin/python -m bench.peers --seconds 1 --rounds 3
+    .venv/bin/python -m bench.peers --seconds 1 --rounds 3 [--clock cpu]   # cpu: on a busy machine
 
 Pairs: Holy Grail 4p against OpenSpiel `hearts` (both hearts-like trick games, one hand = a deal
 and every card played; hearts deals 52 cards one chance action at a time, Holy Grail shuffles
@@ -31,7 +31,9 @@ PAIRS: tuple[tuple[str, int, str], ...] = (("holy-grail", 4, "hearts"), ("yaya-f
 """(game id, players, OpenSpiel game name)."""
 
 
-def openspiel_hands_per_second(name: str, seconds: float, seed: int = 0) -> float:
+def openspiel_hands_per_second(
+    name: str, seconds: float, seed: int = 0, clock: Callable[[], float] = time.perf_counter
+) -> float:
     """Whole random games (one hand each) of the OpenSpiel game `name` per second."""
     import pyspiel  # the optional `peers` dependency group
 
@@ -39,9 +41,9 @@ def openspiel_hands_per_second(name: str, seconds: float, seed: int = 0) -> floa
     rng = random.Random(seed)
     choice = rng.choice
     hands = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -50,7 +52,7 @@ def openspiel_hands_per_second(name: str, seconds: float, seed: int = 0) -> floa
             else:
                 state.apply_action(choice(state.legal_actions()))
         hands += 1
-    return hands / (time.perf_counter() - start)
+    return hands / (clock() - start)
 
 
 def main() -> None:
@@ -59,15 +61,19 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=1.0, help="time per side and round")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median reported)")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="wall time, or this process's CPU time"
+    )
     args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'ours':<16}{'hands/s':>10}   {'OpenSpiel':<12}{'hands/s':>10}{'ratio':>9}")
     for game_id, players, peer in PAIRS:
         ours: list[float] = []
         theirs: list[float] = []
         runs: list[tuple[list[float], Callable[[], float]]] = [
-            (ours, lambda g=game_id, p=players: hands_per_second(GAMES[g], p, args.seconds)[0]),
-            (theirs, lambda n=peer: openspiel_hands_per_second(n, args.seconds)),
+            (ours, lambda g=game_id, p=players: hands_per_second(GAMES[g], p, args.seconds, clock=clock)[0]),
+            (theirs, lambda n=peer: openspiel_hands_per_second(n, args.seconds, clock=clock)),
         ]
         for index in range(args.rounds):
             for rates, run in runs if index % 2 == 0 else runs[::-1]:
