@@ -5,9 +5,9 @@ Everything here is pure: no I/O, no clock, no global state. A match changes only
 `apply`, and every applied action (chance included) is appended to `log`, so
 `Game.replay(players, options, log)` rebuilds the exact same match.
 
-A game subclasses both classes. The subclass of `Match` implements the `_`-prefixed hooks;
-its `_apply` must validate completely before it mutates anything, so that an `IllegalAction`
-leaves the match untouched.
+A game subclasses both classes. The subclass of `Match` implements the `_`-prefixed hooks and
+names in `PHASES` the method that handles each phase's actions; such a method must validate
+completely before it mutates anything, so that an `IllegalAction` leaves the match untouched.
 
 `to_act` and `legal_actions` are asked many times per action (by `apply`, `view`, the server
 for every seat, a searching bot), so the base class computes each once per state: the hooks
