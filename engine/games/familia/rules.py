@@ -120,6 +120,12 @@ def card_sort_key(card: str) -> tuple[int, int]:
     return (SUIT_ORDER[card[0]], -RANK_VALUE[card[1:]])
 
 
+_SORT_KEYS = {
+    card: card_sort_key(card) for card in [JOKER, *(suit + rank for suit in SUITS for rank in RANK_VALUE)]
+}
+"""card_sort_key of every card, looked up in C when sorting on the hot path."""
+
+
 def batting_rule(batting_familia: bool, decks: int) -> str:
     """Which cards bat: "rank", "colour_rank" or "suit_rank" (the seed's two tables)."""
     if batting_familia:
@@ -136,6 +142,13 @@ def batting_key(card: str, rule: str) -> str:
     if rule == "colour_rank":
         return COLOUR[card[0]] + card[1:]
     return card[1:]
+
+
+_BATTING_KEYS = {
+    rule: {card: batting_key(card, rule) for card in _SORT_KEYS}
+    for rule in ("rank", "colour_rank", "suit_rank")
+}
+"""batting_key of every hand card under each rule, looked up on the hot path."""
 
 
 def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
@@ -257,11 +270,12 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
             base = winners
     allowed = set(base)
     if trick.plays:
-        played_keys = {batting_key(card, rule) for _, card in trick.plays if card != JOKER}
-        allowed.update(card for card in plain if batting_key(card, rule) in played_keys)
+        keys = _BATTING_KEYS[rule]
+        played_keys = {keys[card] for _, card in trick.plays if card != JOKER}
+        allowed.update(card for card in plain if keys[card] in played_keys)
     if JOKER in hand:
         allowed.add(JOKER)
-    return sorted(allowed, key=card_sort_key)
+    return sorted(allowed, key=_SORT_KEYS.__getitem__)
 
 
 def _msg(en: str, ja: str) -> dict[str, str]:

@@ -165,7 +165,7 @@ class HolyGrailMatch(Match):
         k = self.per_round
         batch, hand_state.stock = hand_state.stock[: k * self.players], hand_state.stock[k * self.players :]
         for i, seat in enumerate(self.seats_from(dealer)):
-            hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_sort_key)
+            hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_SORT_KEYS.__getitem__)
         hand_state.deal_round += 1
         hand_state.trick = Trick(leader=dealer)
         return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
@@ -290,6 +290,10 @@ _SUIT_ORDER = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
 def _sort_key(card: str) -> tuple[int, int]:
     """Hands are shown grouped by suit (majors first), weakest first."""
     return _SUIT_ORDER[SUIT_OF[card]], STRENGTH[card]
+
+
+_SORT_KEYS = {card: _sort_key(card) for card in SUIT_OF}
+"""_sort_key of every card, looked up in C when dealing."""
 
 
 class HolyGrailGame(Game):
