@@ -261,6 +261,21 @@ class Match:
             raise IllegalAction("no chance action is awaited")
         return self.apply(CHANCE, self.random_chance_action(rng or self.rng))
 
+    # ---- search support (contract extension; the work lives in engine/infoset.py) ------------------
+    def clone(self) -> Match:
+        """An independent copy to try actions on; the original is untouched."""
+        from engine.infoset import clone
+
+        return clone(self)
+
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        """A full match consistent with everything `seat` has seen, the unseen cards drawn from
+        `rng`: `view(seat)` is unchanged and its log replays legally. Raises
+        `engine.infoset.DeterminizeFailed` when no such deal is found in reasonable time."""
+        from engine.infoset import determinize
+
+        return determinize(self, seat, rng)
+
 
 class Game:
     """One card game: its identity, player counts and options, and a factory for matches."""
