@@ -151,7 +151,9 @@ export function describeCard(code, deck) {
 export function cardEl(code, deck, options = {}) {
   const info = describeCard(code, deck);
   const interactive = typeof options.onClick === "function";
-  const clickable = interactive && options.state !== "disabled";
+  // A disabled card with a click handler stays clickable (the table says why it cannot be
+  // played) but is marked aria-disabled; without a handler it is a plain disabled button.
+  const clickable = interactive;
   const classes = ["card", info.suitCls, `card-${info.kind}`, options.size === "sm" && "card-sm", options.state && `is-${options.state}`,
     ...(options.extraClasses || [])];
   const corner = h("span", { class: "card-corner" },
@@ -166,7 +168,7 @@ export function cardEl(code, deck, options = {}) {
   const el = h(interactive ? "button" : "div", {
     class: classes,
     type: interactive ? "button" : null,
-    disabled: interactive && !clickable ? true : null,
+    "aria-disabled": interactive && options.state === "disabled" ? "true" : null,
     title: info.label,
     "aria-label": info.label,
     "aria-pressed": options.state === "selected" ? "true" : null,
