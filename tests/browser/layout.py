@@ -38,7 +38,12 @@ def check_screen(
     """Assert the one-screen rules above for everything under `scope` (or an open dialog) and
     save `shot`.png; the message lists every problem found at once. `vertical=False` is for a
     page that may scroll down (a long history): then only the width is judged."""
-    arguments = {"scope": scope, "required": list(required), "minStrip": MIN_FAN_STRIP_PX, "vertical": vertical}
+    arguments = {
+        "scope": scope,
+        "required": list(required),
+        "minStrip": MIN_FAN_STRIP_PX,
+        "vertical": vertical,
+    }
     problems = page.evaluate(MEASURE_JS, arguments)
     page.screenshot(path=str(artifacts / f"{shot}.png"))
     assert not problems, f"{shot}:\n" + "\n".join(dict.fromkeys(problems))

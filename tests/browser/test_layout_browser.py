@@ -66,7 +66,16 @@ def fairy_500_step(page: Page, seen: dict[str, int]) -> bool:
 
 def yaya_fugou_step(page: Page, seen: dict[str, int]) -> bool:
     facts = page.evaluate(yaya.FACTS_JS)
-    counters = ["leads", "follows", "passes", "sets", "f_named", "illegal_seen", "gives", "forced_preselected"]
+    counters = [
+        "leads",
+        "follows",
+        "passes",
+        "sets",
+        "f_named",
+        "illegal_seen",
+        "gives",
+        "forced_preselected",
+    ]
     done = seen.setdefault("yf", dict.fromkeys(counters, 0))
     try:
         if facts["exchange"] and (facts["legal"] or facts["give"]):
@@ -138,8 +147,17 @@ def test_every_decision_of_a_first_hand_fits_one_screen(
     page.goto("/history")
     expect(page.get_by_test_id("history")).to_be_visible()
     shot = f"layout-{game}-{size}"
-    check_screen(page, artifacts, f"{shot}-history", scope="main", required=("[data-testid=history]",), vertical=False)
-    page.get_by_test_id("history").locator("a[href^=\"/matches/\"]").first.click()
+    check_screen(
+        page, artifacts, f"{shot}-history", scope="main", required=("[data-testid=history]",), vertical=False
+    )
+    page.get_by_test_id("history").locator('a[href^="/matches/"]').first.click()
     expect(page.get_by_test_id("match-hands")).to_be_visible()
-    check_screen(page, artifacts, f"{shot}-match", scope="main", required=("[data-testid=match-hands]",), vertical=False)
+    check_screen(
+        page,
+        artifacts,
+        f"{shot}-match",
+        scope="main",
+        required=("[data-testid=match-hands]",),
+        vertical=False,
+    )
     assert not page.console_errors, page.console_errors
