@@ -254,37 +254,6 @@ function trickKey(view) {
   return `${view.hand_no}:${view.deal_no}:${view.tricks_played}`;
 }
 
-function ensureStyle() {
-  if (document.getElementById("familia-style")) return;
-  document.head.append(h("style", { id: "familia-style" }, `
-    @keyframes fam-appear { from { opacity: 0; transform: translateY(-4px); } to { opacity: 1; transform: none; } }
-    .fam-step { animation: fam-appear 0.35s ease both; }
-    .fam-row { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: flex-start; margin: 0.3rem 0; }
-    .fam-box { border: 1px solid #ddd5c4; border-radius: 8px; padding: 0.35rem 0.5rem; background: #fffdf8; }
-    .fam-box h4 { margin: 0 0 0.25rem; font-size: 0.8rem; font-weight: 600; color: #555; }
-    .fam-pile { min-width: 6.5rem; text-align: center; }
-    .fam-pile button { display: block; width: 100%; margin-top: 0.3rem; }
-    .fam-pile-black .fam-back { background: repeating-linear-gradient(45deg, #2b2b2b, #2b2b2b 4px, #444 4px, #444 8px); }
-    .fam-pile-red .fam-back { background: repeating-linear-gradient(45deg, #9c1c1c, #9c1c1c 4px, #c33 4px, #c33 8px); }
-    .fam-back { width: 2.4rem; height: 3.3rem; border-radius: 5px; margin: 0 auto; border: 2px solid #fff; box-shadow: 0 0 0 1px #999; }
-    .fam-batting { outline: 3px solid #e08a00; border-radius: 6px; }
-    .fam-won li { margin: 0.15rem 0; display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; }
-    .fam-steps { margin: 0.2rem 0; padding-left: 1.3rem; }
-    .fam-steps li { margin: 0.15rem 0; }
-    .fam-steps .card-row { display: inline-flex; vertical-align: middle; }
-    .fam-zeroed { text-decoration: line-through; color: #888; }
-    .fam-result .card-row { flex-wrap: wrap; min-width: 6rem; max-width: 14rem; }
-    .fam-seating { margin: 0.4rem 0; }
-    .fam-seating-table { border-collapse: collapse; margin: 0.3rem 0; }
-    .fam-seating-table th, .fam-seating-table td { padding: 0.2rem 0.4rem; text-align: left; border-bottom: 1px solid #eee; }
-    .fam-seating-table th { font-size: 0.8rem; font-weight: 600; color: #555; }
-    .fam-seat-name { max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    .fam-chosen { background: #fdecc8; }
-    .fam-seating-check { margin: 0.2rem 0; font-size: 0.9rem; }
-    .fam-seating-check.ok { color: #1e7b34; }
-  `));
-}
-
 function pileBox(name, count, ctx, action) {
   return h("div", { class: ["fam-box", "fam-pile", `fam-pile-${name}`], "data-testid": `familia-pile-${name}` },
     h("h4", null, ctx.t(`${P}pile.${name}`)),
@@ -443,7 +412,6 @@ export function seatingProblem(teams, roles) {
 
 /** The host's per-seat team and role pickers (the room's and the create form's options). */
 function renderSeatingOptions(container, ctx) {
-  ensureStyle();
   const seats = ctx.seats;
   const standard = standardSeating(seats);
   const fits = (list) => Array.isArray(list) && list.length === seats;
@@ -558,7 +526,6 @@ export default {
   },
 
   renderPanel(container, ctx) {
-    ensureStyle();
     const view = ctx.view;
     if (!view || !view.roles) return;
     const parts = [crestPicker(ctx), standingsBox(view, ctx), infoChips(view, ctx)];
@@ -597,7 +564,6 @@ export default {
   },
 
   renderHandResult(container, ctx, hand) {
-    ensureStyle();
     const details = hand.details || {};
     const rows = details.players || [];
     const teams = details.teams || [];

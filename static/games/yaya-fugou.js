@@ -38,6 +38,7 @@ const RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K", "1",
 
 const strings = {
   en: {
+    [`${P}last_play`]: "Last play",
     [`${P}revolution`]: "REVOLUTION — natural cards are reversed (3 strongest, 2 weakest; F still on top)",
     [`${P}revolution_used`]: "The revolution is over: strength is normal and cannot be reversed again this hand",
     [`${P}normal`]: "Normal strength: F > 2 > A > K > Q > C > J > 10 … 3",
@@ -95,6 +96,7 @@ const strings = {
     [`${P}r.next`]: "Next hand: the titles exchange cards, then the Beggar leads.",
   },
   ja: {
+    [`${P}last_play`]: "直前のプレイ",
     [`${P}revolution`]: "革命中 — 数字の強さが逆転（3が最強・2が最弱。Fは最強のまま）",
     [`${P}revolution_used`]: "革命は終わりました。強さは元通りで、このハンドでは再び革命は起きません",
     [`${P}normal`]: "通常の強さ：F > 2 > A > K > Q > C > J > 10 … 3",
@@ -383,6 +385,8 @@ function cardIsUsable(ctx, card) {
 export default {
   deck: "extarot",
   direction: "ccw",
+  // The box under the felt shows the play that cleared the table, not a trick of one card each.
+  lastTrickLabel: `${P}last_play`,
   rulesPath: "/rules/yaya-fugou",
   strings,
 

@@ -499,7 +499,11 @@ export class Table {
         console.error("plugin status failed", error);
       }
     }
-    return pick(view.message);
+    // The engine numbers seats ("Seat 2", "席2"); a person reads names.
+    return pick(view.message)
+      .replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => this.seatName(Number(n) - 1, true))
+      .replace(/(\d+)番の席/g, (whole, n) => this.seatName(Number(n) - 1, true))
+      .replace(/席\s?(\d+)/g, (whole, n) => this.seatName(Number(n) - 1, true));
   }
 
   /**

@@ -31,8 +31,20 @@
     }
     return box;
   };
+  /** The nearest ancestor that scrolls sideways, when it lies within the screen's width. */
+  const sideScroller = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (/(auto|scroll)/.test(getComputedStyle(p).overflowX)) {
+        const r = p.getBoundingClientRect();
+        return r.left >= -0.5 && r.right <= vw + 0.5 ? p : null;
+      }
+    }
+    return null;
+  };
   const inView = (el, what) => {
-    const r = el.getBoundingClientRect();
+    let r = el.getBoundingClientRect();
+    // A wide table in a sideways scroll container of its own: the container is what must fit.
+    if ((r.left < -0.5 || r.right > vw + 0.5) && el.tagName === 'TABLE' && sideScroller(el)) r = sideScroller(el).getBoundingClientRect();
     const off = r.left < -0.5 || r.right > vw + 0.5 || (vertical && (r.top < -0.5 || r.bottom > vh + 0.5));
     if (off) {
       problems.push(`${what} outside the ${vw}x${vh} viewport: ${name(el)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);

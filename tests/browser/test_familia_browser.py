@@ -75,10 +75,12 @@ def play_hand(
             if "table" not in shots and facts["stake"]:
                 page.screenshot(path=str(artifacts / f"familia-table{tag}.png"), full_page=True)
                 shots.add("table")
-            # a card that is not highlighted must not be clickable
+            # a card that is not highlighted is marked disabled, and a click on it says why
             disabled = page.locator("[data-testid=hand] .card.is-disabled")
-            if disabled.count():
-                assert disabled.first.is_disabled()
+            if disabled.count() and not done["legal_checked"]:
+                assert disabled.first.get_attribute("aria-disabled") == "true"
+                disabled.first.click()
+                expect(page.get_by_test_id("table-notice")).to_be_visible()
                 done["legal_checked"] += 1
             if _click(page, LEGAL_CARDS):
                 done["played"] += 1
