@@ -318,7 +318,8 @@ function auctionPanel(ctx) {
       : rows.length
       ? h("ol", { style: { margin: "0.2rem 0", paddingLeft: "1.4rem" } }, rows)
       : h("p", { class: "muted" }, ctx.t(`${P}no_bids`, { after: ctx.t(`${P}after.${after}`) })),
-    view.standing_bid
+    // While this person bids, the status line above the felt already names the standing bid.
+    view.standing_bid && !ctx.isMyTurn
       ? h("p", { "data-testid": "f5-standing" }, ctx.t(`${P}standing`, {
         label: bidLabel(ctx, view.standing_bid), points: view.standing_bid.points, name: ctx.seatName(view.standing_bid.seat),
       }))
@@ -360,7 +361,7 @@ function biddingTable(ctx) {
       return h("td", null, bidButton(ctx, legal.get(bid), { code: bid, points }));
     })));
   return h("div", { class: "f5-bidding", "data-testid": "f5-bidding" },
-    h("p", null, ctx.t(`${P}your_bid`)),
+    h("p", { class: "f5-help" }, ctx.t(`${P}your_bid`)),
     open.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-bid-table" },
       h("thead", null, h("tr", null, h("th", null, ctx.t(`${P}tricks`)),
         TRUMPS.map((trump) => h("th", { title: ctx.t(`${P}trump.${trump}`) }, ctx.t(`${P}short.${trump}`))))),
@@ -368,7 +369,7 @@ function biddingTable(ctx) {
     h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-misere-table" },
       h("thead", null, h("tr", null, h("th", null, ""), DECLARATIONS.map((d) => h("th", null, ctx.t(`${P}decl.${d || "none"}`))))),
       h("tbody", null, misereRows))),
-    h("p", { class: "muted", style: { fontSize: "0.85rem" } }, ctx.t(`${P}decl.help`)));
+    h("p", { class: "muted f5-help" }, ctx.t(`${P}decl.help`)));
 }
 
 function namedPanel(ctx) {

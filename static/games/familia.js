@@ -326,7 +326,7 @@ function wonBox(view, ctx) {
   const won = view.won || [];
   const discarded = view.discarded_faces || [];
   if (!won.some((cards) => cards.length) && !discarded.length) return null;
-  return h("details", { class: "fam-box", open: true, "data-testid": "familia-won" },
+  return h("details", { class: "fam-box", "data-testid": "familia-won" },
     h("summary", null, ctx.t(`${P}won`)),
     h("ul", { class: "fam-won", style: { listStyle: "none", padding: 0, margin: 0 } },
       won.map((cards, seat) => cards.length
@@ -536,8 +536,12 @@ export default {
       parts.push(
         choosing ? h("p", { class: "strong", style: { margin: "0.3rem 0" } }, ctx.t(`${P}pile.your_choice`)) : null,
         h("div", { class: "fam-row" },
-          pileBox("black", piles.black, ctx, pileActions.black),
-          pileBox("red", piles.red, ctx, pileActions.red),
+          // While nobody here turns a face card, the piles are a line of counts, not two boxes.
+          choosing ? pileBox("black", piles.black, ctx, pileActions.black) : null,
+          choosing ? pileBox("red", piles.red, ctx, pileActions.red) : null,
+          choosing ? null : h("div", { class: "fam-box fam-piles-line", "data-testid": "familia-piles" },
+            ctx.t(`${P}pile.black`), " ", ctx.t(`${P}pile.count`, { n: piles.black }), " · ",
+            ctx.t(`${P}pile.red`), " ", ctx.t(`${P}pile.count`, { n: piles.red })),
           stakeBox(view, ctx),
           drawBox(view, ctx),
           battingNow(view, ctx),
@@ -559,7 +563,7 @@ export default {
     return h("span", { class: "fam-badge", "data-testid": `familia-badge-${seat}`, style: line },
       h("span", { style: line }, unbroken(who)),
       view.won ? h("span", { style: line }, unbroken(ctx.t(`${P}badge.won`, { n: view.won[seat].length, t: view.tricks_won[seat] }).split(" · "))) : null,
-      known && known.length ? h("span", { class: "muted small", style: line },
+      known && known.length ? h("span", { class: "muted fam-known", style: line },
         ctx.t(`${P}known`, { cards: known.map((c) => cardName(c, ctx)).join(" ") })) : null);
   },
 

@@ -9,6 +9,8 @@
   // An open dialog covers the page: only what is inside it is seen.
   const within = dialog ? [dialog] : roots;
   const shown = (el) => {
+    // checkVisibility also knows content a closed <details> hides.
+    if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) return false;
     const style = getComputedStyle(el);
     if (style.visibility === 'hidden' || style.display === 'none') return false;
     const r = el.getBoundingClientRect();
@@ -65,10 +67,15 @@
     for (const el of found) inView(el, selector);
   }
   // Every enabled control a person may need: buttons, inputs and cards they can click.
-  const controls = within.flatMap((root) => [...root.querySelectorAll('button:not([disabled]), select:not([disabled]), input:not([disabled]):not([type=hidden]), summary')])
+  const controls = within.flatMap((root) => [...root.querySelectorAll('button:not([disabled]), select:not([disabled]), input:not([disabled]):not([type=hidden])')])
     .filter(shown).filter((el) => !el.closest('details:not([open]) > :not(summary)'));
   for (const el of controls) inView(el, 'control');
 
+  /** The part of a box its scroll containers let through, or null when nothing shows. */
+  const clipped = (r, c) => {
+    const box = {left: Math.max(r.left, c.left), top: Math.max(r.top, c.top), right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)};
+    return box.right - box.left >= 1 && box.bottom - box.top >= 1 ? box : null;
+  };
   // Text runs (from Range rects, so a block's empty width does not count) and card boxes.
   const boxes = [];
   const cardOf = (el) => el.closest('.card');
@@ -80,16 +87,15 @@
       if (!el || !shown(el) || cardOf(el)) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
-      const clip = clipFor(el);
       for (const r of range.getClientRects()) {
-        if (r.width < 1 || r.height < 1) continue;
-        if (r.right <= clip.left || r.left >= clip.right || r.bottom <= clip.top || r.top >= clip.bottom) continue;
-        boxes.push({kind: 'text', el, r});
+        const seen = clipped(r, clipFor(el));
+        if (seen) boxes.push({kind: 'text', el, r: seen});
       }
     }
     for (const el of root.querySelectorAll('.card')) {
       if (!shown(el)) continue;
-      boxes.push({kind: 'card', el, r: el.getBoundingClientRect(), fan: el.closest('.fan-row, .trick-play.fanned')});
+      const seen = clipped(el.getBoundingClientRect(), clipFor(el));
+      if (seen) boxes.push({kind: 'card', el, r: seen, fan: el.closest('.fan-row, .trick-play.fanned')});
     }
     for (const el of root.querySelectorAll('*')) {
       const s = getComputedStyle(el);

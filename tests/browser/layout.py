@@ -3,8 +3,9 @@
 `check_screen(page, ...)` looks at the page as a person sees it without scrolling (it scrolls back
 to the top first, since Playwright's clicks scroll) and fails when:
 - the page scrolls sideways;
-- a required element (the hand and each of its cards, the turn line, every enabled control on
-  the table) is not wholly inside the viewport;
+- a required element (the hand and each of its cards, the turn line, every enabled button,
+  select and input on the table) is not wholly inside the viewport (a folded information section,
+  a <summary>, is not a decision's control and may sit in the panel's scroll area);
 - two pieces of text, or a text and a card, or two cards overlap. Cards drawn as a fan on
   purpose (a hand too long for its rows, a multi-card play on the felt) may overlap each other,
   but each must keep a strip wide enough to read its corner;
