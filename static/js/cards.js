@@ -39,6 +39,15 @@ const STANDARD_SUITS = {
   C: { en: "Clubs", ja: "クラブ", symbol: "♣", cls: "suit-black" },
 };
 
+/** The name of a suit letter in a deck, in the reader's language ("M"/"T": majors/trumps). */
+export function suitName(letter, deck) {
+  const language = lang() === "ja" ? "ja" : "en";
+  if (deck === "extarot" && letter === "M") return language === "ja" ? "大アルカナ" : "majors";
+  if (deck === "french" && letter === "T") return language === "ja" ? "切り札" : "trumps";
+  const suit = (deck === "extarot" ? EXTAROT_SUITS : STANDARD_SUITS)[letter];
+  return suit ? suit[language] : letter;
+}
+
 const MAJOR_NAMES = {
   0: { en: "Fool", ja: "愚者" },
   22: { en: "Dream", ja: "夢" },

@@ -61,7 +61,7 @@
  */
 import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
-import { cardBack, cardEl, deckForGame, sortCards } from "./cards.js";
+import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
 
 const pluginCache = new Map();
 
@@ -183,9 +183,17 @@ function beep() {
 }
 
 /** Why a card cannot be played, when the plugin has nothing more precise to say. */
-export function genericRefusal(ctx) {
+export function genericRefusal(ctx, card, deck) {
   if (!ctx.isMyTurn) return t("refuse.not_your_turn");
-  if (!ctx.legal.some((a) => a.type === "play")) return t("refuse.not_now");
+  const plays = ctx.legal.filter((a) => a.type === "play" && Array.isArray(a.cards));
+  if (!plays.length) return t("refuse.not_now");
+  // Derived from the legal plays: when every one of them is of the suit led (the first card of
+  // the trick that is not the French excuse) and this card is not, the rule is to follow suit.
+  const led = ((ctx.view.trick && ctx.view.trick.cards) || []).map((e) => e.card).find((c) => c !== "EX");
+  const suit = led ? led[0] : null;
+  if (suit && card && card[0] !== suit && plays.every((a) => a.cards.every((c) => c[0] === suit || c === "EX"))) {
+    return t("refuse.follow", { suit: suitName(suit, deck) });
+  }
   return t("refuse.not_allowed");
 }
 
@@ -633,7 +641,7 @@ export class Table {
         console.error("plugin refusal failed", error);
       }
     }
-    this.showNotice(reason || genericRefusal(ctx));
+    this.showNotice(reason || genericRefusal(ctx, card, this.plugin.deck));
   }
 
   handArea(view, ctx) {
