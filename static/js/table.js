@@ -609,6 +609,9 @@ export class Table {
   lastTrick(view) {
     const last = view.last_trick;
     if (!last || !last.cards || !last.cards.length) return null;
+    // On a phone the felt itself shows the finished trick until the next lead: no second copy.
+    const onFelt = !(view.trick && view.trick.cards && view.trick.cards.length) && view.phase !== "match_over";
+    if (onFelt && window.innerWidth < 700) return null;
     const label = this.plugin.lastTrickLabel ? t(this.plugin.lastTrickLabel) : t("table.last_trick");
     return h("div", { class: "last-trick", "data-testid": "last-trick" },
       h("span", { class: "label" }, label),

@@ -16,7 +16,7 @@ from tests.browser import test_yaya_fugou_browser as yaya
 from tests.browser.conftest import NewPerson
 from tests.browser.layout import check_screen
 from tests.browser.test_fairy_500_browser import take_one_step as fairy_step
-from tests.browser.test_platform_browser import create_room, sign_up
+from tests.browser.test_platform_browser import start_solo_table
 
 pytestmark = pytest.mark.browser
 
@@ -113,12 +113,7 @@ def test_every_decision_of_a_first_hand_fits_one_screen(
 ) -> None:
     seats, step = GAMES[game]
     page = new_person(viewport=LAPTOP if size == "laptop" else PHONE)
-    sign_up(page, "Ada")
-    create_room(page, game, seats=seats, hands=1)
-    page.get_by_test_id("take-0").click()
-    page.get_by_test_id("fill-bots").click()
-    expect(page.locator(".seat-row.empty")).to_have_count(0)
-    page.get_by_test_id("start").click()
+    start_solo_table(page, "Ada", seats=seats, my_seats=[0], game=game)
     expect(page.locator("[data-testid=hand] .card").first).to_be_visible()
 
     seen: dict = {"decisions": 0}
@@ -134,6 +129,11 @@ def test_every_decision_of_a_first_hand_fits_one_screen(
         if cards and key not in checked:  # every decision once per phase and hand size
             checked.add(key)
             check_screen(page, artifacts, f"layout-{game}-{size}-{seen['decisions']:02d}-{_phase(page)}")
+        if "readme" not in seen and _phase(page) == "play" and page.locator(".felt .trick-card").count() >= 2:
+            # a mid-hand table for the README (docs/screenshots/ holds optimised copies)
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(artifacts / f"readme-{game}-{size}.png"))
+            seen["readme"] = 1
         if step(page, seen):
             seen["decisions"] += 1
         else:
