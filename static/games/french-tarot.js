@@ -387,6 +387,12 @@ export default {
     }
   },
 
+  /** Bids in the play log by their names (the generic log would print the engine's code). */
+  logEvent(event, ctx) {
+    if (event.type === "bid" && event.contract) return ctx.t("log.bid", { bid: `${contractName(ctx, event.contract)} ×${MULTIPLIERS[event.contract]}` });
+    return undefined;
+  },
+
   seatBadges(seat, ctx) {
     const view = ctx.view;
     if (!view) return null;

@@ -32,6 +32,17 @@
  *     renderPanel(container, ctx)           // the game's own panel above the hand (bidding, kitty,
  *                                           // exchange, captured cards, …); redrawn on every state
  *     seatBadges(seat, ctx) -> node | string | array | null   // extra line in a seat's box
+ *     refusalReason(card, ctx) -> string | null   // one line saying why a dimmed hand card cannot
+ *                                           // be played, in ctx.lang (null: the table's own
+ *                                           // reason: not your turn / follow suit / not allowed)
+ *     actionHelp(action, ctx) -> string     // a button's tooltip (explain it on screen too: phones
+ *                                           // have no hover)
+ *     lastTrickLabel: "<i18n key>"          // the name of the last-trick box (Yaya Fugou: "Last play")
+ *     statusText(ctx) -> string | null      // the line under the turn (default: view.message with
+ *                                           // "Seat n" replaced by the seat's name)
+ *     logEvent(event, ctx) -> string | null | undefined   // a public event as a play-log line
+ *                                           // (null: leave it out; undefined: the generic line for
+ *                                           // play, pass, bid and trick events, nothing for others)
  *     renderHandResult(container, ctx, hand) // explains one finished hand (an entry of view.hands)
  *                                           // under the per-seat score row of the result dialog
  *     renderOptions(container, ctx) -> names  // the game's own pickers in the create-room form and
@@ -309,7 +320,7 @@ export class Table {
       } else if (event.type === "pass") {
         this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
       } else if (event.type === "bid") {
-        const bid = event.contract ?? event.bid ?? event.value ?? "";
+        const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
         this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
       } else if (event.type === "trick") {
         this.log.entries.push({ kind: "trick", winner: event.winner });
