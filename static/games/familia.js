@@ -575,16 +575,17 @@ export default {
     container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table fam-result", "data-testid": "familia-result" },
       h("thead", null, h("tr", null, ["player", "role", "won", "roles", "singles", "zero_sum", "misere", "points"]
         .map((key) => h("th", { class: ["zero_sum", "misere", "points"].includes(key) ? "num" : null }, ctx.t(`${P}col.${key}`))))),
+      // Each cell names its column (data-label), so a phone can stack a row's cells under each other.
       h("tbody", null, rows.map((row) => h("tr", null,
         h("th", null, ctx.seatName(row.seat), teamPlay ? h("div", { class: "muted small" }, ctx.t(`${P}team`, { team: teamLetter(row.team) })) : null),
-        h("td", null, ctx.t(row.role === "M" ? `${P}man` : `${P}woman`),
+        h("td", { "data-label": ctx.t(`${P}col.role`) }, ctx.t(row.role === "M" ? `${P}man` : `${P}woman`),
           row.crest ? h("div", { class: "small" }, ctx.t(`${P}crest`, { suit: SUIT_SYMBOL[row.crest] })) : null),
-        h("td", null, row.won.length ? cardRow(row.won, "standard") : ctx.t(`${P}none`)),
-        h("td", null, roleCell(row, ctx), row.forced ? h("div", { class: "muted small" }, ctx.t(`${P}forced`)) : null),
-        h("td", null, singlesCell(row, ctx)),
-        h("td", { class: "num" }, row.zero_sum_bonus ? formatScore(row.zero_sum_bonus) : "–"),
-        h("td", { class: "num" }, row.misere_bonus ? formatScore(row.misere_bonus) : "–"),
-        h("td", { class: "num strong" }, formatScore(row.total))))))));
+        h("td", { "data-label": ctx.t(`${P}col.won`) }, row.won.length ? cardRow(row.won, "standard") : ctx.t(`${P}none`)),
+        h("td", { "data-label": ctx.t(`${P}col.roles`) }, roleCell(row, ctx), row.forced ? h("div", { class: "muted small" }, ctx.t(`${P}forced`)) : null),
+        h("td", { "data-label": ctx.t(`${P}col.singles`) }, singlesCell(row, ctx)),
+        h("td", { class: "num", "data-label": ctx.t(`${P}col.zero_sum`) }, row.zero_sum_bonus ? formatScore(row.zero_sum_bonus) : "–"),
+        h("td", { class: "num", "data-label": ctx.t(`${P}col.misere`) }, row.misere_bonus ? formatScore(row.misere_bonus) : "–"),
+        h("td", { class: "num strong", "data-label": ctx.t(`${P}col.points`) }, formatScore(row.total))))))));
     container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "familia-ranking" },
       h("thead", null, h("tr", null, ["place", "team", "points", "face_cards", "face_points"]
         .map((key) => h("th", { class: key === "team" ? null : "num" }, ctx.t(`${P}col.${key}`))))),

@@ -233,10 +233,10 @@ export class Table {
     this.logOpen = false;
     this.wasMyTurn = false;
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
-    let resizeTimer = null;
+    let resizeFrame = null;
     window.addEventListener("resize", () => {
-      clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => this.render(), 150);
+      cancelAnimationFrame(resizeFrame);
+      resizeFrame = requestAnimationFrame(() => this.render());
     });
   }
 

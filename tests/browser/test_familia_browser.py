@@ -121,6 +121,7 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
 
     # on a phone the pile choice still fits the screen width
     alice.set_viewport_size(PHONE)
+    alice.wait_for_timeout(150)  # the table redraws for the new width
     button = alice.get_by_test_id("familia-choose-black").bounding_box()
     assert button is not None and button["x"] >= 0 and button["x"] + button["width"] <= PHONE["width"]
     alice.screenshot(path=str(artifacts / "familia-table-phone.png"), full_page=True)

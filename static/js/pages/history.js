@@ -33,12 +33,13 @@ export async function historyPage() {
         h("thead", null, h("tr", null, ["history.date", "history.game", "history.room", "history.status", "history.score", "history.rank", ""]
           .map((key) => h("th", null, key ? t(key) : "")))),
         h("tbody", null, list.map((m) => h("tr", { dataset: { match: String(m.id) } },
-          h("td", null, formatDate(m.created_at)),
-          h("td", null, m.game_names ? pick(m.game_names) : nameOf(m.game_id)),
-          h("td", null, m.room_code ? h("a", { href: `/r/${m.room_code}` }, m.room_code) : ""),
-          h("td", null, t(`status.${m.status}`)),
-          h("td", { class: "num" }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : ""),
-          h("td", { class: "num" }, m.my_rank ?? ""),
+          // data-label: on a phone each match is a stacked card of labelled cells (style.css).
+          h("td", { "data-label": t("history.date") }, formatDate(m.created_at)),
+          h("td", { "data-label": t("history.game") }, m.game_names ? pick(m.game_names) : nameOf(m.game_id)),
+          h("td", { "data-label": t("history.room") }, m.room_code ? h("a", { href: `/r/${m.room_code}` }, m.room_code) : ""),
+          h("td", { "data-label": t("history.status") }, t(`status.${m.status}`)),
+          h("td", { class: "num", "data-label": t("history.score") }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : ""),
+          h("td", { class: "num", "data-label": t("history.rank") }, m.my_rank ?? ""),
           h("td", null, h("a", { href: `/matches/${m.id}` }, t("history.open"))))))))
       : h("p", { class: "muted" }, t("history.none")),
     h("h2", null, t("leaderboard.overall")),
