@@ -556,7 +556,10 @@ export class Table {
     else if (at(slots.top) >= 0) [x, y] = [(at(slots.top) + 0.5) / slots.top.length, 0];
     // On an ellipse inside the area, so neighbouring seats' cards do not pile into a corner.
     const angle = Math.atan2(y - 0.5, x - 0.5);
-    return { dx: Math.cos(angle).toFixed(3), dy: Math.sin(angle).toFixed(3) };
+    const side = at(slots.left) >= 0 ? "left" : at(slots.right) >= 0 ? "right" : at(slots.top) >= 0 ? "top" : "bottom";
+    // `along`: where along its side of the area (0..1), for crowded tables (see style.css).
+    const along = side === "top" ? (at(slots.top) + 0.5) / slots.top.length : side === "bottom" ? 0.5 : y;
+    return { dx: Math.cos(angle).toFixed(3), dy: Math.sin(angle).toFixed(3), side, along: along.toFixed(3) };
   }
 
   seatBox(n, view, ctx, toAct) {
@@ -597,10 +600,10 @@ export class Table {
       const done = !trickPlays.size;
       const cardClass = done ? "done-trick-card" : "trick-card";
       zone.append(h("div", {
-        class: ["trick-play", small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
+        class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
         // Kept inside the area by half a play's size, so a card never reaches a seat box.
         // A string: the DOM helper's style object cannot carry a CSS custom property.
-        style: `--dx: ${pos.dx}; --dy: ${pos.dy}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small)}; --fan-n: ${play.length}`,
+        style: `--dx: ${pos.dx}; --dy: ${pos.dy}; --along: ${pos.along}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small)}; --fan-n: ${play.length}`,
         dataset: { seat: String(n), count: String(play.length) },
       }, play.map((entry) => h("div", {
         class: [cardClass, done && n === last.winner && "winner"],
