@@ -439,7 +439,8 @@ export class Table {
 
   connectionBadge() {
     const key = this.connection === "open" ? "conn.open" : this.connection === "closed" ? "conn.offline" : "conn.connecting";
-    return h("span", { class: ["table-conn", `conn-${this.connection}`], "data-conn": this.connection }, h("span", { class: "dot" }), t(key));
+    return h("span", { class: ["table-conn", `conn-${this.connection}`], "data-conn": this.connection, title: t(key) },
+      h("span", { class: "dot" }), h("span", { class: "conn-text" }, t(key)));
   }
 
   render() {
@@ -503,7 +504,7 @@ export class Table {
             if (!sound) beep();
             this.render();
           },
-        }, t(sound ? "sound.on" : "sound.off")),
+        }, "♪", h("span", { class: "sound-word" }, ` ${t(sound ? "sound.on" : "sound.off")}`)),
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
       view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
@@ -613,7 +614,7 @@ export class Table {
     if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, t("table.phase.match_over")));
     const row = (cls, seats) => h("div", { class: ["felt-row", cls] }, seats.map((n) => this.seatBox(n, view, ctx, toAct)));
     return h("div", {
-      class: ["felt", `players-${players}`, small && "crowded"],
+      class: ["felt", `players-${players}`, players > 5 && "crowded"],
       "data-direction": this.plugin.direction,
       "data-testid": "felt",
     },
