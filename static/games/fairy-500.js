@@ -361,7 +361,7 @@ function biddingTable(ctx) {
       return h("td", null, bidButton(ctx, legal.get(bid), { code: bid, points }));
     })));
   return h("div", { class: "f5-bidding", "data-testid": "f5-bidding" },
-    h("p", { class: "f5-help" }, ctx.t(`${P}your_bid`)),
+    h("p", { class: "f5-help f5-your-bid" }, ctx.t(`${P}your_bid`)),
     open.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-bid-table" },
       h("thead", null, h("tr", null, h("th", null, ctx.t(`${P}tricks`)),
         TRUMPS.map((trump) => h("th", { title: ctx.t(`${P}trump.${trump}`) }, ctx.t(`${P}short.${trump}`))))),
