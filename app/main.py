@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.sqlalchemy_url)
+        db = Database(settings.sqlalchemy_url, settings.db_pool_size, settings.db_pool_size)
         bus = pubsub or await make_pubsub(settings)
         tables = TableService(db, bus, settings.bot_delay)
         presence = Presence(db)

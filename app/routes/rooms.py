@@ -6,10 +6,11 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 
 from app.errors import ApiError
-from app.models import MatchRow, MatchSeat, Person, Room, RoomSeat
+from app.match_store import MatchStore
+from app.models import MatchRow, Person, Room, RoomSeat
 from app.repository import (
     check_seat_count,
     effective_options,
@@ -48,9 +49,7 @@ class SeatBody(BaseModel):
 
 
 async def _running_match(session: Any, room_id: int) -> MatchRow | None:
-    return await session.scalar(
-        select(MatchRow).where(MatchRow.room_id == room_id, MatchRow.status == "running")
-    )
+    return await MatchStore.running_match(session, room_id)
 
 
 async def _room_answer(services: Services, code: str, viewer: Person | None) -> dict[str, Any]:
@@ -170,11 +169,7 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
             else:
                 current.kind, current.person_id = "person", person.id
             if running is not None:
-                await session.execute(
-                    update(MatchSeat)
-                    .where(MatchSeat.match_id == running.id, MatchSeat.n == n)
-                    .values(kind="person", person_id=person.id)
-                )
+                await MatchStore.seat_changed(session, running.id, n, "person", person.id)
         else:
             _host_only(room, person)
             if current is not None and current.kind == "person" and not body.replace:
@@ -188,11 +183,7 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
             else:
                 current.kind, current.person_id = "bot", None
             if running is not None:
-                await session.execute(
-                    update(MatchSeat)
-                    .where(MatchSeat.match_id == running.id, MatchSeat.n == n)
-                    .values(kind="bot")
-                )
+                await MatchStore.seat_changed(session, running.id, n, "bot")
         room_id, match_id = room.id, (running.id if running else None)
     await _announce(services, room_id, match_id)
     return await _room_answer(services, code, person)
@@ -214,9 +205,7 @@ async def leave_seat(code: str, n: int, request: Request, person: SignedIn) -> d
         await session.delete(current)
         running = await _running_match(session, room.id)
         if running is not None:
-            await session.execute(
-                update(MatchSeat).where(MatchSeat.match_id == running.id, MatchSeat.n == n).values(kind=None)
-            )
+            await MatchStore.seat_changed(session, running.id, n, None)
         room_id, match_id = room.id, (running.id if running else None)
     await _announce(services, room_id, match_id)
     return await _room_answer(services, code, person)
