@@ -196,6 +196,14 @@ export function roomPage(code) {
     return status !== null && !["finished", "over", "abandoned", "done"].includes(status);
   };
 
+  /** Host: how well this seat's bot plays; the server uses a change at once, even mid-match. */
+  function levelPicker(seat) {
+    return h("select", { class: "small", "data-testid": `level-${seat.n}`, "aria-label": t("room.level"),
+      title: t("room.level.help"),
+      onchange: (e) => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot", level: e.target.value })) },
+      ["strong", "basic"].map((level) => h("option", { value: level, selected: seat.level === level }, t(`room.level.${level}`))));
+  }
+
   function seatRow(seat) {
     const mine = seat.kind === "person" && page.person && seat.person_id === page.person.id;
     const host = isHost();
@@ -211,6 +219,7 @@ export function roomPage(code) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `leave-${seat.n}`,
         onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
     } else if (host) {
+      if (seat.kind === "bot") buttons.push(levelPicker(seat));
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,
         onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.remove")));
       if (seat.kind === "person" && matchRunning()) {
@@ -227,7 +236,9 @@ export function roomPage(code) {
       h("span", { class: "seat-who" },
         seat.kind ? seatLabel(seat, seat.n) : h("span", { class: "muted" }, t("room.seat.empty")),
         mine ? h("span", { class: "tag" }, t("common.you")) : null,
-        seat.kind === "person" && seat.person_id === page.room.host_id ? h("span", { class: "tag" }, t("room.host")) : null),
+        seat.kind === "person" && seat.person_id === page.room.host_id ? h("span", { class: "tag" }, t("room.host")) : null,
+        seat.kind === "bot" && seat.level && !host
+          ? h("span", { class: "tag", "data-testid": `level-tag-${seat.n}` }, t(`room.level.${seat.level}`)) : null),
       h("span", { class: "seat-buttons" }, buttons));
   }
 
