@@ -75,18 +75,13 @@ class RequestGuard:
         self.max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] != "http":
+            # WebSockets: the socket route answers bad paths itself (an error frame, close 4404).
             await self.app(scope, receive, send)
             return
         raw_path = scope.get("raw_path") or scope["path"].encode()
         if _CONTROL.search(unquote(raw_path.decode("latin-1"))):
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": "bad path"})
-                return
             await _refuse(send, 400, "the path contains control characters", "パスに制御文字が含まれています")
-            return
-        if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
             return
         headers = _headers(scope)
         cross_site = scope["method"] in UNSAFE_METHODS and not _same_site(headers)

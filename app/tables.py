@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import Database
 from app.models import HandResult, MatchAction, MatchResult, MatchRow, MatchSeat, RoomSeat
 from app.pubsub import PubSub
+from app.races import VersionConflict, log_commit_failure
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import bot_action
 
@@ -317,9 +318,13 @@ class TableService:
         events.extend(self._settle_chance(live.match))
         try:
             await self._commit(live, before)
-        except Exception:
-            log.exception(
-                "could not commit match %s at version %s; rebuilding it from its log", live.match_id, before
+        except Exception as exc:
+            log_commit_failure(
+                log,
+                exc,
+                "could not commit match %s at version %s; rebuilding it from its log",
+                live.match_id,
+                before,
             )
             self.forget(live.match_id)
             raise ActionRejected("stale", "the action could not be saved; the table was reloaded") from None
@@ -341,7 +346,7 @@ class TableService:
                 .values(**values)
             )
             if result.rowcount != 1:
-                raise RuntimeError(f"match {live.match_id} is no longer at version {before}")
+                raise VersionConflict(f"match {live.match_id} is no longer at version {before}")
             for index in range(live.hands_stored, len(match.hands)):
                 hand = match.hands[index]
                 session.add(
@@ -467,8 +472,10 @@ class TableService:
         events = self._settle_chance(live.match)
         try:
             await self._commit(live, before)
-        except Exception:
-            log.exception("could not commit chance for match %s; rebuilding it from its log", live.match_id)
+        except Exception as exc:
+            log_commit_failure(
+                log, exc, "could not commit chance for match %s; rebuilding it from its log", live.match_id
+            )
             self.forget(live.match_id)
             raise ActionRejected("stale", "the shuffle could not be saved") from None
         live.recent_events.append((live.version, events))

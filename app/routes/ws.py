@@ -11,12 +11,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import ApiError
+from app.middleware import json_too_deep
 from app.models import Person
 from app.repository import join_room, latest_match, room_by_code, room_json
 from app.services import Services, current_person, get_services
@@ -24,6 +26,7 @@ from app.tables import ActionRejected, room_channel
 
 log = logging.getLogger(__name__)
 router = APIRouter()
+VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -95,9 +98,12 @@ class RoomConnection:
                 log.exception("could not push %s to person %s", message, self.person.id)
 
     async def handle(self, raw: str) -> None:
+        if json_too_deep(raw.encode()):
+            await self.error("malformed", "messages must not nest deeper than 32 levels")
+            return
         try:
             message = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self.error("malformed", "messages must be JSON")
             return
         if not isinstance(message, dict):
@@ -149,6 +155,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     await websocket.accept()
     person = await current_person(websocket)
     try:
+        if not VALID_CODE.fullmatch(code):  # e.g. a NUL: PostgreSQL could not even compare it
+            raise ApiError(404, "no room has this invite code", "この招待コードの部屋はありません")
         async with services.db.session() as session:
             room = await room_by_code(session, code)
             joined = person is not None and await join_room(session, room, person)
