@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from app.db import alembic_config
+from app.errors import error_responses
 from app.schemas import Health
 from app.services import get_services
 
@@ -31,13 +32,17 @@ def head_revisions() -> frozenset[str]:
     return frozenset(script.get_heads())
 
 
-@router.get("/healthz", response_model=Health)
+@router.get("/healthz", response_model=Health, responses=error_responses())
 async def healthz() -> Health:
     """The process is up and its event loop answers."""
     return Health(status="ok")
 
 
-@router.get("/readyz", response_model=Health, responses={503: {"model": Health}})
+@router.get(
+    "/readyz",
+    response_model=Health,
+    responses={**error_responses(), 503: {"model": Health, "description": "Not ready (see reason)"}},
+)
 async def readyz(request: Request) -> Health | JSONResponse:
     """The database answers and is migrated to head (503 with the reason otherwise)."""
     services = get_services(request)

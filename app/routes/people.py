@@ -29,7 +29,13 @@ router = APIRouter(prefix="/api")
 
 
 class NameBody(BaseModel):
-    name: str = Field(max_length=200, description="1 to 32 characters once spaces are tidied")
+    # Documented as the 1-32 characters a name may have; the check itself (with a readable
+    # message in both languages) is clean_name's, after runs of spaces are tidied.
+    name: str = Field(
+        max_length=200,
+        description="1 to 32 printable characters once spaces are tidied",
+        json_schema_extra={"minLength": 1, "maxLength": 32},
+    )
 
 
 class PasswordBody(BaseModel):
