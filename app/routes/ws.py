@@ -63,8 +63,9 @@ class RoomConnection:
         )
 
     async def send_room(self) -> int | None:
-        """Send the room; returns the id of its current (latest) match, if any."""
-        async with self.services.db.session() as session:
+        """Send the room; returns the id of its current (latest) match, if any. Pushes share a
+        few database connections (`push_slots`), so a crowd of sockets cannot starve requests."""
+        async with self.websocket.app.state.push_slots, self.services.db.session() as session:
             room = await room_by_code(session, self.code)
             answer = await room_json(
                 session, room, self.person, await self.services.presence.connected(session, self.room_id)
@@ -85,17 +86,27 @@ class RoomConnection:
             return match.id if match else None
 
     async def pump(self, subscription: Any) -> None:
-        """Forward bus messages as fresh per-person messages."""
-        async for message in subscription:
+        """Forward bus messages as fresh per-person messages. Messages that queued up while this
+        socket was busy collapse into one push each (they only say "refresh"), so a slow client
+        and a burst of joins cost one room query per socket, not one per message."""
+        async for first in subscription:
+            batch = [first, *_drain(subscription)]
+            room = any(message.get("kind") == "room" for message in batch)
+            states: dict[int, Any] = {}
+            for message in batch:
+                if message.get("kind") == "state":
+                    match_id = int(message["match_id"])
+                    versions = [v for v in (states.get(match_id), message.get("version")) if v is not None]
+                    states[match_id] = max(versions) if versions else None
             try:
-                if message.get("kind") == "room":
+                if room:
                     await self.send_room()
-                elif message.get("kind") == "state":
-                    await self.send_state(int(message["match_id"]), message.get("version"))
+                for match_id, version in states.items():
+                    await self.send_state(match_id, version)
             except (WebSocketDisconnect, RuntimeError):
                 return  # the socket is gone; the receive loop ends the connection
             except Exception:
-                log.exception("could not push %s to person %s", message, self.person.id)
+                log.exception("could not push %s to person %s", batch, self.person.id)
 
     async def handle(self, raw: str) -> None:
         if json_too_deep(raw.encode()):
@@ -135,6 +146,15 @@ class RoomConnection:
         except Exception:
             log.exception("action from person %s failed", self.person.id)
             await self.error("illegal", "the server could not process this action")
+
+
+def _drain(subscription: Any) -> list[dict[str, Any]]:
+    """Whatever else is already waiting in this subscription's queue."""
+    queue = getattr(subscription, "queue", None)
+    waiting = []
+    while queue is not None and not queue.empty():
+        waiting.append(queue.get_nowait())
+    return waiting
 
 
 def same_origin(websocket: WebSocket) -> bool:

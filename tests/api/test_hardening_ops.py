@@ -4,11 +4,14 @@ one INFO line."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -17,8 +20,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
 from app.embedded_pg import EmbeddedPostgres, free_loopback_port
+from app.main import PUSH_DB_SLOTS
 from app.races import VersionConflict, log_commit_failure
-from tests.api.harness import running_server
+from tests.api.harness import browser, make_room, running_server
 
 
 async def test_healthz_answers_and_readyz_checks_the_database_and_its_migrations(database_url: str) -> None:
@@ -88,3 +92,42 @@ def test_a_lost_commit_race_is_one_info_line_and_a_real_failure_an_error(
         assert record.levelno == logging.INFO and record.exc_info is None
         assert "\n" not in record.getMessage() and "another process committed first" in record.getMessage()
     assert failure.levelno == logging.ERROR and failure.exc_info is not None
+
+
+async def test_websocket_pushes_leave_database_connections_free_for_requests(database_url: str) -> None:
+    """A room change makes every socket in the room re-read the room; those reads share at most
+    PUSH_DB_SLOTS connections, so requests and actions always find one in the pool."""
+    async with running_server(database_url) as server, browser(server, "Host") as host:
+        code = (await make_room(host))["code"]
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = []
+            for n in range(30):
+                guest = await stack.enter_async_context(browser(server, f"Guest {n}"))
+                sockets.append(await stack.enter_async_context(guest.socket(code)))
+            await asyncio.gather(*(s.wait_for(lambda m: m["type"] == "room") for s in sockets))
+            pool = server.services.db.engine.sync_engine.pool
+            peak = 0
+            sampling = True
+
+            async def sample() -> None:
+                nonlocal peak
+                while sampling:
+                    peak = max(peak, pool.checkedout())
+                    await asyncio.sleep(0)
+
+            sampler = asyncio.create_task(sample())
+            for n in range(3):
+                await host.http.patch("/api/me", json={"name": f"Host {n}"})
+                await asyncio.gather(
+                    *(
+                        s.wait_for(lambda m, n=n: m["type"] == "room" and _named(m, f"Host {n}"))
+                        for s in sockets
+                    )
+                )
+            sampling = False
+            await sampler
+    assert 1 <= peak <= PUSH_DB_SLOTS + 2, peak
+
+
+def _named(message: dict[str, Any], name: str) -> bool:
+    return any(member["name"] == name for member in message["room"]["members"])
