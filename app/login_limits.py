@@ -12,29 +12,12 @@ from __future__ import annotations
 import math
 from datetime import timedelta
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    DateTime,
-    Identity,
-    MetaData,
-    String,
-    Table,
-    delete,
-    func,
-    or_,
-    select,
-)
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-login_failures = Table(
-    "login_failures",
-    MetaData(),
-    Column("id", BigInteger, Identity(), primary_key=True),
-    Column("account", String(64), nullable=False),
-    Column("address", String(64), nullable=False),
-    Column("failed_at", DateTime(timezone=True), server_default=func.now(), nullable=False),
-)
+from app.models import LoginFailure
+
+login_failures = LoginFailure.__table__
 
 
 async def retry_after(
