@@ -102,6 +102,35 @@ def _is_live_postmaster(pid: int, started: int) -> bool:
     return abs(began - started) <= 2  # else an unrelated process reused the PID
 
 
+def _wait_for_old_processes(lock_lines: list[str], timeout: float = 30) -> None:
+    """Wait until no process is attached to the dead postmaster's shared memory any more.
+
+    PostgreSQL's own interlock against two sets of processes on one data directory is this
+    segment (named on line 7 of the lock file): its backends exit soon after the postmaster dies.
+    We remove the lock file only once they have, so that removing it never bypasses the interlock.
+    """
+    try:
+        shmid = int(lock_lines[6].split()[1])
+    except (IndexError, ValueError):
+        return
+    deadline = time.monotonic() + timeout
+    while _attached(shmid) > 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _attached(shmid: int) -> int:
+    """Processes attached to System V segment `shmid` (0 when it is gone or unknown)."""
+    try:
+        rows = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except OSError:
+        return 0
+    for row in rows:
+        fields = row.split()
+        if len(fields) > 6 and fields[1] == str(shmid):
+            return int(fields[6])
+    return 0
+
+
 class EmbeddedPostgres:
     """Start (initialising if needed) a PostgreSQL cluster in `pgdata` and stop it again.
 
@@ -168,6 +197,7 @@ class EmbeddedPostgres:
         if pid > 0 and _is_live_postmaster(pid, started):
             # Alive and ours, but not answering yet (starting up or recovering): wait for it.
             return port
+        _wait_for_old_processes(lines)
         log.info("removing the stale postmaster.pid of a PostgreSQL that is no longer running (PID %s)", pid)
         pid_file.unlink(missing_ok=True)
         return None
@@ -224,10 +254,11 @@ class EmbeddedPostgres:
                     "-l", str(self.pgdata / "server.log"), "-o", options, "start",
                 )  # fmt: skip
                 return
-            except RuntimeError:
+            except RuntimeError as exc:
                 if time.monotonic() > deadline:
                     raise
-                log.info("PostgreSQL did not start yet (a crashed server's processes may linger); retrying")
+                reason = str(exc).strip().splitlines()[-1:] or [""]
+                log.info("PostgreSQL did not start (%s); retrying", reason[0])
                 time.sleep(0.5)
                 if self._running_port() is not None:
                     return  # it did come up after all (pg_ctl gave up waiting)

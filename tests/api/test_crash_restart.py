@@ -76,7 +76,7 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
-def _start(env: dict[str, str], base: str) -> subprocess.Popen[bytes]:
+def _start(env: dict[str, str], base: str, pgdata: Path) -> subprocess.Popen[bytes]:
     """Start `python -m app`; it must come up on this first try (no exit, no retry by us)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env=env,
@@ -86,7 +86,11 @@ def _start(env: dict[str, str], base: str) -> subprocess.Popen[bytes]:
     while True:
         if process.poll() is not None:
             output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-            raise AssertionError(f"the server exited ({process.returncode}) instead of starting:\n{output}")
+            server_log = pgdata / "server.log"
+            tail = server_log.read_text(errors="replace")[-3000:] if server_log.exists() else ""
+            raise AssertionError(
+                f"the server exited ({process.returncode}) instead of starting:\n{output}\n{tail}"
+            )
         try:
             if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
                 return process
@@ -149,7 +153,7 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
     env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_DATA_DIR": str(data)})
     rng = random.Random(10)
 
-    process = _start(env, base)
+    process = _start(env, base, pgdata)
     person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30)
     token = person.cookies["session"]
     cookies = {"session": token}
@@ -172,7 +176,7 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
             latest = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30).json()["match"]
             acknowledged[latest["id"]] = max(version if latest["id"] == match_id else 0, latest["version"])
             _crash(process, pgdata)
-            process = _start(env, base)
+            process = _start(env, base, pgdata)
             for kept_id, kept_version in acknowledged.items():
                 detail = httpx.get(f"{base}/api/matches/{kept_id}", cookies=cookies, timeout=30).json()
                 assert detail["version"] >= kept_version, (kept_id, detail["version"], kept_version)
