@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     """How table changes reach WebSockets: in this process only, or through PostgreSQL
     LISTEN/NOTIFY so that several server processes can share one database."""
 
+    db_pool_size: int = Field(
+        default=10, ge=1, validation_alias=AliasChoices("CARDTABLE_DB_POOL_SIZE", "db_pool_size")
+    )
+    """Database connections each server process keeps open (plus as many again under bursts)."""
+
     static_dir: Path = Field(
         default=PROJECT_ROOT / "static", validation_alias=AliasChoices("CARDTABLE_STATIC_DIR", "static_dir")
     )

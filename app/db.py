@@ -37,12 +37,17 @@ def migrate(url: str) -> None:
 
 
 class Database:
-    """The async engine and a session factory for one database."""
+    """The async engine and a session factory for one database.
 
-    def __init__(self, url: str) -> None:
+    No pre-ping per checkout: that was a round trip before every transaction. A connection that
+    died meanwhile fails its statement once (a table commit is then retried from the log) and the
+    pool drops it; connections are also recycled after `recycle` seconds."""
+
+    def __init__(self, url: str, pool_size: int = 10, max_overflow: int = 10, recycle: int = 1800) -> None:
         self.url = normalize_database_url(url)
+        self.pool_size = pool_size
         self.engine: AsyncEngine = create_async_engine(
-            self.url, pool_size=10, max_overflow=10, pool_pre_ping=True
+            self.url, pool_size=pool_size, max_overflow=max_overflow, pool_recycle=recycle
         )
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 

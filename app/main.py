@@ -29,10 +29,6 @@ from app.tables import TableService
 
 log = logging.getLogger(__name__)
 
-PUSH_DB_SLOTS = 8
-"""Database connections WebSocket pushes may use at once, out of the pool's 20 (app/db.py): the
-rest stay free for requests and actions however many sockets a room has."""
-
 
 async def prepare_database(db: Database, *, run_migrations: bool) -> None:
     """Migrate (in a thread: Alembic is synchronous), then upsert the catalog and the seeds."""
@@ -62,11 +58,10 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.sqlalchemy_url)
+        db = Database(settings.sqlalchemy_url, settings.db_pool_size, settings.db_pool_size)
         bus = pubsub or await make_pubsub(settings)
         tables = TableService(db, bus, settings.bot_delay)
         presence = Presence(db)
-        app.state.push_slots = asyncio.Semaphore(PUSH_DB_SLOTS)
         app.state.services = Services(settings=settings, db=db, pubsub=bus, tables=tables, presence=presence)
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
@@ -87,23 +88,29 @@ class InProcessPubSub:
 class PostgresPubSub(InProcessPubSub):
     """LISTEN/NOTIFY on one PostgreSQL channel; local delivery reuses the in-process fan-out.
 
-    Every process LISTENs on `cardtable_events`; `publish` sends `NOTIFY` with
-    `{"channel": ..., "message": ...}` and every process (this one included) delivers it to its
-    local subscribers when the notification arrives.
+    `publish` delivers to this process's subscribers at once and queues the message for the
+    others; a background sender NOTIFYs everything queued in one round trip (so publishing never
+    waits for the database, and a burst of table events costs one statement). Every process
+    LISTENs on `cardtable_events` and delivers what other processes sent (its own notifications
+    carry its origin id and are skipped).
     """
 
     PG_CHANNEL = "cardtable_events"
+    BATCH = 500
 
     def __init__(self, libpq_url: str) -> None:
         super().__init__()
         self._url = libpq_url
+        self._origin = secrets.token_hex(8)
         self._listener: asyncio.Task[None] | None = None
+        self._sender_task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._sender: Any = None
-        self._send_lock = asyncio.Lock()
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
+        self._sender_task = asyncio.create_task(self._send_loop())
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def _listen(self) -> None:
@@ -116,7 +123,8 @@ class PostgresPubSub(InProcessPubSub):
                     self._ready.set()
                     async for notice in conn.notifies():
                         payload = json.loads(notice.payload)
-                        self.deliver(payload["channel"], payload["message"])
+                        if payload.get("origin") != self._origin:
+                            self.deliver(payload["channel"], payload["message"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - keep listening across connection losses
@@ -124,26 +132,40 @@ class PostgresPubSub(InProcessPubSub):
                 await asyncio.sleep(1)
 
     async def publish(self, channel: str, message: Message) -> None:
+        self.deliver(channel, message)
+        self._outbox.put_nowait(json.dumps({"origin": self._origin, "channel": channel, "message": message}))
+
+    async def _send_loop(self) -> None:
         import psycopg
 
-        payload = json.dumps({"channel": channel, "message": message})
-        async with self._send_lock:
-            for attempt in (1, 2):
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < self.BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            for attempt in (1, 2, 3):
                 try:
                     if self._sender is None or self._sender.closed:
                         self._sender = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
-                    await self._sender.execute("SELECT pg_notify(%s, %s)", (self.PG_CHANNEL, payload))
-                    return
-                except psycopg.OperationalError:
+                    await self._sender.execute(
+                        "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload",
+                        (self.PG_CHANNEL, batch),
+                    )
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - reconnect and retry, then give up loudly
                     self._sender = None
-                    if attempt == 2:
-                        raise
+                    if attempt == 3:
+                        log.error("could not notify other processes of %d event(s): %s", len(batch), exc)
+                    else:
+                        await asyncio.sleep(0.2 * attempt)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        for task in (self._listener, self._sender_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self._sender is not None:
             await self._sender.close()
         await super().close()

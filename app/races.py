@@ -13,9 +13,7 @@ import logging
 from psycopg import errors as pg_errors
 from sqlalchemy.exc import IntegrityError
 
-
-class VersionConflict(RuntimeError):
-    """The match row no longer holds the version this commit started from."""
+from app.match_store import VersionConflict
 
 
 def lost_race(exc: BaseException) -> bool:

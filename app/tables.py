@@ -10,9 +10,10 @@ Processing one action (always under the match's asyncio.Lock):
    else `stale`, and nothing changes,
 3. the engine validates and applies it on the live match (`IllegalAction` leaves it untouched),
 4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied,
-5. the new log rows (plus finished hands and final results) are committed in one transaction;
-   if that fails the cached match is dropped and rebuilt from the log,
-6. only then is the change published.
+5. the new log rows (plus finished hands and final results) are committed in one transaction
+   by `MatchStore.append`; if that fails the cached match is dropped and rebuilt from the log,
+6. only then is the shared snapshot rebuilt (once per version, for every seat being watched;
+   see app/snapshots.py) and the change published.
 
 Bots and chance are "automatic seats": one background task per match plays them, bots after
 `bot_delay` seconds so people can follow the play.
@@ -25,23 +26,34 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database
-from app.models import HandResult, MatchAction, MatchResult, MatchRow, MatchSeat, RoomSeat
+from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from app.pubsub import PubSub
-from app.races import VersionConflict, log_commit_failure
+from app.races import log_commit_failure
+from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
-from engine.bots import bot_action
+from engine.bots import get_chooser
 
 log = logging.getLogger(__name__)
 
-RECENT_EVENT_BATCHES = 64
+RECENT_EVENT_BATCHES = 16
+BOT_TURNS = 8
+"""Bot and chance moves of all matches in flight at once. People's actions never wait for this
+gate, so under load a person's move queues behind at most this many automatic ones instead of
+one per busy table."""
+SLOW_BOT_SECONDS = 0.002
+"""A game whose bot once took longer than this to decide thinks in a worker thread from then on,
+so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
+costs more than their whole decision)."""
+
+__all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService", "room_channel"]
 
 
 def room_channel(room_id: int) -> str:
@@ -58,16 +70,11 @@ class ActionRejected(Exception):
 
 
 @dataclass
-class Controller:
-    """Who plays a seat now: a person (by id) or a bot."""
-
-    kind: str
-    person_id: int | None = None
-
-
-@dataclass
 class LiveMatch:
-    """A match held in memory, with who controls each seat (missing key: the seat is empty)."""
+    """A match held in memory, with who controls each seat (missing key: the seat is empty).
+
+    `committed` is the log length known to be in the database: while an action's commit is in
+    flight `version` is ahead of it, and nothing of that action may be shown."""
 
     match_id: int
     room_id: int
@@ -76,14 +83,21 @@ class LiveMatch:
     controllers: dict[int, Controller]
     hands_stored: int
     finished: bool
+    committed: int = 0
     recent_events: deque[tuple[int, list[dict[str, Any]]]] = field(
         default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES)
     )
     # seat -> (version since which its legal actions are unchanged, those actions)
     options_since: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
+    hands_json: list[str] = field(default_factory=list)
+    snapshot: Snapshot | None = None
+    # True while a bot reads the match in a worker thread: readers then wait for the lock.
+    busy: bool = False
 
     def __post_init__(self) -> None:
+        self.committed = self.version
         self.note_options()
+        self.note_hands()
 
     def note_options(self) -> None:
         """Call after every change: remember since which version each seat's options stand."""
@@ -94,21 +108,31 @@ class LiveMatch:
             if known is None or known[1] != legal:
                 self.options_since[seat] = (version, legal)
 
+    def note_hands(self) -> None:
+        """Encode each finished hand once; readers get them when they lack them."""
+        hands = self.match.hands
+        for index in range(len(self.hands_json), len(hands)):
+            self.hands_json.append(dumps(hands[index]))
+
     def saw_current_options(self, seat: int, version: int) -> bool:
         """Whether a client at `version` saw what `seat` may do now: the current version, or an
         older one when only other seats have moved since (so simultaneous moves are not stale)."""
         known = self.options_since.get(seat)
         return known is not None and known[0] <= version <= self.version
 
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        known = self.options_since.get(seat)
+        return known[1] if known is not None else []
+
     @property
     def version(self) -> int:
         return len(self.match.log)
 
-    def seats_of(self, person_id: int | None) -> list[int]:
+    def seats_of(self, person_id: int | None) -> tuple[int, ...]:
         if person_id is None:
-            return []
-        return sorted(
-            s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id
+            return ()
+        return tuple(
+            sorted(s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
         )
 
     def events_since(self, version: int | None) -> list[dict[str, Any]]:
@@ -120,6 +144,56 @@ class LiveMatch:
             if after > version:
                 events.extend(batch)
         return events
+
+    # ---- shared state messages -------------------------------------------------------------
+    def current_snapshot(self, wanted: tuple[int | None, ...] = ()) -> Snapshot:
+        """The snapshot of the committed version with states for `wanted` seats (None: the
+        spectators). A new version first rebuilds every seat someone looked at in the previous
+        one (right after the commit, once). Call only when no commit is in flight."""
+        assert self.version == self.committed, "a commit is in flight"
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.version != self.version:
+            previous = snapshot
+            snapshot = self.snapshot = Snapshot(version=self.version)
+            if previous is not None:
+                for seat in previous.seats:
+                    self._build(snapshot, seat)
+        for seat in wanted:
+            if seat not in snapshot.seats:
+                self._build(snapshot, seat)
+        return snapshot
+
+    def _build(self, snapshot: Snapshot, seat: int | None) -> None:
+        legal = self.legal(seat) if seat is not None else []
+        snapshot.seats[seat] = build_seat(self.version, self.match.view(seat), legal)
+
+    def events_text(self, snapshot: Snapshot, since: int | None) -> str:
+        cached = snapshot.events.get(since)
+        if cached is None:
+            cached = snapshot.events[since] = dumps(self.events_since(since))
+        return cached
+
+    def message_for(self, person_id: int | None, reader: Reader, skip_seen: bool = False) -> str | None:
+        """One reader's `state` message at the committed version (see app/snapshots.py); ""
+        when `skip_seen` and the reader already has this version for the same seats; None
+        while a commit is in flight and the committed snapshot lacks this reader's seats (the
+        caller then waits for the match's lock)."""
+        seats = self.seats_of(person_id)
+        if skip_seen and reader.version == self.committed and reader.seats == seats:
+            return ""
+        wanted: tuple[int | None, ...] = seats or (None,)
+        if self.busy:
+            return None
+        if self.version == self.committed:
+            snapshot = self.current_snapshot(wanted)
+        else:
+            snapshot = self.snapshot
+            if snapshot is None or snapshot.version != self.committed:
+                return None
+            if any(seat not in snapshot.seats for seat in wanted):
+                return None
+        events = self.events_text(snapshot, reader.version)
+        return state_message(self.match_id, snapshot, seats, reader, events, self.hands_json)
 
 
 def final_ranks(match: Match) -> list[int]:
@@ -137,15 +211,18 @@ def _chance_rng() -> random.Random:
 
 
 class TableService:
-    """Owns every live match of this process."""
+    """Owns every live match of this process: the cache, one lock per match, bots, and the
+    shared state messages. All persistence goes through `MatchStore`."""
 
     def __init__(self, db: Database, pubsub: PubSub, bot_delay: float) -> None:
-        self.db = db
+        self.store = MatchStore(db)
         self.pubsub = pubsub
         self.bot_delay = bot_delay
         self._live: dict[int, LiveMatch] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
+        self._slow_bots: set[str] = set()
+        self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
 
     # ---- cache --------------------------------------------------------------------------------
@@ -155,60 +232,53 @@ class TableService:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
 
+    def live(self, match_id: int) -> LiveMatch | None:
+        return self._live.get(match_id)
+
     async def _load(self, match_id: int) -> LiveMatch:
         """The cached match, or one rebuilt from the database (call with the lock held)."""
         live = self._live.get(match_id)
         if live is not None:
             return live
-        async with self.db.session() as session:
-            row = await session.get(MatchRow, match_id)
-            if row is None:
-                raise KeyError(match_id)
-            actions = (
-                await session.execute(
-                    select(MatchAction.seat, MatchAction.action)
-                    .where(MatchAction.match_id == match_id)
-                    .order_by(MatchAction.seq)
-                )
-            ).all()
-            hands_stored = await session.scalar(
-                select(func.count()).select_from(HandResult).where(HandResult.match_id == match_id)
-            )
-            controllers = await self._controllers(session, row.room_id)
-        game = get_game(row.game_id)
-        log_entries = [(seat, action) for seat, action in actions]
-        match = await asyncio.to_thread(game.replay, row.players, row.options, log_entries)
+        try:
+            stored = await self.store.load(match_id)
+        except MatchNotFound:
+            raise KeyError(match_id) from None
+        game = get_game(stored.game_id)
+        match = await asyncio.to_thread(game.replay, stored.players, stored.options, stored.log)
         live = LiveMatch(
             match_id=match_id,
-            room_id=row.room_id,
+            room_id=stored.room_id,
             game=game,
             match=match,
-            controllers=controllers,
-            hands_stored=int(hands_stored or 0),
-            finished=row.status == "finished",
+            controllers=stored.controllers,
+            hands_stored=stored.hands_stored,
+            finished=stored.finished,
         )
         self._live[match_id] = live
         return live
 
-    @staticmethod
-    async def _controllers(session: AsyncSession, room_id: int) -> dict[int, Controller]:
-        rows = (await session.execute(select(RoomSeat).where(RoomSeat.room_id == room_id))).scalars()
-        return {seat.n: Controller(seat.kind, seat.person_id) for seat in rows}
+    async def state_text(
+        self, match_id: int, person_id: int | None, reader: Reader, at_least: int | None = None
+    ) -> str | None:
+        """The `state` message for one reader, or None when it has already seen this version.
 
-    async def state_for(
-        self, match_id: int, person_id: int | None, since: int | None, at_least: int | None = None
-    ) -> dict[str, Any]:
-        """The `state` message for one person, built under the match's lock so that it never
-        shows an action whose commit is still in flight.
-
+        Never shows an action whose commit is still in flight: the shared snapshot of the
+        committed version is used when it exists, else the match's lock is awaited.
         `at_least` is the version a pub/sub message announced: when another server process
         committed it, our cache is behind and is rebuilt from the log."""
+        repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
+        live = self._live.get(match_id)
+        if live is not None and (at_least is None or live.committed >= at_least):
+            text = live.message_for(person_id, reader, skip_seen=repeat)
+            if text is not None:
+                return text or None
         async with self.lock(match_id):
             live = self._live.get(match_id)
-            if live is not None and at_least is not None and live.version < at_least:
+            if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
             live = await self._load(match_id)
-            return self.state_message(live, person_id, since)
+            return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
         self._live.pop(match_id, None)
@@ -220,39 +290,17 @@ class TableService:
         """Create a match for the room's current seating inside the caller's transaction, with its
         opening chance actions logged. The caller commits, then calls `activate` with the result."""
         game = get_game(game_id)
-        seats = (await session.execute(select(RoomSeat).where(RoomSeat.room_id == room_id))).scalars().all()
-        number = await session.scalar(
-            select(func.coalesce(func.max(MatchRow.number), 0) + 1).where(MatchRow.room_id == room_id)
-        )
-        row = MatchRow(
-            room_id=room_id, number=int(number or 1), game_id=game_id, players=players, options=options,
-            status="running", version=0,
-        )  # fmt: skip
-        session.add(row)
-        await session.flush()
-        by_seat = {seat.n: seat for seat in seats}
-        for n in range(players):
-            seat = by_seat.get(n)
-            session.add(
-                MatchSeat(
-                    match_id=row.id,
-                    n=n,
-                    kind=seat.kind if seat else None,
-                    person_id=seat.person_id if seat else None,
-                )
-            )
         match = game.new_match(players, options)
         events = self._settle_chance(match)
-        for seq, (seat_n, action) in enumerate(match.log):
-            session.add(MatchAction(match_id=row.id, seq=seq, seat=seat_n, action=action))
-        row.version = len(match.log)
-        await session.flush()
+        match_id, controllers = await self.store.create(
+            session, room_id, game_id, players, options, list(match.log)
+        )
         live = LiveMatch(
-            match_id=row.id,
+            match_id=match_id,
             room_id=room_id,
             game=game,
             match=match,
-            controllers={seat.n: Controller(seat.kind, seat.person_id) for seat in seats},
+            controllers=controllers,
             hands_stored=0,
             finished=False,
         )
@@ -279,8 +327,13 @@ class TableService:
             events.extend(match.deal_random(rng))
         return events
 
-    async def submit(self, match_id: int, person_id: int, seat: Any, version: Any, action: Any) -> None:
-        """A person's action from the WebSocket; raises ActionRejected and changes nothing if refused."""
+    async def submit(
+        self, match_id: Any, person_id: int, seat: Any, version: Any, action: Any, room_id: int | None = None
+    ) -> None:
+        """A person's action from the WebSocket (for a match of `room_id`, when given); raises
+        ActionRejected and changes nothing if refused."""
+        if not isinstance(match_id, int) or isinstance(match_id, bool):
+            raise ActionRejected("malformed", "'match_id' must be the id of the match you were sent")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ActionRejected("malformed", "'seat' must be a seat number")
         if not isinstance(version, int) or isinstance(version, bool):
@@ -288,7 +341,12 @@ class TableService:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
         async with self.lock(match_id):
-            live = await self._load(match_id)
+            try:
+                live = await self._load(match_id)
+            except KeyError:
+                raise ActionRejected("illegal", f"there is no match {match_id}") from None
+            if room_id is not None and live.room_id != room_id:
+                raise ActionRejected("forbidden", f"match {match_id} is not played in this room")
             controller = live.controllers.get(seat)
             if controller is None or controller.kind != "person" or controller.person_id != person_id:
                 raise ActionRejected("forbidden", f"you do not hold seat {seat}")
@@ -316,80 +374,44 @@ class TableService:
             self.forget(live.match_id)
             raise ActionRejected("illegal", "the game could not apply this action") from None
         events.extend(self._settle_chance(live.match))
+        refusal = "the action could not be saved; the table was reloaded"
+        await self._commit_or_forget(live, before, events, refusal)
+
+    async def _commit_or_forget(
+        self, live: LiveMatch, before: int, events: list[dict[str, Any]], refusal: str
+    ) -> None:
         try:
             await self._commit(live, before)
         except Exception as exc:
-            log_commit_failure(
-                log,
-                exc,
-                "could not commit match %s at version %s; rebuilding it from its log",
-                live.match_id,
-                before,
-            )
+            log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
-            raise ActionRejected("stale", "the action could not be saved; the table was reloaded") from None
+            raise ActionRejected("stale", refusal) from None
+        live.committed = live.version
         live.recent_events.append((live.version, events))
         live.note_options()
+        live.note_hands()
+        live.current_snapshot()  # rebuild what readers of the last version look at, once
 
     async def _commit(self, live: LiveMatch, before: int) -> None:
+        """One transaction: the new log rows, finished hands, and at the end the results."""
         match = live.match
-        async with self.db.session() as session:
-            for seq in range(before, len(match.log)):
-                seat, action = match.log[seq]
-                session.add(MatchAction(match_id=live.match_id, seq=seq, seat=seat, action=action))
-            values: dict[str, Any] = {"version": len(match.log)}
-            if match.is_over:
-                values.update(status="finished", finished_at=func.now())
-            result = await session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == live.match_id, MatchRow.version == before, MatchRow.status == "running")
-                .values(**values)
+        hands = [
+            HandRecord(
+                hand_no=int(hand.get("hand_no", index + 1)),
+                scores=list(hand["scores"]),
+                details={k: v for k, v in hand.items() if k != "scores"},
             )
-            if result.rowcount != 1:
-                raise VersionConflict(f"match {live.match_id} is no longer at version {before}")
-            for index in range(live.hands_stored, len(match.hands)):
-                hand = match.hands[index]
-                session.add(
-                    HandResult(
-                        match_id=live.match_id,
-                        hand_no=int(hand.get("hand_no", index + 1)),
-                        scores=list(hand["scores"]),
-                        details={k: v for k, v in hand.items() if k not in ("scores",)},
-                    )
-                )
-            if match.is_over:
-                await self._store_final_results(session, live)
-            await session.flush()
+            for index, hand in enumerate(match.hands[live.hands_stored :], start=live.hands_stored)
+        ]
+        final = None
+        if match.is_over:
+            final = [
+                SeatResult(seat=seat, score=float(score), rank=rank)
+                for seat, (score, rank) in enumerate(zip(match.scores, final_ranks(match), strict=True))
+            ]
+        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams)
         live.hands_stored = len(match.hands)
         live.finished = match.is_over
-
-    @staticmethod
-    async def _store_final_results(session: AsyncSession, live: LiveMatch) -> None:
-        credited = dict(
-            (
-                await session.execute(
-                    select(MatchSeat.n, MatchSeat.person_id).where(MatchSeat.match_id == live.match_id)
-                )
-            ).all()
-        )
-        await session.execute(delete(MatchResult).where(MatchResult.match_id == live.match_id))
-        teams = live.match.teams or list(range(live.match.players))
-        credited_teams: set[tuple[int, int]] = set()
-        for seat, (score, rank) in enumerate(zip(live.match.scores, final_ranks(live.match), strict=True)):
-            person_id = credited.get(seat)
-            counted = person_id is None or (person_id, teams[seat]) not in credited_teams
-            if person_id is not None:
-                credited_teams.add((person_id, teams[seat]))
-            session.add(
-                MatchResult(
-                    match_id=live.match_id,
-                    seat=seat,
-                    person_id=person_id,
-                    score=float(score),
-                    rank=rank,
-                    counted=counted,
-                )
-            )
 
     # ---- seats ---------------------------------------------------------------------------------
     async def seats_changed(self, match_id: int) -> None:
@@ -397,8 +419,7 @@ class TableService:
         async with self.lock(match_id):
             live = self._live.get(match_id)
             if live is not None:
-                async with self.db.session() as session:
-                    live.controllers = await self._controllers(session, live.room_id)
+                live.controllers = await self.store.controllers(live.room_id)
         await self.publish_state(match_id)
         self.kick(match_id)
 
@@ -425,6 +446,28 @@ class TableService:
                 return seat
         return None
 
+    @staticmethod
+    def _bot_action(live: LiveMatch, seat: int, rng: random.Random) -> dict[str, Any]:
+        """The game's bot for `seat`, given its view and the legal actions already computed."""
+        legal = live.legal(seat) or live.match.legal_actions(seat)
+        if not legal:
+            raise IllegalAction(f"seat {seat} has nothing to do")
+        return get_chooser(live.game.id)(live.match.view(seat), legal, rng)
+
+    async def _decide(self, live: LiveMatch, seat: int, rng: random.Random) -> dict[str, Any]:
+        """The bot's action (call with the lock held), in a thread for games with slow bots."""
+        if live.game.id in self._slow_bots:
+            live.busy = True
+            try:
+                return await asyncio.to_thread(self._bot_action, live, seat, rng)
+            finally:
+                live.busy = False
+        started = time.perf_counter()
+        action = self._bot_action(live, seat, rng)
+        if time.perf_counter() - started > SLOW_BOT_SECONDS:
+            self._slow_bots.add(live.game.id)
+        return action
+
     async def _automate(self, match_id: int) -> None:
         """Play chance at once and bots after `bot_delay`, until a person is to act or it ends.
 
@@ -444,14 +487,14 @@ class TableService:
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 try:
-                    async with self.lock(match_id):
+                    async with self._bot_turns, self.lock(match_id):
                         live = await self._load(match_id)
                         if self._automatic_seat(live) != seat:
                             continue
                         if seat == CHANCE:
                             await self._apply_chance(live)
                         else:
-                            action = await asyncio.to_thread(bot_action, live.match, seat, rng)
+                            action = await self._decide(live, seat, rng)
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
@@ -470,50 +513,21 @@ class TableService:
     async def _apply_chance(self, live: LiveMatch) -> None:
         before = live.version
         events = self._settle_chance(live.match)
-        try:
-            await self._commit(live, before)
-        except Exception as exc:
-            log_commit_failure(
-                log, exc, "could not commit chance for match %s; rebuilding it from its log", live.match_id
-            )
-            self.forget(live.match_id)
-            raise ActionRejected("stale", "the shuffle could not be saved") from None
-        live.recent_events.append((live.version, events))
-        live.note_options()
+        await self._commit_or_forget(live, before, events, "the shuffle could not be saved")
 
-    # ---- publishing and views --------------------------------------------------------------------
+    # ---- publishing ------------------------------------------------------------------------------
     async def publish_state(self, match_id: int) -> None:
         live = self._live.get(match_id)
         if live is None:
             return
         await self.pubsub.publish(
-            room_channel(live.room_id), {"kind": "state", "match_id": match_id, "version": live.version}
+            room_channel(live.room_id), {"kind": "state", "match_id": match_id, "version": live.committed}
         )
-
-    def state_message(self, live: LiveMatch, person_id: int | None, since: int | None) -> dict[str, Any]:
-        """The `state` message for one person: a view and legal actions per seat they hold, or the
-        public view when they hold none. Never another seat's view."""
-        match = live.match
-        seats = live.seats_of(person_id)
-        return {
-            "type": "state",
-            "match_id": live.match_id,
-            "version": live.version,
-            "views": {str(s): match.view(s) for s in seats},
-            "legal": {str(s): match.legal_actions(s) for s in seats},
-            "spectator": None if seats else match.view(None),
-            "events": live.events_since(since),
-        }
 
     # ---- lifecycle ------------------------------------------------------------------------------
     async def resume_all(self) -> int:
         """Rebuild every unfinished match from its log and let its bots continue."""
-        async with self.db.session() as session:
-            ids = (
-                (await session.execute(select(MatchRow.id).where(MatchRow.status == "running")))
-                .scalars()
-                .all()
-            )
+        ids = await self.store.running_ids()
         for match_id in ids:
             try:
                 async with self.lock(match_id):
@@ -533,3 +547,4 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._automation.clear()
+        await self.store.close()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh machine: a virtualenv with the Python packages and,
-# when asked for browser tests, Debian's Chromium and Japanese fonts. Safe to run again.
+# when asked for the tests (--browser), Debian's Chromium, Japanese fonts and nginx (the proxy
+# test runs two app processes behind it). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ if [ "$want_browser" = "--browser" ]; then
   missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -qi cjk || missing+=(fonts-noto-cjk)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   if [ ${#missing[@]} -gt 0 ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -6,11 +6,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 
 from app.errors import ApiError, error_responses
 from app.limits import check_option_bounds
-from app.models import MatchRow, MatchSeat, Person, Room, RoomSeat
+from app.match_store import MatchStore
+from app.models import MatchRow, Person, Room, RoomSeat
 from app.repository import (
     check_seat_count,
     effective_options,
@@ -57,9 +58,7 @@ class SeatBody(BaseModel):
 
 
 async def _running_match(session: Any, room_id: int) -> MatchRow | None:
-    return await session.scalar(
-        select(MatchRow).where(MatchRow.room_id == room_id, MatchRow.status == "running")
-    )
+    return await MatchStore.running_match(session, room_id)
 
 
 async def _room_answer(services: Services, code: str, viewer: Person | None) -> dict[str, Any]:
@@ -181,11 +180,7 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
             else:
                 current.kind, current.person_id = "person", person.id
             if running is not None:
-                await session.execute(
-                    update(MatchSeat)
-                    .where(MatchSeat.match_id == running.id, MatchSeat.n == n)
-                    .values(kind="person", person_id=person.id)
-                )
+                await MatchStore.seat_changed(session, running.id, n, "person", person.id)
         else:
             _host_only(room, person)
             if current is not None and current.kind == "person" and not body.replace:
@@ -199,11 +194,7 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
             else:
                 current.kind, current.person_id = "bot", None
             if running is not None:
-                await session.execute(
-                    update(MatchSeat)
-                    .where(MatchSeat.match_id == running.id, MatchSeat.n == n)
-                    .values(kind="bot")
-                )
+                await MatchStore.seat_changed(session, running.id, n, "bot")
         room_id, match_id = room.id, (running.id if running else None)
     await _announce(services, room_id, match_id)
     return await _room_answer(services, code, person)
@@ -225,9 +216,7 @@ async def leave_seat(code: Code, n: SeatNumber, request: Request, person: Signed
         await session.delete(current)
         running = await _running_match(session, room.id)
         if running is not None:
-            await session.execute(
-                update(MatchSeat).where(MatchSeat.match_id == running.id, MatchSeat.n == n).values(kind=None)
-            )
+            await MatchStore.seat_changed(session, running.id, n, None)
         room_id, match_id = room.id, (running.id if running else None)
     await _announce(services, room_id, match_id)
     return await _room_answer(services, code, person)

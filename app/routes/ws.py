@@ -1,8 +1,10 @@
 """The live table: one WebSocket per client and room.
 
 On connect the client gets the room and the current state at once (so a reconnect needs no
-request); afterwards every committed change is pushed. Each push is built per person from the
-live match, so a seat's view only ever goes to the person holding that seat.
+request); afterwards every committed change is pushed. State messages are assembled from the
+match's shared snapshot (`app/snapshots.py`): each seat's view is built once per version and only
+ever goes to the person holding that seat. A room change is read from the database once per
+process and event (`RoomFeed`), then given each reader's own `me`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import contextlib
 import json
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,9 +23,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.errors import ApiError
 from app.middleware import json_too_deep
 from app.models import Person
-from app.repository import join_room, latest_match, room_by_code, room_json
+from app.repository import join_room, room_by_code, room_json
 from app.services import Services, current_person, get_services
-from app.tables import ActionRejected, room_channel
+from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -36,8 +39,65 @@ ERROR_JA = {
 }
 
 
+@dataclass
+class _RoomBuild:
+    started: float
+    task: asyncio.Task[dict[str, Any]]
+
+
+class RoomFeed:
+    """The room JSON read once per event and process, shared by every socket of the room.
+
+    A socket that hears of a change at time t may use any build that started at t or later
+    (it read the database after the change was committed); otherwise it starts one."""
+
+    MAX_ROOMS = 4096
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self._builds: dict[int, _RoomBuild] = {}
+
+    async def room(self, room_id: int, code: str, heard_at: float) -> dict[str, Any]:
+        build = self._builds.get(room_id)
+        if build is None or build.started < heard_at:
+            loop = asyncio.get_running_loop()
+            build = _RoomBuild(loop.time(), asyncio.ensure_future(self._read(code, room_id)))
+            self._builds.pop(room_id, None)
+            self._builds[room_id] = build
+            while len(self._builds) > self.MAX_ROOMS:
+                self._builds.pop(next(iter(self._builds)))
+        return await asyncio.shield(build.task)
+
+    async def _read(self, code: str, room_id: int) -> dict[str, Any]:
+        async with self.services.db.session() as session:
+            room = await room_by_code(session, code)
+            connected = await self.services.presence.connected(session, room_id)
+            return await room_json(session, room, None, connected)
+
+
+def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
+    state = websocket.app.state
+    feed = getattr(state, "room_feed", None)
+    if feed is None:
+        feed = state.room_feed = RoomFeed(services)
+    return feed
+
+
+def for_viewer(room: dict[str, Any], person_id: int) -> dict[str, Any]:
+    """The shared room JSON with this reader's own `me` (see repository.room_json)."""
+    return {
+        **room,
+        "me": {
+            "person_id": person_id,
+            "is_host": person_id == room["host_id"],
+            "is_member": any(m["person_id"] == person_id for m in room["members"]),
+            "seats": [s["n"] for s in room["seats"] if s["kind"] == "person" and s["person_id"] == person_id],
+        },
+    }
+
+
 class RoomConnection:
-    """One client's socket: serialises sends and remembers which version it last saw."""
+    """One client's socket: serialises sends and remembers what it last sent of each match."""
 
     def __init__(self, websocket: WebSocket, services: Services, person: Person, room_id: int, code: str):
         self.websocket = websocket
@@ -45,12 +105,17 @@ class RoomConnection:
         self.person = person
         self.room_id = room_id
         self.code = code
-        self.sent_version: dict[int, int] = {}
+        self.feed = room_feed(services, websocket)
+        self.readers: dict[int, Reader] = {}
+        self.match_id: int | None = None
         self._send_lock = asyncio.Lock()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send_text(self, text: str) -> None:
         async with self._send_lock:
-            await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(text)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(json.dumps(message))
 
     async def error(self, code: str, message: str) -> None:
         await self.send(
@@ -62,51 +127,42 @@ class RoomConnection:
             }
         )
 
-    async def send_room(self) -> int | None:
-        """Send the room; returns the id of its current (latest) match, if any. Pushes share a
-        few database connections (`push_slots`), so a crowd of sockets cannot starve requests."""
-        async with self.websocket.app.state.push_slots, self.services.db.session() as session:
-            room = await room_by_code(session, self.code)
-            answer = await room_json(
-                session, room, self.person, await self.services.presence.connected(session, self.room_id)
-            )
-        await self.send({"type": "room", "room": answer})
-        return answer["match"]["id"] if answer["match"] else None
+    async def send_room(self, heard_at: float | None = None) -> int | None:
+        """Send the room; returns the id of its current (latest) match, if any."""
+        if heard_at is None:
+            heard_at = asyncio.get_running_loop().time()
+        room = await self.feed.room(self.room_id, self.code, heard_at)
+        await self.send({"type": "room", "room": for_viewer(room, self.person.id)})
+        match_id = room["match"]["id"] if room["match"] else None
+        if match_id is not None and (self.match_id is None or match_id > self.match_id):
+            self.match_id = match_id
+        return match_id
 
     async def send_state(self, match_id: int, at_least: int | None = None) -> None:
-        message = await self.services.tables.state_for(
-            match_id, self.person.id, self.sent_version.get(match_id), at_least
-        )
-        self.sent_version[match_id] = message["version"]
-        await self.send(message)
-
-    async def current_match_id(self) -> int | None:
-        async with self.services.db.session() as session:
-            match = await latest_match(session, self.room_id)
-            return match.id if match else None
+        reader = self.readers.get(match_id)
+        if reader is None:
+            reader = self.readers[match_id] = Reader()
+            if len(self.readers) > 2:  # only the newest matches are still shown
+                del self.readers[min(self.readers)]
+        text = await self.services.tables.state_text(match_id, self.person.id, reader, at_least)
+        if text is None:
+            return
+        if self.match_id is None or match_id > self.match_id:
+            self.match_id = match_id
+        await self.send_text(text)
 
     async def pump(self, subscription: Any) -> None:
-        """Forward bus messages as fresh per-person messages. Messages that queued up while this
-        socket was busy collapse into one push each (they only say "refresh"), so a slow client
-        and a burst of joins cost one room query per socket, not one per message."""
-        async for first in subscription:
-            batch = [first, *_drain(subscription)]
-            room = any(message.get("kind") == "room" for message in batch)
-            states: dict[int, Any] = {}
-            for message in batch:
-                if message.get("kind") == "state":
-                    match_id = int(message["match_id"])
-                    versions = [v for v in (states.get(match_id), message.get("version")) if v is not None]
-                    states[match_id] = max(versions) if versions else None
+        """Forward bus messages as fresh per-person messages."""
+        async for message in subscription:
             try:
-                if room:
-                    await self.send_room()
-                for match_id, version in states.items():
-                    await self.send_state(match_id, version)
+                if message.get("kind") == "room":
+                    await self.send_room(asyncio.get_running_loop().time())
+                elif message.get("kind") == "state":
+                    await self.send_state(int(message["match_id"]), message.get("version"))
             except (WebSocketDisconnect, RuntimeError):
                 return  # the socket is gone; the receive loop ends the connection
             except Exception:
-                log.exception("could not push %s to person %s", batch, self.person.id)
+                log.exception("could not push %s to person %s", message, self.person.id)
 
     async def handle(self, raw: str) -> None:
         if json_too_deep(raw.encode()):
@@ -129,32 +185,31 @@ class RoomConnection:
             await self.error("malformed", f"unknown message type {kind!r}; expected 'action' or 'ping'")
 
     async def act(self, message: dict[str, Any]) -> None:
-        match_id = await self.current_match_id()
+        """An action for the match named in the message (or, from older clients, the newest
+        match this socket was sent); no database lookup happens before the table's lock."""
+        match_id = message.get("match_id", self.match_id)
         if match_id is None:
             await self.error("illegal", "no match has started in this room")
             return
         try:
             await self.services.tables.submit(
-                match_id, self.person.id, message.get("seat"), message.get("version"), message.get("action")
+                match_id,
+                self.person.id,
+                message.get("seat"),
+                message.get("version"),
+                message.get("action"),
+                room_id=self.room_id,
             )
         except ActionRejected as rejected:
             await self.error(rejected.code, rejected.message)
-            if rejected.code == "stale":
+            if rejected.code == "stale" and isinstance(match_id, int):
+                self.readers.pop(match_id, None)  # send the whole state again
                 await self.send_state(match_id)
         except (WebSocketDisconnect, RuntimeError):
             raise
         except Exception:
             log.exception("action from person %s failed", self.person.id)
             await self.error("illegal", "the server could not process this action")
-
-
-def _drain(subscription: Any) -> list[dict[str, Any]]:
-    """Whatever else is already waiting in this subscription's queue."""
-    queue = getattr(subscription, "queue", None)
-    waiting = []
-    while queue is not None and not queue.empty():
-        waiting.append(queue.get_nowait())
-    return waiting
 
 
 def same_origin(websocket: WebSocket) -> bool:

@@ -2,7 +2,10 @@
  * One WebSocket per room that reconnects by itself. The server sends the current room and state
  * on every (re)connect, so the client never has to ask; it only has to come back. Back-off grows
  * 0.5 s, 1 s, 2 s … up to 10 s, and resets after a connection that stayed up.
+ * State messages reach the handler whole (see wire.js); actions go out with the match id.
  */
+
+import { StateReader } from "./wire.js";
 
 const MAX_DELAY_MS = 10000;
 const PING_EVERY_MS = 20000;
@@ -32,6 +35,7 @@ export class RoomSocket {
     this.handlers.onStatus("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.reader = new StateReader(); // a new connection starts from whole views again
     let opened = false;
     ws.addEventListener("open", () => {
       opened = true;
@@ -46,6 +50,10 @@ export class RoomSocket {
         return;
       }
       if (message.type === "pong") return;
+      if (message.type === "state") {
+        message = this.reader.read(message);
+        this.matchId = message.match_id;
+      }
       this.delay = 500;
       this.handlers.onMessage(message);
     });
@@ -68,6 +76,9 @@ export class RoomSocket {
   /** Send a message now; false when the socket is not open (the caller shows that). */
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (message.type === "action" && message.match_id === undefined && this.matchId !== undefined) {
+      message = { ...message, match_id: this.matchId };
+    }
     this.ws.send(JSON.stringify(message));
     return true;
   }

@@ -16,6 +16,7 @@ import websockets
 
 from app.config import Settings
 from app.main import create_app
+from app.wire import StateReader
 
 TEST_BOT_DELAY = 0.02
 WAIT = 15.0
@@ -58,7 +59,10 @@ async def running_server(
 
 
 class TableSocket:
-    """One browser tab's WebSocket to a room: remembers the latest room and state it was sent."""
+    """One browser tab's WebSocket to a room: remembers the latest room and state it was sent.
+
+    State messages are returned whole (views with their finished hands, every legal action), as
+    the browser's wire adapter gives them to the renderers; `raw` keeps them as sent."""
 
     def __init__(self, connection: websockets.ClientConnection) -> None:
         self.connection = connection
@@ -66,9 +70,15 @@ class TableSocket:
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.reader = StateReader()
 
     async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
-        message = json.loads(await asyncio.wait_for(self.connection.recv(), timeout))
+        text = await asyncio.wait_for(self.connection.recv(), timeout)
+        self.raw.append(text if isinstance(text, str) else text.decode())
+        message = json.loads(text)
+        if message["type"] == "state":
+            message = self.reader.read(message)
         self.received.append(message)
         if message["type"] == "room":
             self.room = message["room"]
@@ -99,8 +109,14 @@ class TableSocket:
     async def send(self, message: dict[str, Any]) -> None:
         await self.connection.send(json.dumps(message))
 
-    async def act(self, seat: int, version: int, action: dict[str, Any]) -> None:
-        await self.send({"type": "action", "seat": seat, "version": version, "action": action})
+    async def act(self, seat: int, version: int, action: dict[str, Any], match_id: int | None = None) -> None:
+        """Send an action for the match of the latest state (or `match_id`)."""
+        if match_id is None and self.state is not None:
+            match_id = self.state["match_id"]
+        message: dict[str, Any] = {"type": "action", "seat": seat, "version": version, "action": action}
+        if match_id is not None:
+            message["match_id"] = match_id
+        await self.send(message)
 
     async def quiet(self, seconds: float = 0.15) -> list[dict[str, Any]]:
         """Everything that arrives within `seconds` (to check that nothing more is sent)."""

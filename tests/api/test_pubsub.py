@@ -123,3 +123,28 @@ async def test_presence_rows_of_a_server_that_stopped_beating_do_not_count(datab
             assert answer["members"][0]["connected"]
         finally:
             engine.dispose()
+
+
+async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_once_locally(
+    database_url: str,
+) -> None:
+    from sqlalchemy.engine import make_url
+
+    from app.pubsub import PostgresPubSub
+
+    libpq = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    one, two = PostgresPubSub(libpq), PostgresPubSub(libpq)
+    await one.start()
+    await two.start()
+    try:
+        async with one.subscribe("room:9") as local, two.subscribe("room:9") as remote:
+            for n in range(200):
+                await one.publish("room:9", {"kind": "state", "version": n})
+            heard = [(await asyncio.wait_for(anext(remote), 5))["version"] for _ in range(200)]
+            mine = [(await asyncio.wait_for(anext(local), 5))["version"] for _ in range(200)]
+            assert heard == mine == list(range(200))
+            with pytest.raises(TimeoutError):  # one's own notifications are not delivered twice
+                await asyncio.wait_for(anext(local), 0.3)
+    finally:
+        await one.close()
+        await two.close()

@@ -1,0 +1,337 @@
+"""All persistence of matches: the one place that reads and writes match rows, logs and results.
+
+The table service (`app/tables.py`) keeps matches in memory as caches of their logs; this module
+is how those caches are filled and how every committed change reaches PostgreSQL. It raises
+domain errors (`MatchNotFound`, `VersionConflict`), never HTTP errors.
+
+The hot path, `append`, is one SQL statement per committed action on an autocommit psycopg
+connection from its own pool (`psycopg_pool`): it bumps `matches.version` only if it still holds
+the version the caller started from (so two processes can never both extend one log) and inserts
+the new log rows, atomically and in a single round trip, with no BEGIN/COMMIT, pre-ping or
+reset round trips and no ORM. When a hand or the match ends, the same statement runs in a
+transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
+Route handlers that change seats during a match call the helpers that take their session, so
+the seat change and the room change commit together.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import AsyncConnection as PgConnection
+from psycopg_pool import AsyncConnectionPool
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+from app.db import Database
+from app.models import HandResult, MatchAction, MatchRow, MatchSeat, RoomSeat
+
+ACTIONS = MatchAction.__table__
+MATCHES = MatchRow.__table__
+HANDS = HandResult.__table__
+MATCH_SEATS = MatchSeat.__table__
+ROOM_SEATS = RoomSeat.__table__
+
+
+APPEND = """
+WITH bumped AS (
+    UPDATE matches SET version = %(after)s
+    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running'
+    RETURNING id
+), logged AS (
+    INSERT INTO match_actions (match_id, seq, seat, action)
+    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1
+    FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged)
+"""
+"""Extend a match's log from `before` to `after` if nobody else did: one atomic statement."""
+
+
+class MatchStoreError(Exception):
+    """Base of the store's domain errors."""
+
+
+class MatchNotFound(MatchStoreError):
+    """No match has this id."""
+
+
+class VersionConflict(MatchStoreError):
+    """The match is no longer at the version the caller extended (another writer came first,
+    or it has finished)."""
+
+
+@dataclass(frozen=True)
+class Controller:
+    """Who plays a seat now: a person (by id) or a bot."""
+
+    kind: str
+    person_id: int | None = None
+
+
+@dataclass
+class StoredMatch:
+    """What the database knows of a match: enough to replay it."""
+
+    match_id: int
+    room_id: int
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    finished: bool
+    log: list[tuple[int, dict[str, Any]]]
+    hands_stored: int
+    controllers: dict[int, Controller]
+
+
+@dataclass
+class HandRecord:
+    """One finished hand as stored in `hand_results`."""
+
+    hand_no: int
+    scores: list[Any]
+    details: dict[str, Any]
+
+
+@dataclass
+class SeatResult:
+    """Final score and rank of one seat (the store works out whom it is credited to)."""
+
+    seat: int
+    score: float
+    rank: int
+
+
+class MatchStore:
+    """Reads and writes matches for the table service and the room routes."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        libpq = make_url(db.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.pool = AsyncConnectionPool(
+            libpq,
+            min_size=1,
+            max_size=db.pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+            name="match-store",
+        )
+        self._opened = False
+
+    async def _writer(self) -> AsyncConnectionPool:
+        if not self._opened:
+            self._opened = True
+            await self.pool.open()
+        return self.pool
+
+    async def close(self) -> None:
+        if self._opened:
+            await self.pool.close()
+
+    # ---- reading ---------------------------------------------------------------------------
+    async def load(self, match_id: int) -> StoredMatch:
+        """The match row, its whole log, how many hands are stored and the seats' controllers,
+        read in one transaction."""
+        async with self.db.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(
+                        MATCHES.c.room_id, MATCHES.c.game_id, MATCHES.c.players, MATCHES.c.options,
+                        MATCHES.c.status,
+                    ).where(MATCHES.c.id == match_id)
+                )
+            ).first()  # fmt: skip
+            if row is None:
+                raise MatchNotFound(match_id)
+            actions = (
+                await conn.execute(
+                    select(ACTIONS.c.seat, ACTIONS.c.action)
+                    .where(ACTIONS.c.match_id == match_id)
+                    .order_by(ACTIONS.c.seq)
+                )
+            ).all()
+            hands_stored = await conn.scalar(
+                select(func.count()).select_from(HANDS).where(HANDS.c.match_id == match_id)
+            )
+            controllers = await self._controllers(conn, row.room_id)
+            await conn.rollback()
+        return StoredMatch(
+            match_id=match_id,
+            room_id=row.room_id,
+            game_id=row.game_id,
+            players=row.players,
+            options=row.options,
+            finished=row.status == "finished",
+            log=[(seat, action) for seat, action in actions],
+            hands_stored=int(hands_stored or 0),
+            controllers=controllers,
+        )
+
+    async def controllers(self, room_id: int) -> dict[int, Controller]:
+        async with self.db.engine.connect() as conn:
+            found = await self._controllers(conn, room_id)
+            await conn.rollback()
+        return found
+
+    @staticmethod
+    async def _controllers(conn: AsyncConnection, room_id: int) -> dict[int, Controller]:
+        rows = await conn.execute(
+            select(ROOM_SEATS.c.n, ROOM_SEATS.c.kind, ROOM_SEATS.c.person_id).where(
+                ROOM_SEATS.c.room_id == room_id
+            )
+        )
+        return {n: Controller(kind, person_id) for n, kind, person_id in rows}
+
+    async def running_ids(self) -> list[int]:
+        async with self.db.engine.connect() as conn:
+            ids = (await conn.execute(select(MATCHES.c.id).where(MATCHES.c.status == "running"))).scalars()
+            found = list(ids)
+            await conn.rollback()
+        return found
+
+    @staticmethod
+    async def running_match(session: AsyncSession, room_id: int) -> MatchRow | None:
+        """The room's running match, inside the caller's transaction."""
+        return await session.scalar(
+            select(MatchRow).where(MatchRow.room_id == room_id, MatchRow.status == "running")
+        )
+
+    # ---- writing ---------------------------------------------------------------------------
+    @staticmethod
+    async def create(
+        session: AsyncSession,
+        room_id: int,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        log: list[tuple[int, dict[str, Any]]],
+    ) -> tuple[int, dict[int, Controller]]:
+        """A new match for the room's current seating, with its opening log, inside the caller's
+        transaction (the start route commits it). Returns its id and the seats' controllers."""
+        conn = await session.connection()
+        seating = await MatchStore._controllers(conn, room_id)
+        number = await conn.scalar(
+            select(func.coalesce(func.max(MATCHES.c.number), 0) + 1).where(MATCHES.c.room_id == room_id)
+        )
+        match_id = await conn.scalar(
+            insert(MATCHES)
+            .values(
+                room_id=room_id, number=int(number or 1), game_id=game_id, players=players,
+                options=options, status="running", version=len(log),
+            )
+            .returning(MATCHES.c.id)
+        )  # fmt: skip
+        assert match_id is not None
+        await conn.execute(
+            insert(MATCH_SEATS),
+            [
+                {
+                    "match_id": match_id,
+                    "n": n,
+                    "kind": seating[n].kind if n in seating else None,
+                    "person_id": seating[n].person_id if n in seating else None,
+                }
+                for n in range(players)
+            ],
+        )
+        if log:
+            await conn.execute(
+                insert(ACTIONS),
+                [
+                    {"match_id": match_id, "seq": seq, "seat": seat, "action": action}
+                    for seq, (seat, action) in enumerate(log)
+                ],
+            )
+        return int(match_id), seating
+
+    async def append(
+        self,
+        match_id: int,
+        before: int,
+        entries: list[tuple[int, dict[str, Any]]],
+        hands: list[HandRecord],
+        final: list[SeatResult] | None,
+        teams: list[int] | None,
+    ) -> None:
+        """Commit log entries `before`, `before + 1`, … in one transaction, with any hands that
+        finished and (when `final` is given) the match's end and results. Raises
+        `VersionConflict` and writes nothing when the match is not at `before` any more."""
+        after = before + len(entries)
+        params = {
+            "after": after,
+            "match_id": match_id,
+            "before": before,
+            "entries": json.dumps([[seat, action] for seat, action in entries], separators=(",", ":")),
+        }
+        pool = await self._writer()
+        async with pool.connection() as conn:
+            if not hands and final is None:
+                await self._extend(conn, params)
+                return
+            async with conn.transaction():
+                await self._extend(conn, params)
+                if hands:
+                    async with conn.cursor() as cursor:
+                        await cursor.executemany(
+                            "INSERT INTO hand_results (match_id, hand_no, scores, details)"
+                            " VALUES (%s, %s, %s::jsonb, %s::jsonb)",
+                            [
+                                (match_id, h.hand_no, json.dumps(h.scores), json.dumps(h.details))
+                                for h in hands
+                            ],
+                        )
+                if final is not None:
+                    await conn.execute(
+                        "UPDATE matches SET status = 'finished', finished_at = now() WHERE id = %s",
+                        (match_id,),
+                    )
+                    await self._store_final(conn, match_id, final, teams)
+
+    @staticmethod
+    async def _extend(conn: PgConnection[Any], params: dict[str, Any]) -> None:
+        row = await (await conn.execute(APPEND, params)).fetchone()
+        if row is None or row[0] != 1:
+            raise VersionConflict(f"match {params['match_id']} is no longer at version {params['before']}")
+
+    @staticmethod
+    async def _store_final(
+        conn: PgConnection[Any], match_id: int, final: list[SeatResult], teams: list[int] | None
+    ) -> None:
+        """Credit each seat to the last person who sat in it; a person holding several seats of
+        one team is counted once."""
+        cursor = await conn.execute("SELECT n, person_id FROM match_seats WHERE match_id = %s", (match_id,))
+        credited = {n: person_id for n, person_id in await cursor.fetchall()}
+        await conn.execute("DELETE FROM match_results WHERE match_id = %s", (match_id,))
+        team_of = teams or [result.seat for result in final]
+        seen: set[tuple[int, int]] = set()
+        rows = []
+        for result in final:
+            person_id = credited.get(result.seat)
+            counted = person_id is None or (person_id, team_of[result.seat]) not in seen
+            if person_id is not None:
+                seen.add((person_id, team_of[result.seat]))
+            rows.append((match_id, result.seat, person_id, result.score, result.rank, counted))
+        async with conn.cursor() as cursor:
+            await cursor.executemany(
+                "INSERT INTO match_results (match_id, seat, person_id, score, rank, counted)"
+                " VALUES (%s, %s, %s, %s, %s, %s)",
+                rows,
+            )
+
+    @staticmethod
+    async def seat_changed(
+        session: AsyncSession, match_id: int, n: int, kind: str | None, person_id: int | None = None
+    ) -> None:
+        """Record who controls seat `n` of a running match now, inside the caller's transaction.
+        A person who sits down is credited with the seat; a bot or an empty seat keeps the last
+        person's credit (they keep the seat's scores)."""
+        values: dict[str, Any] = {"kind": kind}
+        if kind == "person":
+            values["person_id"] = person_id
+        await session.execute(
+            update(MatchSeat).where(MatchSeat.match_id == match_id, MatchSeat.n == n).values(**values)
+        )

@@ -1,0 +1,460 @@
+"""Load benchmark: the real server on the embedded PostgreSQL against a bare WebSocket echo server.
+
+For each table count T it drives T tables, each one scripted human (seat 0, answers at once with
+a seeded random legal action) and bots in the other seats (CARDTABLE_BOT_DELAY=0), and in the same
+run T clients of a bare FastAPI WebSocket echo server on the same machine; rounds alternate app
+and echo so both see the same machine load. It prints, per T:
+
+- committed actions/s (rows added to every match's log, bots and chance included),
+- the human's latency from sending an action to receiving the state with the new version
+  (p50/p99), the echo round trip (p50/p99) and the ratio of the two,
+- memory per live table: the server's RSS growth over the phase divided by T (sockets, buffers
+  and compression contexts included), and per game the Python heap of one live match as the
+  table service holds it (tracemalloc, in this process),
+
+then, per game, the bytes a client receives per state message (JSON text as sent, and after
+permessage-deflate as estimated with the same zlib settings per connection): median and max,
+and the median per hand number, which must not grow from hand to hand.
+
+    .venv/bin/python -m bench.load --tables 1,10,50 --seconds 20
+    .venv/bin/python -m bench.load --tables 50 --seconds 15 --profile /tmp/load.svg   # py-spy
+
+The server and the echo server run as their own processes (`python -m app`, and this module with
+`--serve-echo`), so the driver's CPU is not counted in theirs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psycopg
+import uvicorn
+import websockets
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from app.embedded_pg import EmbeddedPostgres, free_loopback_port
+from app.wire import StateReader
+from engine import GAMES
+
+GAME_SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
+
+
+# ---- the echo server ----------------------------------------------------------------------------
+def serve_echo(port: int) -> None:
+    """A bare FastAPI WebSocket endpoint that sends every text message straight back."""
+    app = FastAPI()
+
+    @app.websocket("/echo")
+    async def echo(websocket: WebSocket) -> None:
+        await websocket.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:
+                await websocket.send_text(await websocket.receive_text())
+
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+# ---- processes ----------------------------------------------------------------------------------
+async def wait_http(url: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient() as client:
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(url)).status_code < 500:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not answer")
+            await asyncio.sleep(0.2)
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+@dataclass
+class Processes:
+    app: subprocess.Popen[bytes]
+    echo: subprocess.Popen[bytes]
+    app_url: str
+    echo_url: str
+    libpq: str
+    log: Path
+
+
+@contextlib.asynccontextmanager
+async def processes(port_base: int | None, app_root: Path | None = None) -> AsyncIterator[Processes]:
+    workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
+    pg = EmbeddedPostgres(workdir / "pgdata")
+    app_port = port_base or free_loopback_port()
+    echo_port = port_base + 1 if port_base else free_loopback_port()
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        url = pg.start()
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "CARDTABLE_BOT_DELAY": "0",
+            "CARDTABLE_PORT": str(app_port),
+            "CARDTABLE_HOST": "127.0.0.1",
+        }
+        root = Path(__file__).resolve().parent.parent
+        server_root = app_root or root
+        python = server_root / ".venv" / "bin" / "python" if app_root else Path(sys.executable)
+        app_log = (workdir / "app.log").open("wb")
+        app = subprocess.Popen(
+            [str(python), "-m", "app"], env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT
+        )
+        started.append(app)
+        echo = subprocess.Popen(
+            [sys.executable, "-m", "bench.load", "--serve-echo", str(echo_port)], cwd=root, env=os.environ
+        )
+        started.append(echo)
+        await wait_http(f"http://127.0.0.1:{app_port}/api/games")
+        await asyncio.sleep(1.0)
+        yield Processes(
+            app=app,
+            echo=echo,
+            app_url=f"http://127.0.0.1:{app_port}",
+            echo_url=f"ws://127.0.0.1:{echo_port}/echo",
+            libpq=pg.libpq_url("cardtable"),
+            log=workdir / "app.log",
+        )
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        pg.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# ---- the scripted human ---------------------------------------------------------------------
+@dataclass
+class Sizes:
+    """Bytes per state message as sent (JSON) and after permessage-deflate (estimated)."""
+
+    raw: list[int] = field(default_factory=list)
+    deflated: list[int] = field(default_factory=list)
+    by_hand: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    hands_seen: int = 0
+
+
+class Human:
+    """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
+
+    def __init__(self, base: str, game_id: str, seed: int) -> None:
+        self.base = base
+        self.game_id = game_id
+        self.rng = random.Random(seed)
+        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        self.code = ""
+        self.active = False
+        self.latencies: list[float] = []
+        self.sizes = Sizes()
+        self.ready = asyncio.Event()
+        self.wanted_hands = 0
+
+    async def setup(self) -> None:
+        await self.http.post("/api/people", json={"name": "Load"})
+        seats = GAME_SEATS.get(self.game_id, GAMES[self.game_id].min_players)
+        room = (await self.http.post("/api/rooms", json={"game_id": self.game_id, "seats": seats})).json()
+        self.code = room["code"]
+        await self.http.post(f"/api/rooms/{self.code}/seats/0", json={"as": "me"})
+        for n in range(1, seats):
+            await self.http.post(f"/api/rooms/{self.code}/seats/{n}", json={"as": "bot"})
+        response = await self.http.post(f"/api/rooms/{self.code}/start")
+        response.raise_for_status()
+
+    async def run(self) -> None:
+        headers = {"Cookie": f"session={self.http.cookies['session']}"}
+        ws_url = self.base.replace("http", "ws", 1) + f"/ws/rooms/{self.code}"
+        async with websockets.connect(ws_url, additional_headers=headers, max_size=None) as ws:
+            reader = StateReader()
+            deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
+            pending: tuple[int, float] | None = None
+            acted: set[tuple[int, int]] = set()
+            self.ready.set()
+            while True:
+                text = await ws.recv()
+                if isinstance(text, bytes):
+                    text = text.decode()
+                now = time.perf_counter()
+                message = json.loads(text)
+                if message["type"] != "state":
+                    continue
+                state = reader.read(message)
+                data = text.encode()
+                self.sizes.raw.append(len(data))
+                self.sizes.deflated.append(len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)))
+                view = state["views"].get("0") or {}
+                self.sizes.by_hand[int(view.get("hand_no") or 0)].append(len(data))
+                self.sizes.hands_seen = len(view.get("hands") or [])
+                if pending is not None and state["version"] > pending[0]:
+                    if self.active:
+                        self.latencies.append(now - pending[1])
+                    pending = None
+                if view.get("phase") == "match_over":
+                    while not self.active:
+                        await asyncio.sleep(0.05)
+                    await self.http.post(f"/api/rooms/{self.code}/start")
+                    continue
+                legal = state["legal"].get("0") or []
+                key = (state["match_id"], state["version"])
+                if legal and pending is None and key not in acted:
+                    while not self.active:
+                        await asyncio.sleep(0.05)
+                    acted.add(key)
+                    action = self.rng.choice(legal)
+                    pending = (state["version"], time.perf_counter())
+                    await ws.send(
+                        json.dumps(
+                            {"type": "action", "match_id": state["match_id"], "seat": 0,
+                             "version": state["version"], "action": action}
+                        )
+                    )  # fmt: skip
+
+
+async def committed(libpq: str) -> int:
+    async with await psycopg.AsyncConnection.connect(libpq) as conn:
+        row = await (await conn.execute("SELECT coalesce(sum(version), 0) FROM matches")).fetchone()
+        return int(row[0]) if row else 0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# ---- the echo clients -------------------------------------------------------------------------
+async def echo_phase(url: str, clients: int, seconds: float) -> list[float]:
+    latencies: list[float] = []
+    payload = json.dumps({"type": "action", "match_id": 1, "seat": 0, "version": 12,
+                          "action": {"type": "play", "cards": ["H5"]}})  # fmt: skip
+    stop = time.perf_counter() + seconds
+
+    async def client() -> None:
+        async with websockets.connect(url) as ws:
+            while time.perf_counter() < stop:
+                start = time.perf_counter()
+                await ws.send(payload)
+                await ws.recv()
+                latencies.append(time.perf_counter() - start)
+
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return latencies
+
+
+# ---- phases -----------------------------------------------------------------------------------
+@dataclass
+class Result:
+    tables: int
+    actions_per_s: list[float] = field(default_factory=list)
+    human: list[float] = field(default_factory=list)
+    echo: list[float] = field(default_factory=list)
+    memory_kb_per_table: float = 0.0
+
+
+async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
+    for human in humans:
+        human.latencies.clear()
+    before, start = await committed(procs.libpq), time.perf_counter()
+    for human in humans:
+        human.active = True
+    await asyncio.sleep(seconds)
+    for human in humans:
+        human.active = False
+    after, elapsed = await committed(procs.libpq), time.perf_counter() - start
+    await asyncio.sleep(0.5)  # let the bots settle before the echo round
+    return (after - before) / elapsed, [x for h in humans for x in h.latencies]
+
+
+async def run_tables(
+    procs: Processes, tables: int, seconds: float, rounds: int, game: str, profile: str | None = None
+) -> Result:
+    result = Result(tables)
+    rss_before = rss_kb(procs.app.pid)
+    humans = [Human(procs.app_url, game, seed=tables * 1000 + i) for i in range(tables)]
+    for chunk in range(0, tables, 10):
+        await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
+    tasks = [asyncio.create_task(h.run()) for h in humans]
+    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
+    try:
+        for round_no in range(rounds):
+            profiler = None
+            if profile and round_no == 0:
+                profiler = subprocess.Popen(
+                    [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(procs.app.pid),
+                     "-o", profile, "-d", str(max(1, int(seconds / rounds))), "-r", "200",
+                     "--format", "raw" if profile.endswith(".txt") else "flamegraph"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+            rate, lat = await app_phase(procs, humans, seconds / rounds)
+            if profiler is not None:
+                profiler.wait(timeout=60)
+            result.actions_per_s.append(rate)
+            result.human.extend(lat)
+            result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
+        result.memory_kb_per_table = (rss_kb(procs.app.pid) - rss_before) / tables
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for human in humans:
+            await human.http.aclose()
+    return result
+
+
+async def bytes_phase(procs: Processes, seconds: float) -> dict[str, Sizes]:
+    """One table per game, played for `seconds`: the bytes its human receives per state."""
+    humans = {game: Human(procs.app_url, game, seed=7) for game in GAMES}
+    for human in humans.values():
+        await human.setup()
+    tasks = [asyncio.create_task(h.run()) for h in humans.values()]
+    for human in humans.values():
+        human.active = True
+    await asyncio.sleep(seconds)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for human in humans.values():
+        await human.http.aclose()
+    return {game: human.sizes for game, human in humans.items()}
+
+
+def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
+    """Python heap per live match as the table service holds it (engine match, legal actions,
+    events, encoded hands and the shared snapshot of one seat and the spectators), measured with
+    tracemalloc in this process; the server's RSS growth per table also counts its sockets."""
+    import gc
+    import tracemalloc
+
+    from app.match_store import Controller
+    from app.tables import LiveMatch
+    from engine import CHANCE
+    from engine.bots import bot_action
+
+    game, rng = GAMES[game_id], random.Random(5)
+    players = GAME_SEATS.get(game_id, game.min_players)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        kept = []
+        for n in range(tables):
+            match = game.new_match(players, game.default_options(players))
+            done = 0
+            while not match.is_over and done < actions:
+                acting = match.to_act()
+                if CHANCE in acting:
+                    match.deal_random(rng)
+                    continue
+                match.apply(acting[0], bot_action(match, acting[0], rng))
+                done += 1
+            live = LiveMatch(n, n, game, match, {0: Controller("person", 1)}, 0, False)
+            live.current_snapshot((0, None))
+            kept.append(live)
+        gc.collect()
+        used, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return used / tables / 1024
+
+
+def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
+    load = os.getloadavg()
+    print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    print("tables | committed actions/s (per round) | human p50 / p99 ms | echo p50 / p99 ms | "
+          "p50 ratio | p99 ratio | memory/table KB")  # fmt: skip
+    for r in results:
+        rates = ", ".join(f"{x:.0f}" for x in r.actions_per_s)
+        h50, h99 = pct(r.human, 0.5) * 1e3, pct(r.human, 0.99) * 1e3
+        e50, e99 = pct(r.echo, 0.5) * 1e3, pct(r.echo, 0.99) * 1e3
+        print(
+            f"{r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} ({rates}) | {h50:7.2f} / {h99:7.2f} | "
+            f"{e50:6.2f} / {e99:6.2f} | {h50 / e50:6.1f} | {h99 / e99:6.1f} | {r.memory_kb_per_table:6.1f}"
+        )
+    if sizes:
+        print("game | state messages | JSON bytes median / max | deflated median / max | "
+              "median JSON bytes by hand number | live match heap KB")  # fmt: skip
+        for game, s in sizes.items():
+            if not s.raw:
+                print(f"{game} | no messages")
+                continue
+            by_hand = " ".join(
+                f"{n}:{statistics.median(v):.0f}" for n, v in sorted(s.by_hand.items()) if n > 0
+            )
+            heap = live_heap_kb(game)
+            print(
+                f"{game} | {len(s.raw)} | {statistics.median(s.raw):.0f} / {max(s.raw)} | "
+                f"{statistics.median(s.deflated):.0f} / {max(s.deflated)} | {by_hand} | {heap:.1f}"
+            )
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    counts = [int(x) for x in args.tables.split(",") if x]
+    async with processes(args.port_base, args.app_root) as procs:
+        results = []
+        for tables in counts:
+            profile = args.profile if tables == max(counts) else None
+            results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile))
+            print(f"... {tables} tables done", file=sys.stderr)
+        sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
+        errors = [line for line in procs.log.read_text(errors="replace").splitlines() if "ERROR" in line]
+        if errors or procs.app.poll() is not None:
+            print("server errors:", *errors[-20:], sep="\n", file=sys.stderr)
+    report(results, sizes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", default="1,10,50", help="comma-separated table counts")
+    parser.add_argument("--seconds", type=float, default=20, help="app time per table count (echo: the same)")
+    parser.add_argument("--rounds", type=int, default=2, help="app/echo alternations per table count")
+    parser.add_argument("--game", default="holy-grail", choices=sorted(GAMES))
+    parser.add_argument(
+        "--bytes-seconds", type=float, default=20, help="per-game message size phase (0: skip)"
+    )
+    parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
+    parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")
+    parser.add_argument(
+        "--app-root",
+        type=Path,
+        default=None,
+        help="serve another checkout (with its own .venv), e.g. a baseline",
+    )
+    parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_echo is not None:
+        serve_echo(args.serve_echo)
+        return
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
