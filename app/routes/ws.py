@@ -52,10 +52,14 @@ class RoomFeed:
     (it read the database after the change was committed); otherwise it starts one."""
 
     MAX_ROOMS = 4096
+    DB_SLOTS = 8
+    """Room reads in flight at once, out of the pool's 20 connections: however many sockets a
+    room has, requests and actions still find a connection (issue #10)."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
         self._builds: dict[int, _RoomBuild] = {}
+        self._slots = asyncio.Semaphore(self.DB_SLOTS)
 
     async def room(self, room_id: int, code: str, heard_at: float) -> dict[str, Any]:
         build = self._builds.get(room_id)
@@ -69,7 +73,7 @@ class RoomFeed:
         return await asyncio.shield(build.task)
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
-        async with self.services.db.session() as session:
+        async with self._slots, self.services.db.session() as session:
             room = await room_by_code(session, code)
             connected = await self.services.presence.connected(session, room_id)
             return await room_json(session, room, None, connected)

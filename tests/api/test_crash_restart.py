@@ -7,8 +7,8 @@ remove it and start PostgreSQL clean, on the first try, without losing an acknow
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
 import os
 import random
 import signal
@@ -19,9 +19,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.sync.client import connect
+import websockets
 
 from app.embedded_pg import EmbeddedPostgres, free_loopback_port
+from tests.api.harness import TableSocket
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 KILLS = 10
@@ -116,30 +117,28 @@ def _crash(process: subprocess.Popen[bytes], pgdata: Path) -> None:
 def _play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
     """Play seat 0 (bots hold the others) until `moves` states arrived; returns the highest version
     the server acknowledged (a version is sent only after its actions are committed)."""
+    return asyncio.run(_play(base, ws_base, token, code, moves))
+
+
+async def _play(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
     acknowledged = 0
-    with connect(
+    async with websockets.connect(
         f"{ws_base}/ws/rooms/{code}", additional_headers={"Cookie": f"session={token}"}, open_timeout=30
-    ) as socket:
-        states = 0
+    ) as connection:
+        socket = TableSocket(connection)
         acted: set[int] = set()
-        while states < moves:
-            message = json.loads(socket.recv(timeout=30))
-            if message["type"] != "state":
-                continue
-            states += 1
+        for _ in range(moves):
+            message = await socket.wait_state()
             acknowledged = max(acknowledged, message["version"])
             views = message["views"]
-            if all(view["phase"] == "match_over" for view in views.values()):
-                httpx.post(f"{base}/api/rooms/{code}/start", cookies={"session": token}, timeout=30)
+            if views and all(view["phase"] == "match_over" for view in views.values()):
+                async with httpx.AsyncClient(cookies={"session": token}, timeout=30) as http:
+                    await http.post(f"{base}/api/rooms/{code}/start")
                 continue
             legal = message["legal"].get("0") or []
             if legal and message["version"] not in acted:
                 acted.add(message["version"])
-                socket.send(
-                    json.dumps(
-                        {"type": "action", "seat": 0, "version": message["version"], "action": legal[0]}
-                    )
-                )
+                await socket.act(0, message["version"], legal[0])
     return acknowledged
 
 

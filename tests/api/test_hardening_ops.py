@@ -21,10 +21,11 @@ from sqlalchemy.exc import IntegrityError
 
 from app.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.races import VersionConflict, log_commit_failure
+from app.routes.ws import RoomFeed
 from tests.api.harness import browser, make_room, running_server
 
-FEW_CONNECTIONS = 5
-"""The rename itself, the shared room read, presence: far below the pool's 20 with 30 sockets."""
+FEW_CONNECTIONS = RoomFeed.DB_SLOTS + 2
+"""The room reads plus the rename itself and a presence write: below the pool's 20."""
 
 
 async def test_healthz_answers_and_readyz_checks_the_database_and_its_migrations(database_url: str) -> None:
@@ -98,8 +99,8 @@ def test_a_lost_commit_race_is_one_info_line_and_a_real_failure_an_error(
 
 
 async def test_websocket_pushes_leave_database_connections_free_for_requests(database_url: str) -> None:
-    """A room change reaches every socket in the room; the room is read once for all of them
-    (not once per socket), so requests and actions always find a connection in the pool."""
+    """A room change makes the sockets in the room re-read it; those reads share at most
+    RoomFeed.DB_SLOTS connections, so requests and actions always find one in the pool."""
     async with running_server(database_url) as server, browser(server, "Host") as host:
         code = (await make_room(host))["code"]
         async with contextlib.AsyncExitStack() as stack:
