@@ -1,20 +1,35 @@
-"""Bots: one per game, living beside its rules in `engine/games/<id>/bot.py`.
+"""Bots: one per game, living beside its rules in `engine/games/<id>/bot.py`, at two levels.
 
 A bot sees a match only through the contract: `match.view(seat)` and
 `match.legal_actions(seat)` (it never reads other seats' hands). Each game's bot module
-defines `choose(view, legal, rng) -> action`.
+defines `choose(view, legal, rng) -> action`: that is the `basic` level. The `strong` level
+searches (engine/search.py) over deals consistent with the seat's view (engine/infoset.py),
+with the basic bots playing the hands out, within a time budget per decision.
+
+This module is the one place a clock is read: the search itself is deterministic and only
+asks `should_stop()`, which the budget turns into a deadline here.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from engine.core import Action, IllegalAction, Match
+from engine.search import search_action
 
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
+Level = Literal["basic", "strong"]
+LEVELS: tuple[str, ...] = ("basic", "strong")
+
+DEFAULT_BUDGET = 0.2
+"""Seconds a strong bot thinks per decision unless told otherwise."""
+
+MAX_BUDGET = 0.5
+"""Hard limit: a larger budget is cut to this, so a table never waits longer on a bot."""
 
 
 def get_chooser(game_id: str) -> Chooser:
@@ -22,9 +37,23 @@ def get_chooser(game_id: str) -> Chooser:
     return module.choose
 
 
-def bot_action(match: Match, seat: int, rng: random.Random) -> Action:
-    """The action the game's bot picks for `seat` now, from that seat's view only."""
+def bot_action(
+    match: Match,
+    seat: int,
+    rng: random.Random,
+    level: Level = "basic",
+    budget: float = DEFAULT_BUDGET,
+) -> Action:
+    """The action the game's bot picks for `seat` now, from that seat's view only.
+
+    `level="strong"` searches for up to `budget` seconds (at most MAX_BUDGET)."""
     legal = match.legal_actions(seat)
     if not legal:
         raise IllegalAction(f"seat {seat} has nothing to do")
-    return get_chooser(match.game.id)(match.view(seat), legal, rng)
+    choose = get_chooser(match.game.id)
+    if level == "basic" or len(legal) == 1:
+        return choose(match.view(seat), legal, rng)
+    if level != "strong":
+        raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+    deadline = time.perf_counter() + min(max(budget, 0.0), MAX_BUDGET)
+    return search_action(match, seat, rng, choose, should_stop=lambda: time.perf_counter() >= deadline)

@@ -21,11 +21,15 @@ def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -
     """`order` if it is a list holding exactly `cards` (repeats counted), else IllegalAction.
 
     Shuffles come from the server, a test or a puzzle; a wrong one must be refused, never dealt."""
-    if (
-        not isinstance(order, list)
-        or len(order) != len(cards)
-        or not all(isinstance(card, str) for card in order)
-        or Counter(order) != Counter(cards)
-    ):
+    if not isinstance(order, list) or len(order) != len(cards):
+        raise IllegalAction(f"{what} must be an order of this game's {len(cards)} cards")
+    distinct = set(cards)
+    if len(distinct) == len(cards):
+        # No repeats (the common case): the same set of as many cards is a permutation. Only
+        # strings equal the card codes, so a set equal to them holds nothing else.
+        same = set(order) == distinct if all(type(card) is str for card in order) else False
+    else:
+        same = all(isinstance(card, str) for card in order) and Counter(order) == Counter(cards)
+    if not same:
         raise IllegalAction(f"{what} must be an order of this game's {len(cards)} cards")
     return order

@@ -5,15 +5,22 @@ Everything here is pure: no I/O, no clock, no global state. A match changes only
 `apply`, and every applied action (chance included) is appended to `log`, so
 `Game.replay(players, options, log)` rebuilds the exact same match.
 
-A game subclasses both classes. The subclass of `Match` implements the `_`-prefixed hooks;
-its `_apply` must validate completely before it mutates anything, so that an `IllegalAction`
-leaves the match untouched.
+A game subclasses both classes. The subclass of `Match` implements the `_`-prefixed hooks and
+names in `PHASES` the method that handles each phase's actions; such a method must validate
+completely before it mutates anything, so that an `IllegalAction` leaves the match untouched.
+
+`to_act` and `legal_actions` are asked many times per action (by `apply`, `view`, the server
+for every seat, a searching bot), so the base class computes each once per state: the hooks
+run once per log length, and an action found among the legal actions already listed goes
+straight to the game's `_perform` without being validated a second time. Code that changes
+a match's state other than through `apply` (a test building a position, a determinizing
+search) calls `state_changed()` afterwards.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -49,6 +56,9 @@ class Match:
     """One play of a game. Subclasses implement the hooks below."""
 
     game: Game
+    phase: str
+    """What the match awaits now (a game-defined word such as "deal", "bid", "play" or
+    "match_over"); every game keeps it as a plain attribute that its actions set."""
 
     def __init__(self, game: Game, players: int, options: GameOptions, seed: int | None = None) -> None:
         self.game = game
@@ -58,6 +68,10 @@ class Match:
         self.log: list[tuple[int, Action]] = []
         self.hands: list[dict[str, Any]] = []
         self.scores: list[int | float] = [0] * players
+        self._stamp = -1  # len(log) at which the two caches below hold; -1: none
+        self._busy = False  # inside apply: the state is changing, so nothing is cached
+        self._acting: list[int] = []
+        self._legal: dict[int, list[Action]] = {}
         self._setup()
 
     # ---- hooks for each game -------------------------------------------------------------
@@ -65,17 +79,39 @@ class Match:
         """Initialise the state before the first action (usually: await a CHANCE shuffle)."""
         raise NotImplementedError
 
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         """Seats (or CHANCE) whose decision is awaited; [] when the match is over."""
         raise NotImplementedError
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every legal action of `seat` now (empty when it is not that seat's turn)."""
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of `seat`, which is a seat (not CHANCE) in `to_act()`."""
         raise NotImplementedError
+
+    PHASES: ClassVar[dict[str, str]] = {}
+    """Phase → name of the method `(seat, action) -> events` that validates and performs an
+    action in that phase (checking its `type` too); every game dispatches this one way."""
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """Validate, then perform `action`; raise IllegalAction before mutating anything."""
-        raise NotImplementedError
+        handler = self.PHASES.get(self.phase)
+        if handler is None:  # to_act is empty then, so apply has refused already
+            raise IllegalAction(f"nothing can be done in the {self.phase} phase")
+        return getattr(self, handler)(seat, action)
+
+    @staticmethod
+    def _expect(action: Action, *types: str) -> str:
+        """The action's type if it is one of `types`, else IllegalAction naming what is awaited."""
+        kind = action["type"]
+        if kind not in types:
+            expected = " or ".join(repr(t) for t in types)
+            raise IllegalAction(f"'{kind}' is not an action you can take now; expected {expected}")
+        return kind
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        """Perform `action`, which equals one of `legal_actions(seat)`: no validation needed
+        (it is the caller's object: read it, never keep or change it).
+        A game that enumerates only a representative set still validates in `_apply`."""
+        return self._apply(seat, action)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator). Never another seat's hidden cards."""
@@ -92,20 +128,130 @@ class Match:
         credit a person holding several seats of one team only once."""
         return None
 
+    # ---- turn order: seats go round in increasing numbers --------------------------------
+    def seat_after(self, seat: int, steps: int = 1) -> int:
+        """The seat `steps` places after `seat` in turn order."""
+        return (seat + steps) % self.players
+
+    def seats_from(self, first: int) -> list[int]:
+        """Every seat once, in turn order, starting with `first`."""
+        return [(first + step) % self.players for step in range(self.players)]
+
+    def next_seat_where(self, seat: int, wanted: Callable[[int], bool]) -> int | None:
+        """The first seat after `seat` in turn order (`seat` itself last) for which `wanted`
+        holds, or None when no seat does."""
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if wanted(candidate):
+                return candidate
+        return None
+
+    # ---- the common view keys (docs/ARCHITECTURE.md) ---------------------------------------
+    def _common_view(
+        self,
+        seat: int | None,
+        held: list[list[str]] | None,
+        *,
+        trick: dict[str, Any] | None,
+        last_trick: dict[str, Any] | None,
+        dealer: int | None,
+        hand_no: int,
+        hands_total: int | None,
+        hand: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """The keys every game's view starts with, so the generic client finds them alike.
+
+        `held` is every seat's cards (None between hands); `hand` overrides the viewer's own
+        cards when the game shows them in another order than it keeps them."""
+        if hand is None:
+            hand = list(held[seat]) if held is not None and seat is not None else []
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "to_act": self.to_act(),
+            "hand": hand,
+            "hand_counts": [len(cards) for cards in held] if held is not None else [0] * self.players,
+            "trick": trick,
+            "last_trick": last_trick,
+            "dealer": dealer,
+            "hand_no": hand_no,
+            "hands_total": hands_total,
+            "scores": list(self.scores),
+            "hands": [dict(record) for record in self.hands],
+        }
+
     # ---- shared behaviour -----------------------------------------------------------------
+    def _acting_now(self) -> list[int]:
+        """`_to_act()` of the current state, computed once per state (never cached mid-apply)."""
+        if self._stamp == len(self.log):
+            return self._acting
+        acting = self._to_act()
+        if not self._busy:
+            self._stamp = len(self.log)
+            self._acting = acting
+            self._legal = {}
+        return acting
+
+    def to_act(self) -> list[int]:
+        """Seats (or CHANCE) whose decision is awaited; [] when the match is over."""
+        return (self._acting if self._stamp == len(self.log) else self._acting_now())[:]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of `seat` now (empty when it is not that seat's turn).
+
+        The list is new on every call but its actions are shared between calls: read them,
+        do not change them (copy one to build a variant)."""
+        if self._stamp == len(self.log):
+            if seat not in self._acting or seat == CHANCE:
+                return []
+            legal = self._legal.get(seat)
+        elif seat not in self._acting_now() or seat == CHANCE:
+            return []
+        else:
+            legal = None
+        if legal is None:
+            legal = self._legal_actions(seat)
+            if not self._busy and self._stamp == len(self.log):
+                self._legal[seat] = legal
+        return legal[:]
+
+    def state_changed(self) -> None:
+        """Forget what was computed for the current state, after changing it outside `apply`."""
+        self._stamp = -1
+
     @property
     def is_over(self) -> bool:
-        return not self.to_act()
+        return not (self._acting if self._stamp == len(self.log) else self._acting_now())
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action of `seat`; the match is unchanged if it raises IllegalAction."""
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        is_mapping = type(action) is dict or isinstance(action, Mapping)
+        if not is_mapping or not isinstance(action.get("type"), str):
             raise IllegalAction("an action must be an object with a string 'type'")
-        if seat not in self.to_act():
-            if self.is_over:
+        stamp = self._stamp
+        if stamp == len(self.log):
+            acting = self._acting
+            legal = self._legal.get(seat)
+        else:
+            acting = self._acting_now()
+            stamp, legal = self._stamp, None
+        if seat not in acting:
+            if not acting:
                 raise IllegalAction("the match is over")
             raise IllegalAction(f"it is not seat {seat}'s turn")
-        events = self._apply(seat, dict(action))
+        self._busy, self._stamp = True, -1
+        try:
+            if legal is not None and action in legal:
+                events = self._perform(seat, action)
+            else:
+                events = self._apply(seat, dict(action))
+        except IllegalAction:
+            self._stamp = stamp  # refused: the state, and so what was computed for it, is unchanged
+            raise
+        finally:
+            self._busy = False
         self.log.append((seat, dict(action)))
         return events
 
@@ -114,6 +260,21 @@ class Match:
         if CHANCE not in self.to_act():
             raise IllegalAction("no chance action is awaited")
         return self.apply(CHANCE, self.random_chance_action(rng or self.rng))
+
+    # ---- search support (contract extension; the work lives in engine/infoset.py) ------------------
+    def clone(self) -> Match:
+        """An independent copy to try actions on; the original is untouched."""
+        from engine.infoset import clone
+
+        return clone(self)
+
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        """A full match consistent with everything `seat` has seen, the unseen cards drawn from
+        `rng`: `view(seat)` is unchanged and its log replays legally. Raises
+        `engine.infoset.DeterminizeFailed` when no such deal is found in reasonable time."""
+        from engine.infoset import determinize
+
+        return determinize(self, seat, rng)
 
 
 class Game:

@@ -312,10 +312,14 @@ function auctionPanel(ctx) {
   const after = view.options && view.options.classical ? view.options.classical_all_pass : "ramsch";
   return h("div", { class: "f5-auction", "data-testid": "f5-auction" },
     h("strong", null, ctx.t(`${P}bidding`)),
-    rows.length
+    // While this person bids, the seat badges show every bid: the list would only push the grid down.
+    rows.length && ctx.isMyTurn
+      ? null
+      : rows.length
       ? h("ol", { style: { margin: "0.2rem 0", paddingLeft: "1.4rem" } }, rows)
       : h("p", { class: "muted" }, ctx.t(`${P}no_bids`, { after: ctx.t(`${P}after.${after}`) })),
-    view.standing_bid
+    // While this person bids, the status line above the felt already names the standing bid.
+    view.standing_bid && !ctx.isMyTurn
       ? h("p", { "data-testid": "f5-standing" }, ctx.t(`${P}standing`, {
         label: bidLabel(ctx, view.standing_bid), points: view.standing_bid.points, name: ctx.seatName(view.standing_bid.seat),
       }))
@@ -328,7 +332,7 @@ function bidButton(ctx, action, text) {
     class: ["f5-bid", action && "primary"],
     disabled: !action,
     "data-testid": `f5-bid-${text.code}`,
-    style: { minWidth: "2.7rem", padding: "0.1rem 0.2rem", fontSize: "0.8rem" },
+    style: { minWidth: "2.6rem", padding: "0 0.2rem", fontSize: "0.8rem" },
     onclick: action ? () => ctx.send(action) : null,
   }, String(text.points));
 }
@@ -340,7 +344,9 @@ function biddingTable(ctx) {
   const bracket = Math.floor((players - 3) / 2);
   const misereBase = { misere: [250, 150, 50], hand_misere: [350, 250, 150], open_misere: [450, 350, 250], open_hand_misere: [550, 450, 350] };
   const factor = { null: 1, double: 2, crazy: 10 };
-  const trickRows = [6, 7, 8, 9, 10].map((tricks) => h("tr", null,
+  // Rows where nothing can be bid any more (all below the standing bid) are left out.
+  const open = [6, 7, 8, 9, 10].filter((tricks) => TRUMPS.some((trump) => legal.has(`${tricks}${trump}`)));
+  const trickRows = open.map((tricks) => h("tr", null,
     h("th", null, String(tricks)),
     TRUMPS.map((trump) => {
       const bid = `${tricks}${trump}`;
@@ -355,15 +361,15 @@ function biddingTable(ctx) {
       return h("td", null, bidButton(ctx, legal.get(bid), { code: bid, points }));
     })));
   return h("div", { class: "f5-bidding", "data-testid": "f5-bidding" },
-    h("p", null, ctx.t(`${P}your_bid`)),
-    h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-bid-table" },
+    h("p", { class: "f5-help f5-your-bid" }, ctx.t(`${P}your_bid`)),
+    open.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-bid-table" },
       h("thead", null, h("tr", null, h("th", null, ctx.t(`${P}tricks`)),
         TRUMPS.map((trump) => h("th", { title: ctx.t(`${P}trump.${trump}`) }, ctx.t(`${P}short.${trump}`))))),
-      h("tbody", null, trickRows))),
+      h("tbody", null, trickRows))) : null,
     h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-misere-table" },
       h("thead", null, h("tr", null, h("th", null, ""), DECLARATIONS.map((d) => h("th", null, ctx.t(`${P}decl.${d || "none"}`))))),
       h("tbody", null, misereRows))),
-    h("p", { class: "muted", style: { fontSize: "0.85rem" } }, ctx.t(`${P}decl.help`)));
+    h("p", { class: "muted f5-help" }, ctx.t(`${P}decl.help`)));
 }
 
 function namedPanel(ctx) {

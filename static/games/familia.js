@@ -254,37 +254,6 @@ function trickKey(view) {
   return `${view.hand_no}:${view.deal_no}:${view.tricks_played}`;
 }
 
-function ensureStyle() {
-  if (document.getElementById("familia-style")) return;
-  document.head.append(h("style", { id: "familia-style" }, `
-    @keyframes fam-appear { from { opacity: 0; transform: translateY(-4px); } to { opacity: 1; transform: none; } }
-    .fam-step { animation: fam-appear 0.35s ease both; }
-    .fam-row { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: flex-start; margin: 0.3rem 0; }
-    .fam-box { border: 1px solid #ddd5c4; border-radius: 8px; padding: 0.35rem 0.5rem; background: #fffdf8; }
-    .fam-box h4 { margin: 0 0 0.25rem; font-size: 0.8rem; font-weight: 600; color: #555; }
-    .fam-pile { min-width: 6.5rem; text-align: center; }
-    .fam-pile button { display: block; width: 100%; margin-top: 0.3rem; }
-    .fam-pile-black .fam-back { background: repeating-linear-gradient(45deg, #2b2b2b, #2b2b2b 4px, #444 4px, #444 8px); }
-    .fam-pile-red .fam-back { background: repeating-linear-gradient(45deg, #9c1c1c, #9c1c1c 4px, #c33 4px, #c33 8px); }
-    .fam-back { width: 2.4rem; height: 3.3rem; border-radius: 5px; margin: 0 auto; border: 2px solid #fff; box-shadow: 0 0 0 1px #999; }
-    .fam-batting { outline: 3px solid #e08a00; border-radius: 6px; }
-    .fam-won li { margin: 0.15rem 0; display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; }
-    .fam-steps { margin: 0.2rem 0; padding-left: 1.3rem; }
-    .fam-steps li { margin: 0.15rem 0; }
-    .fam-steps .card-row { display: inline-flex; vertical-align: middle; }
-    .fam-zeroed { text-decoration: line-through; color: #888; }
-    .fam-result .card-row { flex-wrap: wrap; min-width: 6rem; max-width: 14rem; }
-    .fam-seating { margin: 0.4rem 0; }
-    .fam-seating-table { border-collapse: collapse; margin: 0.3rem 0; }
-    .fam-seating-table th, .fam-seating-table td { padding: 0.2rem 0.4rem; text-align: left; border-bottom: 1px solid #eee; }
-    .fam-seating-table th { font-size: 0.8rem; font-weight: 600; color: #555; }
-    .fam-seat-name { max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    .fam-chosen { background: #fdecc8; }
-    .fam-seating-check { margin: 0.2rem 0; font-size: 0.9rem; }
-    .fam-seating-check.ok { color: #1e7b34; }
-  `));
-}
-
 function pileBox(name, count, ctx, action) {
   return h("div", { class: ["fam-box", "fam-pile", `fam-pile-${name}`], "data-testid": `familia-pile-${name}` },
     h("h4", null, ctx.t(`${P}pile.${name}`)),
@@ -357,7 +326,7 @@ function wonBox(view, ctx) {
   const won = view.won || [];
   const discarded = view.discarded_faces || [];
   if (!won.some((cards) => cards.length) && !discarded.length) return null;
-  return h("details", { class: "fam-box", open: true, "data-testid": "familia-won" },
+  return h("details", { class: "fam-box", "data-testid": "familia-won" },
     h("summary", null, ctx.t(`${P}won`)),
     h("ul", { class: "fam-won", style: { listStyle: "none", padding: 0, margin: 0 } },
       won.map((cards, seat) => cards.length
@@ -443,7 +412,6 @@ export function seatingProblem(teams, roles) {
 
 /** The host's per-seat team and role pickers (the room's and the create form's options). */
 function renderSeatingOptions(container, ctx) {
-  ensureStyle();
   const seats = ctx.seats;
   const standard = standardSeating(seats);
   const fits = (list) => Array.isArray(list) && list.length === seats;
@@ -558,7 +526,6 @@ export default {
   },
 
   renderPanel(container, ctx) {
-    ensureStyle();
     const view = ctx.view;
     if (!view || !view.roles) return;
     const parts = [crestPicker(ctx), standingsBox(view, ctx), infoChips(view, ctx)];
@@ -569,8 +536,12 @@ export default {
       parts.push(
         choosing ? h("p", { class: "strong", style: { margin: "0.3rem 0" } }, ctx.t(`${P}pile.your_choice`)) : null,
         h("div", { class: "fam-row" },
-          pileBox("black", piles.black, ctx, pileActions.black),
-          pileBox("red", piles.red, ctx, pileActions.red),
+          // While nobody here turns a face card, the piles are a line of counts, not two boxes.
+          choosing ? pileBox("black", piles.black, ctx, pileActions.black) : null,
+          choosing ? pileBox("red", piles.red, ctx, pileActions.red) : null,
+          choosing ? null : h("div", { class: "fam-box fam-piles-line", "data-testid": "familia-piles" },
+            ctx.t(`${P}pile.black`), " ", ctx.t(`${P}pile.count`, { n: piles.black }), " · ",
+            ctx.t(`${P}pile.red`), " ", ctx.t(`${P}pile.count`, { n: piles.red })),
           stakeBox(view, ctx),
           drawBox(view, ctx),
           battingNow(view, ctx),
@@ -592,12 +563,11 @@ export default {
     return h("span", { class: "fam-badge", "data-testid": `familia-badge-${seat}`, style: line },
       h("span", { style: line }, unbroken(who)),
       view.won ? h("span", { style: line }, unbroken(ctx.t(`${P}badge.won`, { n: view.won[seat].length, t: view.tricks_won[seat] }).split(" · "))) : null,
-      known && known.length ? h("span", { class: "muted small", style: line },
+      known && known.length ? h("span", { class: "muted fam-known", style: line },
         ctx.t(`${P}known`, { cards: known.map((c) => cardName(c, ctx)).join(" ") })) : null);
   },
 
   renderHandResult(container, ctx, hand) {
-    ensureStyle();
     const details = hand.details || {};
     const rows = details.players || [];
     const teams = details.teams || [];
@@ -605,16 +575,17 @@ export default {
     container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table fam-result", "data-testid": "familia-result" },
       h("thead", null, h("tr", null, ["player", "role", "won", "roles", "singles", "zero_sum", "misere", "points"]
         .map((key) => h("th", { class: ["zero_sum", "misere", "points"].includes(key) ? "num" : null }, ctx.t(`${P}col.${key}`))))),
+      // Each cell names its column (data-label), so a phone can stack a row's cells under each other.
       h("tbody", null, rows.map((row) => h("tr", null,
         h("th", null, ctx.seatName(row.seat), teamPlay ? h("div", { class: "muted small" }, ctx.t(`${P}team`, { team: teamLetter(row.team) })) : null),
-        h("td", null, ctx.t(row.role === "M" ? `${P}man` : `${P}woman`),
+        h("td", { "data-label": ctx.t(`${P}col.role`) }, ctx.t(row.role === "M" ? `${P}man` : `${P}woman`),
           row.crest ? h("div", { class: "small" }, ctx.t(`${P}crest`, { suit: SUIT_SYMBOL[row.crest] })) : null),
-        h("td", null, row.won.length ? cardRow(row.won, "standard") : ctx.t(`${P}none`)),
-        h("td", null, roleCell(row, ctx), row.forced ? h("div", { class: "muted small" }, ctx.t(`${P}forced`)) : null),
-        h("td", null, singlesCell(row, ctx)),
-        h("td", { class: "num" }, row.zero_sum_bonus ? formatScore(row.zero_sum_bonus) : "–"),
-        h("td", { class: "num" }, row.misere_bonus ? formatScore(row.misere_bonus) : "–"),
-        h("td", { class: "num strong" }, formatScore(row.total))))))));
+        h("td", { "data-label": ctx.t(`${P}col.won`) }, row.won.length ? cardRow(row.won, "standard") : ctx.t(`${P}none`)),
+        h("td", { "data-label": ctx.t(`${P}col.roles`) }, roleCell(row, ctx), row.forced ? h("div", { class: "muted small" }, ctx.t(`${P}forced`)) : null),
+        h("td", { "data-label": ctx.t(`${P}col.singles`) }, singlesCell(row, ctx)),
+        h("td", { class: "num", "data-label": ctx.t(`${P}col.zero_sum`) }, row.zero_sum_bonus ? formatScore(row.zero_sum_bonus) : "–"),
+        h("td", { class: "num", "data-label": ctx.t(`${P}col.misere`) }, row.misere_bonus ? formatScore(row.misere_bonus) : "–"),
+        h("td", { class: "num strong", "data-label": ctx.t(`${P}col.points`) }, formatScore(row.total))))))));
     container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "familia-ranking" },
       h("thead", null, h("tr", null, ["place", "team", "points", "face_cards", "face_points"]
         .map((key) => h("th", { class: key === "team" ? null : "num" }, ctx.t(`${P}col.${key}`))))),

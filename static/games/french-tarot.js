@@ -19,6 +19,13 @@ const strings = {
   en: {
     [`${P}option.petit_sec`]: "Petit sec may cancel the deal",
     [`${P}contract.prise`]: "Prise",
+    [`${P}contract.prise.help`]: "Prise ×1: you take the dog into your hand and discard as many cards.",
+    [`${P}contract.garde.help`]: "Garde ×2: as prise, for double the stake.",
+    [`${P}contract.garde_sans.help`]: "Garde sans ×4: the dog is not seen and counts for you at the end.",
+    [`${P}contract.garde_contre.help`]: "Garde contre ×6: the dog is not seen and counts for the defence.",
+    [`${P}oudler.petit`]: "petit (1 of trumps)",
+    [`${P}oudler.21`]: "21 of trumps",
+    [`${P}oudler.excuse`]: "excuse",
     [`${P}contract.garde`]: "Garde",
     [`${P}contract.garde_sans`]: "Garde sans",
     [`${P}contract.garde_contre`]: "Garde contre",
@@ -93,6 +100,13 @@ const strings = {
   ja: {
     [`${P}option.petit_sec`]: "プチ・セックで配り直しにできる",
     [`${P}contract.prise`]: "プリーズ",
+    [`${P}contract.prise.help`]: "プリーズ ×1：ドッグを手札に加え、同じ枚数を捨てます。",
+    [`${P}contract.garde.help`]: "ガルド ×2：プリーズと同じ手順で、得点は2倍。",
+    [`${P}contract.garde_sans.help`]: "ガルド・サン ×4：ドッグは見ずに、最後にテイカー側の得点になります。",
+    [`${P}contract.garde_contre.help`]: "ガルド・コントレ ×6：ドッグは見ずに、最後に守備側の得点になります。",
+    [`${P}oudler.petit`]: "プチ（切り札の1）",
+    [`${P}oudler.21`]: "切り札の21",
+    [`${P}oudler.excuse`]: "エクスキューズ",
     [`${P}contract.garde`]: "ガルド",
     [`${P}contract.garde_sans`]: "ガルド・サン",
     [`${P}contract.garde_contre`]: "ガルド・コントレ",
@@ -309,6 +323,12 @@ export default {
     container.append(panel);
     if (view.phase === "bid" || view.taker === null) {
       panel.append(bidsPanel(ctx));
+      // What each contract offered now means, one line each (buttons alone say only the name).
+      const offered = ctx.legal.filter((a) => a.type === "bid" && a.contract).map((a) => a.contract);
+      if (offered.length) {
+        panel.append(h("ul", { class: "ft-bid-help", "data-testid": "ft-bid-help" },
+          offered.map((contract) => h("li", null, ctx.t(`${P}contract.${contract}.help`)))));
+      }
       return;
     }
     const chips = h("div", { class: "ft-info" },
@@ -367,6 +387,12 @@ export default {
     }
   },
 
+  /** Bids in the play log by their names (the generic log would print the engine's code). */
+  logEvent(event, ctx) {
+    if (event.type === "bid" && event.contract) return ctx.t("log.bid", { bid: `${contractName(ctx, event.contract)} ×${MULTIPLIERS[event.contract]}` });
+    return undefined;
+  },
+
   seatBadges(seat, ctx) {
     const view = ctx.view;
     if (!view) return null;
@@ -394,7 +420,7 @@ export default {
         : `${cardName(ctx, d.called_card)} — ${ctx.seatName(d.partner)}`);
     }
     row(`${P}r.points`, formatPoints(d.points), "ft-r-points");
-    row(`${P}r.oudlers`, `${d.oudlers}${d.oudler_names && d.oudler_names.length ? ` (${d.oudler_names.join(", ")})` : ""}`);
+    row(`${P}r.oudlers`, `${d.oudlers}${d.oudler_names && d.oudler_names.length ? ` (${d.oudler_names.map((name) => ctx.t(`${P}oudler.${name}`)).join(", ")})` : ""}`);
     row(`${P}r.target`, String(d.target), "ft-r-target");
     row(`${P}r.result`, ctx.t(d.won ? `${P}r.won` : `${P}r.lost`, { d: d.difference }));
     row(`${P}r.petit`, d.petit_au_bout_side ? ctx.t(`${P}r.petit.${d.petit_au_bout_side}`) : ctx.t(`${P}r.none`));

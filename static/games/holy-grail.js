@@ -25,6 +25,7 @@ function pilePoints(pile, players) {
 
 const strings = {
   en: {
+    "holy-grail.refuse.hearts": "Hearts are not broken yet: you may not lead a Holy Grail card while you hold another.",
     "holy-grail.round": "Dealing round {n} of {total}",
     "holy-grail.stock": "Stock: {n} cards",
     "holy-grail.broken": "Hearts broken",
@@ -47,6 +48,7 @@ const strings = {
     "holy-grail.plain": "Each score is the points of the hearts taken minus the base of {base}.",
   },
   ja: {
+    "holy-grail.refuse.hearts": "まだハートブレイクしていません。他のカードがある間は聖杯のカードをリードできません。",
     "holy-grail.round": "配り {n} 回目 / 全 {total} 回",
     "holy-grail.stock": "山札: {n}枚",
     "holy-grail.broken": "聖杯ブレイク済み",
@@ -100,6 +102,13 @@ export default {
             cardRow(pile, "extarot"))
           : null))));
     }
+  },
+
+  /** Leading a heart before hearts are broken is the one refusal the generic table cannot word. */
+  refusalReason(card, ctx) {
+    const leading = !(ctx.view.trick && ctx.view.trick.cards && ctx.view.trick.cards.length);
+    if (ctx.isMyTurn && leading && card[0] === "H" && !ctx.view.hearts_broken) return ctx.t("holy-grail.refuse.hearts");
+    return null;
   },
 
   seatBadges(seat, ctx) {

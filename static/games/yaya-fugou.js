@@ -38,6 +38,17 @@ const RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K", "1",
 
 const strings = {
   en: {
+    [`${P}last_play`]: "Last play",
+    [`${P}option.points_daifugou`]: "Points for the Tycoon (大富豪)",
+    [`${P}option.points_daifugou.help`]: "Match points the first out wins each hand; the Beggar (大貧民) loses as many.",
+    [`${P}option.points_fugou`]: "Points for the Rich (富豪)",
+    [`${P}option.points_fugou.help`]: "Match points for second place; the Poor (貧民) loses as many.",
+    [`${P}option.points_yaya_fugou`]: "Points for the Fairly Rich (やや富豪)",
+    [`${P}option.points_yaya_fugou.help`]: "With 6 or more players: third place wins these, the Fairly Poor (やや貧民) loses as many.",
+    [`${P}option.exchange`]: "Exchange cards between titles",
+    [`${P}option.exchange.help`]: "From the second hand on, the poorer players give their strongest cards and get cards back.",
+    [`${P}option.revolution`]: "Revolutions",
+    [`${P}option.revolution.help`]: "A play of four or more cards reverses the strength of every card but F.",
     [`${P}revolution`]: "REVOLUTION — natural cards are reversed (3 strongest, 2 weakest; F still on top)",
     [`${P}revolution_used`]: "The revolution is over: strength is normal and cannot be reversed again this hand",
     [`${P}normal`]: "Normal strength: F > 2 > A > K > Q > C > J > 10 … 3",
@@ -95,6 +106,17 @@ const strings = {
     [`${P}r.next`]: "Next hand: the titles exchange cards, then the Beggar leads.",
   },
   ja: {
+    [`${P}last_play`]: "直前のプレイ",
+    [`${P}option.points_daifugou`]: "大富豪の点数",
+    [`${P}option.points_daifugou.help`]: "毎ハンド最初に上がった人が得る試合点。大貧民は同じだけ失います。",
+    [`${P}option.points_fugou`]: "富豪の点数",
+    [`${P}option.points_fugou.help`]: "2位の試合点。貧民は同じだけ失います。",
+    [`${P}option.points_yaya_fugou`]: "やや富豪の点数",
+    [`${P}option.points_yaya_fugou.help`]: "6人以上のとき3位が得る試合点。やや貧民は同じだけ失います。",
+    [`${P}option.exchange`]: "称号どうしのカード交換",
+    [`${P}option.exchange.help`]: "2ハンド目から、下位の人が強いカードを渡し、上位の人からカードを受け取ります。",
+    [`${P}option.revolution`]: "革命",
+    [`${P}option.revolution.help`]: "4枚以上のプレイで、F以外のカードの強さが逆になります。",
     [`${P}revolution`]: "革命中 — 数字の強さが逆転（3が最強・2が最弱。Fは最強のまま）",
     [`${P}revolution_used`]: "革命は終わりました。強さは元通りで、このハンドでは再び革命は起きません",
     [`${P}normal`]: "通常の強さ：F > 2 > A > K > Q > C > J > 10 … 3",
@@ -383,6 +405,8 @@ function cardIsUsable(ctx, card) {
 export default {
   deck: "extarot",
   direction: "ccw",
+  // The box under the felt shows the play that cleared the table, not a trick of one card each.
+  lastTrickLabel: `${P}last_play`,
   rulesPath: "/rules/yaya-fugou",
   strings,
 

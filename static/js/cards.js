@@ -39,6 +39,15 @@ const STANDARD_SUITS = {
   C: { en: "Clubs", ja: "クラブ", symbol: "♣", cls: "suit-black" },
 };
 
+/** The name of a suit letter in a deck, in the reader's language ("M"/"T": majors/trumps). */
+export function suitName(letter, deck) {
+  const language = lang() === "ja" ? "ja" : "en";
+  if (deck === "extarot" && letter === "M") return language === "ja" ? "大アルカナ" : "majors";
+  if (deck === "french" && letter === "T") return language === "ja" ? "切り札" : "trumps";
+  const suit = (deck === "extarot" ? EXTAROT_SUITS : STANDARD_SUITS)[letter];
+  return suit ? suit[language] : letter;
+}
+
 const MAJOR_NAMES = {
   0: { en: "Fool", ja: "愚者" },
   22: { en: "Dream", ja: "夢" },
@@ -151,7 +160,9 @@ export function describeCard(code, deck) {
 export function cardEl(code, deck, options = {}) {
   const info = describeCard(code, deck);
   const interactive = typeof options.onClick === "function";
-  const clickable = interactive && options.state !== "disabled";
+  // A disabled card with a click handler stays clickable (the table says why it cannot be
+  // played) but is marked aria-disabled; without a handler it is a plain disabled button.
+  const clickable = interactive;
   const classes = ["card", info.suitCls, `card-${info.kind}`, options.size === "sm" && "card-sm", options.state && `is-${options.state}`,
     ...(options.extraClasses || [])];
   const corner = h("span", { class: "card-corner" },
@@ -166,7 +177,7 @@ export function cardEl(code, deck, options = {}) {
   const el = h(interactive ? "button" : "div", {
     class: classes,
     type: interactive ? "button" : null,
-    disabled: interactive && !clickable ? true : null,
+    "aria-disabled": interactive && options.state === "disabled" ? "true" : null,
     title: info.label,
     "aria-label": info.label,
     "aria-pressed": options.state === "selected" ? "true" : null,

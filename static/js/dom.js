@@ -21,6 +21,10 @@ export function h(tag, attrs, ...children) {
       Object.assign(el.dataset, value);
     } else if (key === "style" && typeof value === "object") {
       Object.assign(el.style, value);
+    } else if (key === "style") {
+      // Through the CSSOM, not a style attribute: a Content-Security-Policy without
+      // 'unsafe-inline' blocks the attribute but allows this (custom properties included).
+      el.style.cssText = value;
     } else if (key === "html") {
       el.innerHTML = value;
     } else if (key in el && typeof value !== "string") {

@@ -32,6 +32,17 @@
  *     renderPanel(container, ctx)           // the game's own panel above the hand (bidding, kitty,
  *                                           // exchange, captured cards, …); redrawn on every state
  *     seatBadges(seat, ctx) -> node | string | array | null   // extra line in a seat's box
+ *     refusalReason(card, ctx) -> string | null   // one line saying why a dimmed hand card cannot
+ *                                           // be played, in ctx.lang (null: the table's own
+ *                                           // reason: not your turn / follow suit / not allowed)
+ *     actionHelp(action, ctx) -> string     // a button's tooltip (explain it on screen too: phones
+ *                                           // have no hover)
+ *     lastTrickLabel: "<i18n key>"          // the name of the last-trick box (Yaya Fugou: "Last play")
+ *     statusText(ctx) -> string | null      // the line under the turn (default: view.message with
+ *                                           // "Seat n" replaced by the seat's name)
+ *     logEvent(event, ctx) -> string | null | undefined   // a public event as a play-log line
+ *                                           // (null: leave it out; undefined: the generic line for
+ *                                           // play, pass, bid and trick events, nothing for others)
  *     renderHandResult(container, ctx, hand) // explains one finished hand (an entry of view.hands)
  *                                           // under the per-seat score row of the result dialog
  *     renderOptions(container, ctx) -> names  // the game's own pickers in the create-room form and
@@ -61,7 +72,7 @@
  */
 import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
-import { cardBack, cardEl, deckForGame, sortCards } from "./cards.js";
+import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
 
 const pluginCache = new Map();
 
@@ -143,6 +154,60 @@ function fanShow(count, small) {
   return String(Math.min(0.45, spread / (count - 1)).toFixed(3));
 }
 
+const SOUND_KEY = "cardtable.sound";
+
+/** Whether the person turned the turn beep on (off until they do; the choice is remembered). */
+export function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function setSound(on) {
+  try {
+    localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+  } catch { /* private mode: the toggle lasts for this page only */ }
+}
+
+let audio = null;
+
+/** A short two-tone beep made with WebAudio (no sound file to fetch). */
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const now = audio.currentTime;
+    const gain = audio.createGain();
+    gain.connect(audio.destination);
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.15, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.3);
+    [660, 880].forEach((frequency, i) => {
+      const tone = audio.createOscillator();
+      tone.frequency.value = frequency;
+      tone.connect(gain);
+      tone.start(now + i * 0.12);
+      tone.stop(now + 0.12 + i * 0.12);
+    });
+  } catch { /* no audio here: the title and the highlight still tell */ }
+}
+
+/** Why a card cannot be played, when the plugin has nothing more precise to say. */
+export function genericRefusal(ctx, card, deck) {
+  if (!ctx.isMyTurn) return t("refuse.not_your_turn");
+  const plays = ctx.legal.filter((a) => a.type === "play" && Array.isArray(a.cards));
+  if (!plays.length) return t("refuse.not_now");
+  // Derived from the legal plays: when every one of them is of the suit led (the first card of
+  // the trick that is not the French excuse) and this card is not, the rule is to follow suit.
+  const led = ((ctx.view.trick && ctx.view.trick.cards) || []).map((e) => e.card).find((c) => c !== "EX");
+  const suit = led ? led[0] : null;
+  if (suit && card && card[0] !== suit && plays.every((a) => a.cards.every((c) => c[0] === suit || c === "EX"))) {
+    return t("refuse.follow", { suit: suitName(suit, deck) });
+  }
+  return t("refuse.not_allowed");
+}
+
 export class Table {
   /**
    * @param {HTMLElement} root where the table is drawn
@@ -164,6 +229,15 @@ export class Table {
     this.dialogHand = null;
     this.connection = "connecting";
     this.notice = null;
+    this.log = null;
+    this.logOpen = false;
+    this.wasMyTurn = false;
+    // The hand's rows depend on the width: draw again when it changes (a phone turned round).
+    let resizeFrame = null;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(resizeFrame);
+      resizeFrame = requestAnimationFrame(() => this.render());
+    });
   }
 
   setRoom(room) {
@@ -200,12 +274,89 @@ export class Table {
       this.dialogHand = hands.length - 1;
       this.seenHands = hands.length;
     }
+    this.recordLog(message, view, firstState);
     const handKey = `${this.activeSeat}:${view ? (view.hand || []).join(",") : ""}`;
     if (handKey !== this.selectedFor) {
       this.selected = [];
       this.selectedFor = handKey;
     }
     this.render();
+  }
+
+  /**
+   * The play log of the current hand, built from the public events of successive state messages
+   * (every bid, pass and card, and who took each trick). A person who arrives mid-hand starts
+   * from the trick on the felt and is told that earlier plays are missing.
+   */
+  recordLog(message, view, firstState) {
+    if (!view) return;
+    if (firstState || !this.log || this.log.handNo !== view.hand_no) {
+      const cards = view.trick && view.trick.cards ? view.trick.cards : [];
+      const started = Boolean(view.last_trick) || cards.length > 0 || Boolean(view.hands && view.hands.length && view.phase === "hand_over");
+      this.log = { handNo: view.hand_no, partial: firstState && started, entries: [] };
+      if (firstState) {
+        for (const play of latestPlays(cards)) this.log.entries.push({ kind: "play", seat: play[0], cards: play[1].map((p) => p.card) });
+        return;
+      }
+    }
+    for (const event of message.events || []) {
+      if (event.hand_no !== undefined && event.hand_no !== this.log.handNo && ["deal", "dealt", "hand_start"].includes(event.type)) {
+        this.log = { handNo: event.hand_no, partial: false, entries: [] };
+        continue;
+      }
+      let text;
+      if (this.plugin.logEvent) {
+        try {
+          text = this.plugin.logEvent(event, this.context());
+        } catch (error) {
+          console.error("plugin log failed", error);
+        }
+      }
+      if (text === null) continue;
+      if (text !== undefined) {
+        this.log.entries.push({ kind: "note", seat: event.seat ?? null, text, cards: event.cards || (event.card ? [event.card] : []) });
+      } else if (event.type === "play") {
+        this.log.entries.push({ kind: "play", seat: event.seat, cards: event.cards || [event.card] });
+      } else if (event.type === "pass") {
+        this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
+      } else if (event.type === "bid") {
+        const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
+        this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
+      } else if (event.type === "trick") {
+        this.log.entries.push({ kind: "trick", winner: event.winner });
+      }
+    }
+  }
+
+  logDialog(view) {
+    const close = () => {
+      this.logOpen = false;
+      this.render();
+    };
+    const log = this.log || { entries: [], partial: false };
+    const groups = [];
+    let current = [];
+    let trickNo = 0;
+    for (const entry of log.entries) {
+      if (entry.kind === "trick") {
+        trickNo += 1;
+        groups.push({ title: t("log.trick", { n: trickNo, name: this.seatName(entry.winner, true) }), rows: current });
+        current = [];
+      } else current.push(entry);
+    }
+    if (current.length) groups.push({ title: t("log.trick.current", { n: trickNo + 1 }), rows: current });
+    const row = (entry) => h("li", { class: "log-row" },
+      h("span", { class: "log-seat" }, entry.seat !== null && entry.seat !== undefined ? this.seatName(entry.seat, true) : ""),
+      entry.kind === "play" ? null : h("span", { class: "log-text" }, entry.text),
+      entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null);
+    return h("div", { class: "dialog-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
+      h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "data-testid": "play-log" },
+        h("h2", null, t("log.title", { n: view.hand_no ?? 1 })),
+        log.partial ? h("p", { class: "help" }, t("log.partial")) : null,
+        groups.length
+          ? h("ol", { class: "log-groups" }, groups.map((g) => h("li", null, h("h3", null, g.title), h("ul", { class: "log-rows" }, g.rows.map(row)))))
+          : h("p", { class: "muted" }, t("log.empty")),
+        h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("common.close")))));
   }
 
   showNotice(text) {
@@ -288,60 +439,153 @@ export class Table {
 
   connectionBadge() {
     const key = this.connection === "open" ? "conn.open" : this.connection === "closed" ? "conn.offline" : "conn.connecting";
-    return h("span", { class: ["table-conn", `conn-${this.connection}`], "data-conn": this.connection }, h("span", { class: "dot" }), t(key));
+    return h("span", { class: ["table-conn", `conn-${this.connection}`], "data-conn": this.connection, title: t(key) },
+      h("span", { class: "dot" }), h("span", { class: "conn-text" }, t(key)));
   }
 
   render() {
     const view = this.currentView();
     if (!view) {
       replace(this.root);
+      this.root.classList.remove("has-table");
       return;
     }
+    this.root.classList.add("has-table");
     const ctx = this.context();
     const players = view.players || (this.room ? this.room.seats.length : 0);
     const toAct = (view.to_act || []).filter((s) => s >= 0);
+    this.noticeTurn(view, ctx);
+    const panel = this.plugin.renderPanel ? this.pluginPanel(ctx) : null;
     replace(this.root,
-      this.notice ? h("div", { class: "notice", role: "alert" }, this.notice) : null,
       this.statusBar(view, ctx, toAct),
-      this.felt(view, ctx, players, toAct),
-      this.lastTrick(view),
-      this.plugin.renderPanel ? this.pluginPanel(ctx) : null,
+      h("div", { class: "table-stage" }, this.felt(view, ctx, players, toAct)),
+      h("div", { class: ["table-side", panel && "has-panel"] }, this.lastTrick(view), panel, this.scoreTable(view, ctx)),
       this.handArea(view, ctx),
-      this.scoreTable(view, ctx),
+      this.logOpen ? this.logDialog(view) : null,
       this.dialogHand !== null ? this.resultDialog(view, ctx) : null);
   }
 
+  /** The tab title says "● Your turn" while this person is awaited, and a short beep (when the
+   * person turned sound on) marks the moment the turn arrives. */
+  noticeTurn(view, ctx) {
+    const mine = ctx.isMyTurn && view.phase !== "match_over";
+    document.title = mine ? `● ${t("table.your_turn")} — ${t("app.title")}` : t("app.title");
+    if (mine && !this.wasMyTurn && soundOn()) beep();
+    this.wasMyTurn = mine;
+  }
+
   statusBar(view, ctx, toAct) {
-    const names = toAct.map((s) => this.seatName(s)).join(", ");
     let turn;
     if (view.phase === "match_over" || (toAct.length === 0 && (view.to_act || []).length === 0)) turn = t("table.phase.match_over");
     else if (ctx.isMyTurn) turn = t("table.your_turn");
-    else if (names) turn = t("table.waiting", { names });
-    else turn = "";
+    else if (toAct.length) {
+      const names = toAct.map((s) => this.seatName(s, true)).join(", ");
+      turn = t("table.waiting", { names });
+    } else turn = "";
     const handNo = view.hand_no
       ? view.hands_total ? t("table.hand_no_of", { n: view.hand_no, total: view.hands_total }) : t("table.hand_no", { n: view.hand_no })
       : "";
+    const sound = soundOn();
     return h("div", { class: "table-status" },
-      h("span", { class: "table-hand-no" }, handNo),
       h("span", { class: ["table-turn", ctx.isMyTurn && "my-turn"], "data-testid": "turn" }, turn),
-      view.message ? h("span", { class: "table-message" }, pick(view.message)) : null,
+      h("span", { class: "table-hand-no" }, handNo),
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
       this.connectionBadge(),
-      h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules")));
+      h("span", { class: "table-tools" },
+        h("button", { type: "button", class: "small", "data-testid": "open-log", onclick: () => {
+          this.logOpen = true;
+          this.render();
+        } }, t("log.open")),
+        h("button", {
+          type: "button", class: ["small", "sound-toggle", sound && "on"], "data-testid": "sound-toggle",
+          "aria-pressed": sound ? "true" : "false", title: t(sound ? "sound.on.title" : "sound.off.title"),
+          onclick: () => {
+            setSound(!sound);
+            if (!sound) beep();
+            this.render();
+          },
+        }, "♪", h("span", { class: "sound-word" }, ` ${t(sound ? "sound.on" : "sound.off")}`)),
+        h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
+      view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
 
-  /** Where seat `n` sits, in percent of the felt, the viewer's seat at the bottom. */
-  seatPosition(n, players, viewer) {
-    const relative = (n - viewer + players) % players;
-    const step = (2 * Math.PI) / players;
-    const sign = this.plugin.direction === "ccw" ? -1 : 1;
-    const angle = Math.PI / 2 + sign * relative * step;
-    return { x: 50 + 44 * Math.cos(angle), y: 50 + 40 * Math.sin(angle) };
+  /** The view's explanation line; a plugin may word it itself (`statusText`, e.g. with names). */
+  messageText(view) {
+    if (this.plugin.statusText) {
+      try {
+        const text = this.plugin.statusText(this.context());
+        if (text) return text;
+      } catch (error) {
+        console.error("plugin status failed", error);
+      }
+    }
+    // The engine numbers seats ("Seat 2", "席2"); a person reads names.
+    return pick(view.message)
+      .replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => this.seatName(Number(n) - 1, true))
+      .replace(/(\d+)番の席/g, (whole, n) => this.seatName(Number(n) - 1, true))
+      .replace(/席\s?(\d+)/g, (whole, n) => this.seatName(Number(n) - 1, true));
+  }
+
+  /**
+   * The seats in play order from the viewer, split into the felt's rows: the viewer at the bottom,
+   * the next seats up one side, across the top and down the other side ("cw": the next seat sits to
+   * the viewer's left; "ccw": to the right). Side columns take at most a third of the others.
+   */
+  seatSlots(players, viewer) {
+    const others = Array.from({ length: players - 1 }, (_, i) => (viewer + 1 + i) % players);
+    const m = others.length;
+    const side = m <= 1 ? 0 : m <= 5 ? 1 : m <= 8 ? 2 : 3;
+    const first = others.slice(0, side).reverse(); // the column nearest the viewer, drawn top to bottom
+    const top = others.slice(side, m - side);
+    const last = others.slice(m - side);
+    if (this.plugin.direction === "ccw") return { left: last, top: [...top].reverse(), right: first, bottom: [viewer] };
+    return {
+      left: first,
+      top,
+      right: last,
+      bottom: [viewer],
+    };
+  }
+
+  /** The direction from the trick area's centre towards seat n (its play is drawn that way). */
+  static playAnchor(slots, n) {
+    const at = (list) => list.indexOf(n);
+    let x = 0.5;
+    let y = 1;
+    if (at(slots.left) >= 0) [x, y] = [0, (at(slots.left) + 0.5) / slots.left.length];
+    else if (at(slots.right) >= 0) [x, y] = [1, (at(slots.right) + 0.5) / slots.right.length];
+    else if (at(slots.top) >= 0) [x, y] = [(at(slots.top) + 0.5) / slots.top.length, 0];
+    // On an ellipse inside the area, so neighbouring seats' cards do not pile into a corner.
+    const angle = Math.atan2(y - 0.5, x - 0.5);
+    const side = at(slots.left) >= 0 ? "left" : at(slots.right) >= 0 ? "right" : at(slots.top) >= 0 ? "top" : "bottom";
+    // `along`: where along its side of the area (0..1), for crowded tables (see style.css).
+    const along = side === "top" ? (at(slots.top) + 0.5) / slots.top.length : side === "bottom" ? 0.5 : y;
+    return { dx: Math.cos(angle).toFixed(3), dy: Math.sin(angle).toFixed(3), side, along: along.toFixed(3) };
+  }
+
+  seatBox(n, view, ctx, toAct) {
+    const roomSeat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
+    const connected = roomSeat ? roomSeat.kind === "bot" || roomSeat.connected : true;
+    const count = view.hand_counts ? view.hand_counts[n] : null;
+    const badges = this.plugin.seatBadges ? this.plugin.seatBadges(n, ctx) : null;
+    const score = view.scores ? view.scores[n] : 0;
+    return h("div", {
+      class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer"],
+      dataset: { seat: String(n) },
+    },
+    h("div", { class: "seat-name" },
+      h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }),
+      h("span", { class: "seat-label", title: `${t("common.seat", { n: n + 1 })}: ${this.seatName(n)}` }, this.seatName(n, true)),
+      view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer.chip")) : null),
+    h("div", { class: "seat-meta" },
+      h("span", { class: "seat-score", title: t("table.score") }, t("table.points", { n: formatScore(score) })),
+      count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null),
+    badges ? h("div", { class: "seat-badges" }, badges) : null);
   }
 
   felt(view, ctx, players, toAct) {
     const viewer = view.seat ?? (this.activeSeat ?? 0);
-    const felt = h("div", { class: ["felt", `players-${players}`], "data-direction": this.plugin.direction });
+    const slots = this.seatSlots(players, viewer);
     const trickPlays = latestPlays(view.trick && view.trick.cards ? view.trick.cards : []);
     // Until the next card is led, the finished trick stays on the felt, faded, so a trick that
     // ended with the last card is still seen where it was played.
@@ -349,80 +593,73 @@ export class Table {
     const donePlays = !trickPlays.size && view.phase !== "match_over" && last && last.cards
       ? latestPlays(last.cards)
       : new Map();
-    const small = players > 6;
-    for (let n = 0; n < players; n++) {
-      const pos = this.seatPosition(n, players, viewer);
-      const roomSeat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
-      const connected = roomSeat ? roomSeat.kind === "bot" || roomSeat.connected : true;
-      const count = view.hand_counts ? view.hand_counts[n] : null;
-      const badges = this.plugin.seatBadges ? this.plugin.seatBadges(n, ctx) : null;
-      felt.append(h("div", {
-        class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer"],
-        // Clamped so that a seat box at the far left or right stays on a phone's screen.
-        style: { left: `clamp(var(--seat-half), ${pos.x}%, calc(100% - var(--seat-half)))`, top: `${pos.y}%` },
-        dataset: { seat: String(n) },
-      },
-      h("div", { class: "seat-name" },
-        h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }),
-        h("span", { class: "seat-no-chip", title: t("common.seat", { n: n + 1 }) }, String(n + 1)),
-        h("span", { class: "seat-label", title: this.seatName(n) }, this.seatName(n, true)),
-        view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer.chip")) : null),
-      h("div", { class: "seat-meta" },
-        h("span", { class: "seat-score", title: t("table.score") }, formatScore(view.scores ? view.scores[n] : 0)),
-        count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null),
-      badges ? h("div", { class: "seat-badges" }, badges) : null));
-      const play = trickPlays.get(n) || donePlays.get(n);
-      if (play) {
-        const done = !trickPlays.size;
-        const pull = small ? 0.42 : 0.5; // crowded tables keep the trick nearer the middle
-        const tx = 50 + (pos.x - 50) * pull;
-        const ty = 50 + (pos.y - 50) * (pull - 0.05);
-        const cardClass = done ? "done-trick-card" : "trick-card";
-        felt.append(h("div", {
-          class: ["trick-play", small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
-          // A play of several cards is fanned: the more cards, the more they overlap, so that a
-          // long straight still takes little more room than two cards side by side.
-          // A string: the DOM helper's style object cannot carry a CSS custom property.
-          style: `left: ${tx}%; top: ${ty}%; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small)}`,
-          dataset: { seat: String(n), count: String(play.length) },
-        }, play.map((entry) => h("div", {
-          class: [cardClass, done && n === last.winner && "winner"],
-          dataset: { seat: String(n), card: entry.card, order: String(entry.order) },
-        }, cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
-      }
+    // Small cards on crowded tables and on phones, so the plays keep clear of each other.
+    const small = players > 5 || window.innerWidth < 700;
+    const zone = h("div", { class: "trick-zone", "data-testid": "trick-zone" });
+    for (const [n, play] of [...trickPlays.size ? trickPlays : donePlays]) {
+      const pos = Table.playAnchor(slots, n);
+      const done = !trickPlays.size;
+      const cardClass = done ? "done-trick-card" : "trick-card";
+      zone.append(h("div", {
+        class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
+        // Kept inside the area by half a play's size, so a card never reaches a seat box.
+        // A string: the DOM helper's style object cannot carry a CSS custom property.
+        style: `--dx: ${pos.dx}; --dy: ${pos.dy}; --along: ${pos.along}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small)}; --fan-n: ${play.length}`,
+        dataset: { seat: String(n), count: String(play.length) },
+      }, play.map((entry) => h("div", {
+        class: [cardClass, done && n === last.winner && "winner"],
+        dataset: { seat: String(n), card: entry.card, order: String(entry.order) },
+      }, cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
     }
-    if (!trickPlays.size) {
-      let centre = view.phase === "match_over" ? t("table.phase.match_over") : "";
-      if (donePlays.size && last.winner !== undefined && last.winner !== null) {
-        centre = t("table.last_trick.winner", { name: this.seatName(last.winner) });
-      }
-      felt.append(h("div", { class: "felt-center" }, centre));
-    }
-    return felt;
+    if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, t("table.phase.match_over")));
+    const row = (cls, seats) => h("div", { class: ["felt-row", cls] }, seats.map((n) => this.seatBox(n, view, ctx, toAct)));
+    return h("div", {
+      class: ["felt", `players-${players}`, players > 5 && "crowded"],
+      "data-direction": this.plugin.direction,
+      "data-testid": "felt",
+    },
+    row("felt-top", slots.top), row("felt-left", slots.left), zone, row("felt-right", slots.right), row("felt-bottom", slots.bottom));
   }
 
   lastTrick(view) {
     const last = view.last_trick;
     if (!last || !last.cards || !last.cards.length) return null;
+    // On a phone the felt itself shows the finished trick until the next lead: no second copy.
+    const onFelt = !(view.trick && view.trick.cards && view.trick.cards.length) && view.phase !== "match_over";
+    if (onFelt && window.innerWidth < 700) return null;
+    const label = this.plugin.lastTrickLabel ? t(this.plugin.lastTrickLabel) : t("table.last_trick");
     return h("div", { class: "last-trick", "data-testid": "last-trick" },
-      h("span", { class: "label" }, t("table.last_trick")),
+      h("span", { class: "label" }, label),
       h("div", { class: "card-row" }, last.cards.map((play) =>
         h("span", { class: ["last-play", play.seat === last.winner && "winner"], title: this.seatName(play.seat) },
           cardEl(play.card, this.plugin.deck, { size: "sm" }),
-          h("span", { class: "last-play-seat" }, this.seatName(play.seat))))),
+          h("span", { class: "last-play-seat" }, this.seatName(play.seat, true))))),
       last.winner !== undefined && last.winner !== null
-        ? h("span", { class: "last-winner" }, t("table.last_trick.winner", { name: this.seatName(last.winner) }))
+        ? h("span", { class: "last-winner" }, t("table.last_trick.winner", { name: this.seatName(last.winner, true) }))
         : null);
   }
 
   pluginPanel(ctx) {
-    const container = h("div", { class: "game-panel" });
+    const container = h("div", { class: "game-panel", "data-testid": "game-panel" });
     try {
       this.plugin.renderPanel(container, ctx);
     } catch (error) {
       console.error("plugin panel failed", error);
     }
     return container.childNodes.length ? container : null;
+  }
+
+  /** One line under the hand saying why a clicked card cannot be played (or a server error). */
+  refuse(card, ctx) {
+    let reason = null;
+    if (this.plugin.refusalReason) {
+      try {
+        reason = this.plugin.refusalReason(card, ctx);
+      } catch (error) {
+        console.error("plugin refusal failed", error);
+      }
+    }
+    this.showNotice(reason || genericRefusal(ctx, card, this.plugin.deck));
   }
 
   handArea(view, ctx) {
@@ -434,7 +671,7 @@ export class Table {
         h("button", {
           type: "button",
           role: "tab",
-          class: ["hand-tab", seat === this.activeSeat && "active", this.legalFor(seat).length && "to-act"],
+          class: ["hand-tab", "small", seat === this.activeSeat && "active", this.legalFor(seat).length && "to-act"],
           "aria-selected": seat === this.activeSeat ? "true" : "false",
           onclick: () => {
             this.activeSeat = seat;
@@ -454,28 +691,53 @@ export class Table {
       if (this.plugin.onCardClick && this.plugin.onCardClick(card, ctx)) return;
       const action = ctx.legal.find((a) => isSingleCardPlay(a) && a.cards[0] === card);
       if (action) this.sendAction(action);
+      else this.refuse(card, ctx);
     };
+    const onRefused = (card) => this.refuse(card, ctx);
+    const elements = cards.map((card) => {
+      const state = stateOf(card);
+      return cardEl(card, this.plugin.deck, { state, onClick: state === "disabled" ? onRefused : onClick });
+    });
     const hand = h("div", { class: ["hand", ctx.isMyTurn && "my-turn"], "data-testid": "hand", dataset: { seat: String(this.activeSeat) } },
-      cards.length
-        ? cards.map((card) => {
-          const state = stateOf(card);
-          return cardEl(card, this.plugin.deck, { state, onClick: state === "legal" || state === "selected" ? onClick : state === "disabled" ? onClick : null });
-        })
-        : h("p", { class: "muted" }, t("table.hand.empty")));
+      cards.length ? this.handRows(elements) : h("p", { class: "muted" }, t("table.hand.empty")));
     const hint = this.handHint(ctx);
     const buttons = (this.plugin.buttonActions ? this.plugin.buttonActions(ctx) : ctx.legal.filter((a) => !isSingleCardPlay(a)))
       .map((action) => h("button", {
         type: "button",
         class: "action-button",
         disabled: this.pending,
+        title: this.plugin.actionHelp ? this.plugin.actionHelp(action, ctx) || null : null,
         onclick: () => this.sendAction(action),
       }, this.plugin.actionLabel ? this.plugin.actionLabel(action, ctx) : defaultActionLabel(action)));
-    return h("section", { class: "hand-area" },
-      tabs,
-      h("h3", { class: "hand-title" }, held.length > 1 ? null : t("table.hand"),
+    return h("section", { class: ["hand-area", ctx.isMyTurn && "my-turn"] },
+      h("div", { class: "hand-title" },
+        tabs || h("h3", null, t("table.hand")),
         hint ? h("span", { class: "hint", "data-testid": "hand-hint" }, hint) : null),
+      this.notice ? h("p", { class: "notice", role: "alert", "data-testid": "table-notice" }, this.notice) : null,
       hand,
       buttons.length ? h("div", { class: "action-buttons", "aria-label": t("table.actions") }, buttons) : null);
+  }
+
+  /**
+   * The hand in at most two rows. When a row has more cards than fit side by side, the cards of
+   * that row overlap as a fan (each still shows its corner): the overlap is a share of the row's
+   * width (CSS `--per-row`), so it follows the screen without measuring it.
+   */
+  handRows(elements) {
+    const width = this.root.clientWidth || window.innerWidth;
+    const styles = getComputedStyle(document.documentElement);
+    const cardW = parseFloat(styles.getPropertyValue("--card-w")) || 46;
+    const fit = Math.max(1, Math.floor((width - 16 + 4) / (cardW + 4)));
+    // One fanned row while each card still shows a comfortable strip, else two rows.
+    const oneRowStep = (width - 16 - cardW) / Math.max(1, elements.length - 1);
+    const rows = elements.length <= fit || oneRowStep >= cardW * 0.6 ? 1 : 2;
+    const perRow = Math.ceil(elements.length / rows);
+    const fanned = perRow > fit;
+    const out = [];
+    for (let i = 0; i < elements.length; i += perRow) {
+      out.push(h("div", { class: ["hand-row", fanned && "fan-row"], style: `--per-row: ${perRow}` }, elements.slice(i, i + perRow)));
+    }
+    return out;
   }
 
   /**
@@ -536,13 +798,14 @@ export class Table {
     return h("div", { class: "dialog-backdrop" },
       h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "data-testid": "hand-result" },
         h("h2", null, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
+        h("div", { class: "dialog-body" },
         h("div", { class: "table-scroll" }, h("table", { class: "score-table hand-score" },
           h("thead", null, h("tr", null, h("th", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
           h("tbody", null,
             h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
             h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),
         details.childNodes.length ? details : null,
-        matchOver ? this.finalRanking(view) : null,
+        matchOver ? this.finalRanking(view) : null),
         h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("table.continue")))));
   }
 

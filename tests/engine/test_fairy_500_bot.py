@@ -8,19 +8,19 @@ from engine import CHANCE, get_game
 from engine.bots import bot_action
 from engine.games.fairy_500.bot import choose, estimate_trump_tricks, misere_danger
 from engine.games.fairy_500.deck import stack_deck
-from engine.games.fairy_500.rules import FairyMatch
+from engine.games.fairy_500.rules import FairyFiveHundredMatch
 
 GAME = get_game("fairy-500")
 PASS = {"type": "pass"}
 
 
-def deal(players: int, hands: dict[int, list[str]], kitty: list[str] | None = None) -> FairyMatch:
+def deal(players: int, hands: dict[int, list[str]], kitty: list[str] | None = None) -> FairyFiveHundredMatch:
     match = GAME.new_match(players)
     match.apply(CHANCE, {"type": "shuffle", "deck": stack_deck(players, 0, hands, kitty)})
     return match
 
 
-def bot_choice(match: FairyMatch, seat: int) -> dict:
+def bot_choice(match: FairyFiveHundredMatch, seat: int) -> dict:
     return choose(match.view(seat), match.legal_actions(seat), random.Random(0))
 
 

@@ -13,7 +13,7 @@ import pytest
 from engine import CHANCE, get_game
 from engine.bots import bot_action
 from engine.games.fairy_500.deck import card_set
-from engine.games.fairy_500.rules import FairyMatch
+from engine.games.fairy_500.rules import FairyFiveHundredMatch
 from tests.engine.contract_checks import play_random_match
 
 GAME = get_game("fairy-500")
@@ -41,7 +41,7 @@ def _card_codes(value: Any, found: set[str]) -> None:
             _card_codes(item, found)
 
 
-def public_cards(match: FairyMatch, seat: int | None) -> set[str]:
+def public_cards(match: FairyFiveHundredMatch, seat: int | None) -> set[str]:
     """Cards the rules show to everyone: named cards, an open misère's hand, and what finished
     hands' results name (a named card's final place, the F's behind a bonus)."""
     found: set[str] = set()
@@ -76,7 +76,7 @@ def cautious_random(legal: list[dict[str, Any]], rng: random.Random) -> dict[str
     return rng.choice(legal)
 
 
-def check_hand(match: FairyMatch, record: dict[str, Any], players: int) -> None:
+def check_hand(match: FairyFiveHundredMatch, record: dict[str, Any], players: int) -> None:
     """A finished hand's scores follow from its facts."""
     scores, details = record["scores"], record["details"]
     kind = details["kind"]

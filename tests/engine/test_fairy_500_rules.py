@@ -14,7 +14,7 @@ import pytest
 
 from engine import CHANCE, IllegalAction, get_game
 from engine.games.fairy_500.deck import build_ranking, card_set, stack_deck
-from engine.games.fairy_500.rules import FairyMatch
+from engine.games.fairy_500.rules import FairyFiveHundredMatch
 
 GAME = get_game("fairy-500")
 
@@ -24,14 +24,14 @@ def deal(
     hands: dict[int, list[str]] | None = None,
     kitty: list[str] | None = None,
     options: dict[str, Any] | None = None,
-) -> FairyMatch:
+) -> FairyFiveHundredMatch:
     """A new match whose first hand (dealer seat 0) is dealt as given."""
     match = GAME.new_match(players, options)
     match.apply(CHANCE, {"type": "shuffle", "deck": stack_deck(players, 0, hands or {}, kitty)})
     return match
 
 
-def act(match: FairyMatch, *actions: dict[str, Any]) -> None:
+def act(match: FairyFiveHundredMatch, *actions: dict[str, Any]) -> None:
     """Apply actions in order, each by the seat whose turn it is."""
     for action in actions:
         match.apply(match.to_act()[0], action)
@@ -44,7 +44,9 @@ def bid(code: str) -> dict[str, Any]:
 PASS = {"type": "pass"}
 
 
-def play_out(match: FairyMatch, choose: Callable[[list[str], dict[str, Any]], str] | None = None) -> None:
+def play_out(
+    match: FairyFiveHundredMatch, choose: Callable[[list[str], dict[str, Any]], str] | None = None
+) -> None:
     """Play the current hand to its end; by default every seat plays its first legal card."""
     while match.phase == "play":
         seat = match.to_act()[0]
@@ -53,7 +55,7 @@ def play_out(match: FairyMatch, choose: Callable[[list[str], dict[str, Any]], st
         match.apply(seat, {"type": "play", "cards": [card]})
 
 
-def frozen(match: FairyMatch) -> Any:
+def frozen(match: FairyFiveHundredMatch) -> Any:
     return [match.view(s) for s in [None, *range(match.players)]], len(match.log), copy.deepcopy(match.scores)
 
 
@@ -655,7 +657,7 @@ def test_black_trump_full_order_at_eight_players_with_the_ace_low() -> None:
     assert ranking.suit["CJ"] == "S" and ranking.suit["CK"] == "C"
 
 
-def _play_until_over(match: FairyMatch, choose: Callable[[int, list[str]], str]) -> None:
+def _play_until_over(match: FairyFiveHundredMatch, choose: Callable[[int, list[str]], str]) -> None:
     while match.phase == "play":
         seat = match.to_act()[0]
         legal = [a["cards"][0] for a in match.legal_actions(seat)]

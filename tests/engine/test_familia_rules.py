@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import CHANCE, IllegalAction, get_game
-from engine.games.familia.config import decks_for, resolve
+from engine.games.familia.options import decks_for, resolve
 from engine.games.familia.rules import (
     FamiliaMatch,
     TrickState,

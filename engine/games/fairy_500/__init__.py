@@ -1,7 +1,7 @@
 """Fairy Five Hundred (`fairy-500`): see `rules.py` for the actions, the deal, the phases and the views."""
 
-from engine.games.fairy_500.rules import FairyFiveHundred
+from engine.games.fairy_500.rules import FairyFiveHundredGame
 
-GAME = FairyFiveHundred()
+GAME = FairyFiveHundredGame()
 
 __all__ = ["GAME"]

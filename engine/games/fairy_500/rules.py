@@ -67,9 +67,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import Any
 
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
@@ -82,6 +80,7 @@ from engine.games.fairy_500.deck import (
     display_key,
     is_fairy,
 )
+from engine.games.fairy_500.options import FairyFiveHundredOptions
 from engine.games.fairy_500.scoring import (
     TARGET,
     HandResult,
@@ -97,30 +96,6 @@ HAND_SIZE = 10
 KITTY_SIZE = 4
 
 
-class FairyOptions(GameOptions):
-    """Table options; the defaults are the seed's standard game."""
-
-    partnership: bool = Field(
-        default=False,
-        title="Partnership (4 players)",
-        description="4 players only: opposite seats are permanent partners (no lieutenant naming).",
-    )
-    classical: bool = Field(
-        default=False,
-        title="Classical rules",
-        description=(
-            "The seed's classical rules: a side taking all ten tricks scores at least 250; "
-            "lieutenants are named after the kitty, never a card the declarer has seen, and are "
-            "revealed at once; an all-pass is not Ramsch."
-        ),
-    )
-    classical_all_pass: Literal["redeal", "ten_per_trick"] = Field(
-        default="redeal",
-        title="Classical: after an all-pass",
-        description="With the classical option, what an all-pass leads to: a redeal or a 10-per-trick game.",
-    )
-
-
 @dataclass(slots=True)
 class HandState:
     """Everything about the hand in progress."""
@@ -129,7 +104,6 @@ class HandState:
     hands: list[list[str]]
     kitty: list[str]
     dealt_fairies: list[list[str]]
-    phase: str = "bid"
     turn: int = 0
     auction: list[tuple[int, Bid | None]] = field(default_factory=list)
     passed: list[bool] = field(default_factory=list)
@@ -151,8 +125,15 @@ class HandState:
     play_fairies: list[str] = field(default_factory=list)
 
 
-class FairyMatch(Match):
-    options: FairyOptions
+class FairyFiveHundredMatch(Match):
+    PHASES = {
+        "deal": "_apply_shuffle",
+        "bid": "_apply_bidding",
+        "call": "_apply_call",
+        "discard": "_apply_discard",
+        "play": "_apply_play",
+    }
+    options: FairyFiveHundredOptions
     hand: HandState | None
 
     def _setup(self) -> None:
@@ -161,6 +142,7 @@ class FairyMatch(Match):
         self.bid_list = bids_for(self.players)
         self.hand = None
         self.finished = False
+        self.phase = "deal"
         self.redeals = 0
         if self.options.partnership:
             self.partner_of: list[int] | None = [(seat + 2) % 4 for seat in range(4)]
@@ -169,31 +151,23 @@ class FairyMatch(Match):
 
     # ---- whose turn ----------------------------------------------------------------------------
     @property
-    def phase(self) -> str:
-        if self.hand is not None:
-            return self.hand.phase
-        return "match_over" if self.finished else "deal"
-
-    @property
     def hand_no(self) -> int:
         return len(self.hands) + (0 if self.finished else 1)
 
     @property
     def next_dealer(self) -> int:
         """Seat 0 deals first; a redeal keeps the dealer, a finished hand moves it one seat on."""
-        return len(self.hands) % self.players
+        return self.seat_after(0, len(self.hands))
 
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         if self.hand is not None:
             return [self.hand.turn]
         return [] if self.finished else [CHANCE]
 
     # ---- legal actions ---------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act() or seat == CHANCE:
-            return []
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hand
-        phase = hand.phase
+        phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
             bids: list[Action] = [
@@ -228,48 +202,32 @@ class FairyMatch(Match):
         return shuffle_action(self.cards, rng)
 
     # ---- applying actions --------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        phase = self.phase
-        if seat == CHANCE:
-            if kind != "shuffle":
-                raise IllegalAction(f"chance cannot '{kind}'; it shuffles")
-            return self._apply_shuffle(action)
-        handlers = {
-            "bid": ("bid", self._apply_bid),
-            "pass": ("bid", self._apply_pass),
-            "call": ("call", self._apply_call),
-            "discard": ("discard", self._apply_discard),
-            "play": ("play", self._apply_play),
-        }
-        if kind not in handlers:
-            raise IllegalAction(f"'{kind}' is not an action of Fairy Five Hundred")
-        needed, handler = handlers[kind]
-        if needed != phase:
-            raise IllegalAction(f"'{kind}' is not possible in the {phase} phase")
-        return handler(seat, action)
-
-    # deal
-    def _apply_shuffle(self, action: Action) -> list[Event]:
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), self.cards)
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
-        for i in range(self.players):
-            seat = (dealer + 1 + i) % self.players
+        for i, seat in enumerate(self.seats_from(self.seat_after(dealer))):
             hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=display_key)
         self.hand = HandState(
             dealer=dealer,
             hands=hands,
             kitty=list(deck[self.players * HAND_SIZE :]),
             dealt_fairies=[[card for card in h if is_fairy(card)] for h in hands],
-            turn=(dealer + 1) % self.players,
+            turn=self.seat_after(dealer),
             passed=[False] * self.players,
             tricks_won=[0] * self.players,
             fairy_tricks=[0] * self.players,
         )
+        self.phase = "bid"
         return [{"type": "deal", "hand_no": self.hand_no, "dealer": dealer}]
 
     # bidding
+    def _apply_bidding(self, seat: int, action: Action) -> list[Event]:
+        if self._expect(action, "bid", "pass") == "pass":
+            return self._apply_pass(seat, action)
+        return self._apply_bid(seat, action)
+
     def _apply_bid(self, seat: int, action: Action) -> list[Event]:
         hand = self.hand
         if set(action) - {"type", "bid", "points"}:
@@ -306,25 +264,25 @@ class FairyMatch(Match):
         return events
 
     def _next_bidder(self, seat: int) -> int:
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if not self.hand.passed[candidate]:
-                return candidate
-        raise AssertionError("nobody left to bid")  # pragma: no cover - the callers rule it out
+        passed = self.hand.passed
+        bidder = self.next_seat_where(seat, lambda candidate: not passed[candidate])
+        assert bidder is not None, "nobody left to bid"  # the callers rule it out
+        return bidder
 
     def _all_passed(self) -> list[Event]:
         hand = self.hand
         if not self.options.classical:
             hand.kind = "ramsch"
             hand.kitty_dead = True
-            return [{"type": "ramsch"}, *self._start_play(leader=(hand.dealer + 1) % self.players)]
+            return [{"type": "ramsch"}, *self._start_play(leader=self.seat_after(hand.dealer))]
         if self.options.classical_all_pass == "redeal":
             self.redeals += 1
             self.hand = None
+            self.phase = "deal"
             return [{"type": "redeal", "dealer": hand.dealer}]
         hand.kind = "ten_per_trick"
         hand.kitty_dead = True
-        return [{"type": "ten_per_trick"}, *self._start_play(leader=(hand.dealer + 1) % self.players)]
+        return [{"type": "ten_per_trick"}, *self._start_play(leader=self.seat_after(hand.dealer))]
 
     def _start_contract(self, declarer: int, bid: Bid) -> list[Event]:
         hand = self.hand
@@ -338,15 +296,15 @@ class FairyMatch(Match):
             hand.kind = "misere"
             if not bid.takes_kitty:
                 hand.kitty_dead = True
-                return events + self._start_play(leader=(declarer + 1) % self.players)
+                return events + self._start_play(leader=self.seat_after(declarer))
             self._take_kitty()
-            hand.phase = "discard"
+            self.phase = "discard"
             return events
         hand.kind = "contract"
         hand.call_count = self._call_count()
         if self.options.classical or hand.call_count == 0:
             self._take_kitty()
-        hand.phase = "call" if hand.call_count else "discard"
+        self.phase = "call" if hand.call_count else "discard"
         return events
 
     def _call_count(self) -> int:
@@ -363,6 +321,7 @@ class FairyMatch(Match):
 
     # naming lieutenants
     def _apply_call(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "call")
         hand = self.hand
         card = action.get("card")
         if not isinstance(card, str) or card not in self.card_index:
@@ -380,7 +339,7 @@ class FairyMatch(Match):
         if len(hand.named) == hand.call_count:
             if not self.options.classical:
                 self._take_kitty()
-            hand.phase = "discard"
+            self.phase = "discard"
         return events
 
     def _holder(self, card: str) -> int:
@@ -393,6 +352,7 @@ class FairyMatch(Match):
 
     # the kitty exchange
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "discard")
         hand = self.hand
         cards = action.get("cards")
         if (
@@ -410,7 +370,7 @@ class FairyMatch(Match):
         hand.discards = list(cards)
         return [
             {"type": "discard", "seat": seat, "count": KITTY_SIZE},
-            *self._start_play((seat + 1) % self.players),
+            *self._start_play(self.seat_after(seat)),
         ]
 
     # play
@@ -430,12 +390,13 @@ class FairyMatch(Match):
             hand.ranking = build_ranking(self.cards, "misere")
         if hand.kind == "misere":
             hand.play_fairies = [card for card in hand.hands[hand.declarer] if is_fairy(card)]
-        hand.phase = "play"
+        self.phase = "play"
         hand.trick = Trick(leader=leader)
         hand.turn = leader
         return [{"type": "play_starts", "leader": leader}]
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "play")
         hand = self.hand
         cards = action.get("cards")
         if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
@@ -445,6 +406,16 @@ class FairyMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if card not in self._playable(seat):
             raise IllegalAction("you must follow the led suit")
+        return self._play_card(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] == "play":
+            return self._play_card(seat, action["cards"][0])
+        return self._apply(seat, action)
+
+    def _play_card(self, seat: int, card: str) -> list[Event]:
+        """Play a card known to be legal."""
+        hand = self.hand
         hand.hands[seat].remove(card)
         trick = hand.trick
         trick.plays.append((seat, card))
@@ -453,7 +424,7 @@ class FairyMatch(Match):
             hand.revealed[card] = seat
             events.append({"type": "lieutenant", "card": card, "seat": seat})
         if len(trick.plays) < self.players:
-            hand.turn = (seat + 1) % self.players
+            hand.turn = self.seat_after(seat)
             return events
         winner, winning_card = hand.ranking.winner(trick.plays)
         hand.tricks_won[winner] += 1
@@ -517,12 +488,14 @@ class FairyMatch(Match):
             }
         )
         self.hand = None
+        self.phase = "deal"
         events: list[Event] = [
             {"type": "hand_over", "hand_no": len(self.hands), "scores": list(result.scores)}
         ]
         limit = self.options.hands
         if match_reached_target(self.scores) or (limit is not None and len(self.hands) >= limit):
             self.finished = True
+            self.phase = "match_over"
             events.append({"type": "match_over", "scores": list(self.scores)})
         return events
 
@@ -560,22 +533,16 @@ class FairyMatch(Match):
     def view(self, seat: int | None) -> dict[str, Any]:
         hand = self.hand
         players = self.players
-        phase = self.phase
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": players,
-            "phase": phase,
-            "to_act": self.to_act(),
-            "hand": list(hand.hands[seat]) if hand is not None and seat is not None else [],
-            "hand_counts": [len(h) for h in hand.hands] if hand is not None else [0] * players,
-            "trick": hand.trick.to_json() if hand is not None and hand.trick is not None else None,
-            "last_trick": hand.last_trick if hand is not None else None,
-            "dealer": hand.dealer if hand is not None else self.next_dealer,
-            "hand_no": self.hand_no,
-            "hands_total": self.options.hands,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand.hands if hand is not None else None,
+            trick=hand.trick.to_json() if hand is not None and hand.trick is not None else None,
+            last_trick=hand.last_trick if hand is not None else None,
+            dealer=hand.dealer if hand is not None else self.next_dealer,
+            hand_no=self.hand_no,
+            hands_total=self.options.hands,
+        )
+        view |= {
             "options": self.options.model_dump(),
             "target": TARGET,
             "partners": [[0, 2], [1, 3]] if self.partner_of else None,
@@ -602,7 +569,7 @@ class FairyMatch(Match):
         else:
             is_declarer = seat is not None and seat == hand.declarer
             open_hand = None
-            if hand.kind == "misere" and hand.bid.is_open and hand.phase == "play":
+            if hand.kind == "misere" and hand.bid.is_open and self.phase == "play":
                 open_hand = {"seat": hand.declarer, "cards": list(hand.hands[hand.declarer])}
             view.update(
                 auction=[_auction_entry(s, bid) for s, bid in hand.auction],
@@ -680,17 +647,17 @@ def _auction_entry(seat: int, bid: Bid | None) -> dict[str, Any]:
     return {"seat": seat, "bid": bid.code, "points": bid.points, "label": bid.label()}
 
 
-class FairyFiveHundred(Game):
+class FairyFiveHundredGame(Game):
     id = "fairy-500"
     names = {"en": "Fairy Five Hundred", "ja": "フェアリーファイブハンドレッド"}
     min_players = 3
     max_players = 8
-    Options = FairyOptions
-    match_class = FairyMatch
+    Options = FairyFiveHundredOptions
+    match_class = FairyFiveHundredMatch
 
     def check_options(self, options: GameOptions, players: int) -> None:
         super().check_options(options, players)
-        assert isinstance(options, FairyOptions)
+        assert isinstance(options, FairyFiveHundredOptions)
         if options.partnership and players != 4:
             raise IllegalAction(
                 "the partnership option is for exactly 4 players", "パートナーシップは4人のときだけ選べます"

@@ -64,7 +64,7 @@ A deal ends after its number of tricks, or earlier when a hand is empty or both 
 leftover number cards are discarded. Leftover face cards stay in the piles (sets together), join
 the next deal's set and are reshuffled (per deal with carry-over) or are set aside unseen (per
 deal without). After the last deal the hand is scored (see scoring.py); a seat's hand score is
-its team's total. The match ends after `Options.hands` hands (default: one per seat).
+its team's total. The match ends after `FamiliaOptions.hands` hands (default: one per seat).
 
 View keys beyond the common ones: `roles` (M/F per seat), `teams` (team number per seat),
 `crests` (crest suit per seat's team, or null), `royal`, `decks`, `deal_no`, `deals_total`, `face_sets`,
@@ -87,10 +87,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, IllegalAction, Match
-
-from . import scoring
-from .config import BLACK_SUITS, JOKER, RED_SUITS, SUITS, Table, face_set, resolve, split_jokers
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.familia import scoring
+from engine.games.familia.options import (
+    BLACK_SUITS,
+    JOKER,
+    RED_SUITS,
+    SUITS,
+    FamiliaOptions,
+    Table,
+    face_set,
+    resolve,
+    split_jokers,
+)
 
 RANK_VALUE = {"A": 12, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2}
 JOKER_RANK = 11
@@ -111,6 +120,12 @@ def card_sort_key(card: str) -> tuple[int, int]:
     return (SUIT_ORDER[card[0]], -RANK_VALUE[card[1:]])
 
 
+_SORT_KEYS = {
+    card: card_sort_key(card) for card in [JOKER, *(suit + rank for suit in SUITS for rank in RANK_VALUE)]
+}
+"""card_sort_key of every card, looked up in C when sorting on the hot path."""
+
+
 def batting_rule(batting_familia: bool, decks: int) -> str:
     """Which cards bat: "rank", "colour_rank" or "suit_rank" (the seed's two tables)."""
     if batting_familia:
@@ -127,6 +142,13 @@ def batting_key(card: str, rule: str) -> str:
     if rule == "colour_rank":
         return COLOUR[card[0]] + card[1:]
     return card[1:]
+
+
+_BATTING_KEYS = {
+    rule: {card: batting_key(card, rule) for card in _SORT_KEYS}
+    for rule in ("rank", "colour_rank", "suit_rank")
+}
+"""batting_key of every hand card under each rule, looked up on the hot path."""
 
 
 def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
@@ -248,11 +270,12 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
             base = winners
     allowed = set(base)
     if trick.plays:
-        played_keys = {batting_key(card, rule) for _, card in trick.plays if card != JOKER}
-        allowed.update(card for card in plain if batting_key(card, rule) in played_keys)
+        keys = _BATTING_KEYS[rule]
+        played_keys = {keys[card] for _, card in trick.plays if card != JOKER}
+        allowed.update(card for card in plain if keys[card] in played_keys)
     if JOKER in hand:
         allowed.add(JOKER)
-    return sorted(allowed, key=card_sort_key)
+    return sorted(allowed, key=_SORT_KEYS.__getitem__)
 
 
 def _msg(en: str, ja: str) -> dict[str, str]:
@@ -260,6 +283,7 @@ def _msg(en: str, ja: str) -> dict[str, str]:
 
 
 class FamiliaMatch(Match):
+    PHASES = {"crest": "_apply_crest", "deal": "_apply_shuffle", "pile": "_apply_pile", "play": "_apply_play"}
     """One match of Familia: a sequence of hands (games) of 1–3 deals each."""
 
     table: Table
@@ -310,7 +334,7 @@ class FamiliaMatch(Match):
         return batting_rule(self.batting_familia, self.table.decks)
 
     def _deal_first(self, deal_no: int) -> int:
-        return (self.hand_first + deal_no - 1) % self.players
+        return self.seat_after(self.hand_first, deal_no - 1)
 
     def _piles_rebuilt(self, deal_no: int) -> bool:
         return deal_no == 1 or self.table.face_use != "together"
@@ -438,7 +462,7 @@ class FamiliaMatch(Match):
         return events
 
     # ---- the contract ---------------------------------------------------------------------------
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         if self.phase == "crest":
             return [self.table.captain(t) for t in range(self.table.team_count) if self.crests[t] is None]
         if self.phase == "deal":
@@ -446,14 +470,12 @@ class FamiliaMatch(Match):
         if self.phase == "pile":
             return [self.starter]
         if self.phase == "play" and self.trick is not None:
-            return [(self.trick.starter + len(self.trick.plays)) % self.players]
+            return [self.seat_after(self.trick.starter, len(self.trick.plays))]
         return []
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of `seat`; none for CHANCE, whose shuffle is built by
         `random_chance_action` (or by a test) rather than picked from a list."""
-        if seat == CHANCE or seat not in self.to_act():
-            return []
         if self.phase == "crest":
             return [{"type": "choose", "crest": suit} for suit in SUITS]
         if self.phase == "pile":
@@ -464,20 +486,11 @@ class FamiliaMatch(Match):
         cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
         return [{"type": "play", "cards": [card]} for card in cards]
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        if self.phase == "crest":
-            return self._apply_crest(seat, action)
-        if self.phase == "deal":
-            if kind != "shuffle":
-                raise IllegalAction("a shuffle is awaited")
-            self._check_shuffle(action)
-            return self._start_deal(action)
-        if self.phase == "pile":
-            return self._apply_pile(seat, action)
-        if self.phase == "play":
-            return self._apply_play(seat, action)
-        raise IllegalAction("the match is over")
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] != "shuffle":
+            raise IllegalAction("a shuffle is awaited")
+        self._check_shuffle(action)
+        return self._start_deal(action)
 
     def _apply_crest(self, seat: int, action: Action) -> list[Event]:
         crest = action.get("crest")
@@ -534,6 +547,17 @@ class FamiliaMatch(Match):
             raise IllegalAction(f"{card!r} is not in your hand")
         if card not in legal_cards(self.holdings[seat], trick, self.rule, self.batting_familia):
             raise IllegalAction(f"{card} may not be played now (follow suit, trump or win as the rules say)")
+        return self._play_card(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] == "play":
+            return self._play_card(seat, action["cards"][0])
+        return self._apply(seat, action)
+
+    def _play_card(self, seat: int, card: str) -> list[Event]:
+        """Play a card known to be legal."""
+        trick = self.trick
+        assert trick is not None
         played_keys = {batting_key(c, self.rule) for _, c in trick.plays}
         batting = card != JOKER and batting_key(card, self.rule) in played_keys
         self.holdings[seat].remove(card)
@@ -581,7 +605,7 @@ class FamiliaMatch(Match):
         for offset in range(self.players):
             if not self.draw_pile:
                 break
-            seat = (self.starter + offset) % self.players
+            seat = self.seat_after(self.starter, offset)
             card = self.draw_pile.pop(0)
             self.holdings[seat].append(card)
             self.known[seat].append(card)
@@ -656,21 +680,17 @@ class FamiliaMatch(Match):
         trick = self.trick
         top = self.draw_pile[0] if self.draw_pile else None
         mode = "trump" if (trick.trump_phase if trick else not self.draw_pile) else "lead"
-        return {
-            "game": self.game.id,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "hand": sorted(self.holdings[seat], key=card_sort_key) if seat is not None else [],
-            "hand_counts": [len(held) for held in self.holdings],
-            "trick": trick.to_json() if trick else None,
-            "last_trick": self.last_trick,
-            "dealer": self.hand_first,
-            "hand_no": self.hand_no,
-            "hands_total": table.hands_total,
-            "scores": list(self.scores),
-            "hands": self.hands,
+        view = self._common_view(
+            seat,
+            self.holdings,
+            hand=sorted(self.holdings[seat], key=card_sort_key) if seat is not None else [],
+            trick=trick.to_json() if trick else None,
+            last_trick=self.last_trick,
+            dealer=self.hand_first,
+            hand_no=self.hand_no,
+            hands_total=table.hands_total,
+        )
+        return view | {
             "message": self._message(),
             "roles": list(table.roles),
             "teams": list(table.teams),
@@ -698,3 +718,25 @@ class FamiliaMatch(Match):
             "last_draws": list(self.last_draws),
             "standings": self.standings(),
         }
+
+
+class FamiliaGame(Game):
+    id = "familia"
+    names = {"en": "Familia", "ja": "ファミリア"}
+    min_players = 3
+    """Seats, not people: two people play the four-seat table holding two seats each."""
+    max_players = 10
+    Options = FamiliaOptions
+    match_class = FamiliaMatch
+
+    def check_options(self, options: GameOptions, players: int) -> None:
+        super().check_options(options, players)
+        if not isinstance(options, FamiliaOptions):
+            raise IllegalAction("these are not Familia options", "ファミリアの設定ではありません")
+        resolve(options, players)
+
+    def default_options(self, players: int) -> dict[str, Any]:
+        """The seed's standard table. Seat-count dependent settings stay null ("the standard for
+        the seat count", see options.resolve) so that a room changing its seat count keeps a valid
+        table instead of carrying, say, four seats' teams into a six-seat room."""
+        return FamiliaOptions().model_dump()

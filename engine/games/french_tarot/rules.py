@@ -89,10 +89,9 @@ from typing import Any
 
 from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, french_tarot_deck
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, IllegalAction, Match
-from engine.tricks import Trick
-
-from .scoring import (
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.games.french_tarot.options import FrenchTarotOptions
+from engine.games.french_tarot.scoring import (
     CONTRACTS,
     MULTIPLIERS,
     POIGNEE_THRESHOLDS,
@@ -103,6 +102,7 @@ from .scoring import (
     score_hand,
     seat_shares,
 )
+from engine.tricks import Trick
 
 DECK: tuple[str, ...] = tuple(french_tarot_deck())
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -283,6 +283,14 @@ class HandState:
 
 
 class FrenchTarotMatch(Match):
+    PHASES = {
+        "deal": "_apply_shuffle",
+        "bid": "_apply_bidding",
+        "call": "_apply_call",
+        "discard": "_apply_discard",
+        "slam": "_apply_slam",
+        "play": "_apply_play",
+    }
     """One match of French Tarot: a sequence of hands with cumulative scores."""
 
     phase: str
@@ -310,7 +318,7 @@ class FrenchTarotMatch(Match):
 
     def _current_bidder(self) -> int:
         assert self.hand is not None
-        return (self.hand.dealer + 1 + len(self.hand.bids)) % self.players
+        return self.seat_after(self.hand.dealer, 1 + len(self.hand.bids))
 
     def _standing_bid(self) -> str | None:
         assert self.hand is not None
@@ -323,7 +331,7 @@ class FrenchTarotMatch(Match):
     def _trick_turn(self) -> int:
         assert self.hand is not None and self.hand.trick is not None
         trick = self.hand.trick
-        return (trick.leader + len(trick.plays)) % self.players
+        return self.seat_after(trick.leader, len(trick.plays))
 
     def _side_of(self, seat: int) -> str:
         """ "taker" or "defence" for a seat in the current hand (engine knowledge, not a view)."""
@@ -331,7 +339,7 @@ class FrenchTarotMatch(Match):
         return "taker" if seat == self.hand.taker or seat == self.hand.partner else "defence"
 
     # ---- contract -------------------------------------------------------------------------
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         if self.phase == "match_over":
             return []
         if self.phase == "deal":
@@ -344,11 +352,7 @@ class FrenchTarotMatch(Match):
             return [self.hand.taker]
         return [self._trick_turn()]
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act():
-            return []
-        if self.phase == "deal":
-            return [{"type": "shuffle", "deck": list(DECK)}]
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hand
         assert hand is not None
         cards = hand.hands[seat]
@@ -379,19 +383,6 @@ class FrenchTarotMatch(Match):
     def random_chance_action(self, rng: random.Random) -> Action:
         return shuffle_action(DECK, rng)
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        handler = {
-            "deal": self._apply_shuffle,
-            "bid": self._apply_bidding,
-            "call": self._apply_call,
-            "discard": self._apply_discard,
-            "slam": self._apply_slam,
-            "play": self._apply_play,
-        }.get(self.phase)
-        if handler is None:  # pragma: no cover - to_act is empty then, apply refuses first
-            raise IllegalAction("the match is over")
-        return handler(seat, action)
-
     # ---- dealing and bidding ----------------------------------------------------------------
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         if action["type"] != "shuffle":
@@ -399,8 +390,8 @@ class FrenchTarotMatch(Match):
         deck = checked_order(action.get("deck"), DECK)
         k = self.hand_size
         hands: list[list[str]] = [[] for _ in range(self.players)]
-        for i in range(self.players):
-            hands[(self.dealer + 1 + i) % self.players] = list(deck[i * k : (i + 1) * k])
+        for i, seat in enumerate(self.seats_from(self.seat_after(self.dealer))):
+            hands[seat] = list(deck[i * k : (i + 1) * k])
         dog = list(deck[self.players * k :])
         self.last_trick_of_hand = None
         self.hand = HandState(dealer=self.dealer, hands=hands, dog=dog, has_played=[False] * self.players)
@@ -409,7 +400,7 @@ class FrenchTarotMatch(Match):
 
     def _redeal(self, reason: str) -> list[Event]:
         self.redeals += 1
-        self.dealer = (self.dealer + 1) % self.players
+        self.dealer = self.seat_after(self.dealer)
         self.phase = "deal"
         self.hand = None
         return [{"type": "redeal", "reason": reason, "dealer": self.dealer}]
@@ -520,7 +511,7 @@ class FrenchTarotMatch(Match):
             hand.slam_announced = True
         elif action["type"] != "pass":
             raise IllegalAction("announce a slam or pass")
-        leader = hand.taker if hand.slam_announced else (hand.dealer + 1) % self.players
+        leader = hand.taker if hand.slam_announced else self.seat_after(hand.dealer)
         hand.trick = Trick(leader=leader)
         self.phase = "play"
         return [{"type": "slam", "seat": seat, "announced": hand.slam_announced, "leader": leader}]
@@ -543,7 +534,18 @@ class FrenchTarotMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if card not in playable_cards(own, hand.trick.cards):
             raise IllegalAction(f"{card} breaks the rules of play (follow suit, trump, overtrump)")
-        own.remove(card)
+        return self._play_card(seat, card)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        if action["type"] == "play":
+            return self._play_card(seat, action["cards"][0])
+        return self._apply(seat, action)
+
+    def _play_card(self, seat: int, card: str) -> list[Event]:
+        """Play a card known to be legal."""
+        hand = self.hand
+        assert hand is not None and hand.trick is not None
+        hand.hands[seat].remove(card)
         hand.has_played[seat] = True
         hand.trick.plays.append((seat, card))
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
@@ -684,7 +686,7 @@ class FrenchTarotMatch(Match):
         self.last_trick_of_hand = hand.tricks[-1].to_json()
         events: list[Event] = [{"type": "hand_over", **record}]
         self.hand = None
-        self.dealer = (self.dealer + 1) % self.players
+        self.dealer = self.seat_after(self.dealer)
         if len(self.hands) >= self.hands_total:
             self.phase = "match_over"
             events.append({"type": "match_over", "scores": list(self.scores)})
@@ -711,21 +713,17 @@ class FrenchTarotMatch(Match):
     # ---- views ---------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         hand = self.hand
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "hand": [],
-            "hand_counts": [0] * self.players,
-            "trick": None,
-            "last_trick": self.last_trick_of_hand,
-            "dealer": hand.dealer if hand else self.dealer,
-            "hand_no": min(len(self.hands) + 1, self.hands_total),
-            "hands_total": self.hands_total,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand.hands if hand else None,
+            hand=sorted_hand(hand.hands[seat]) if hand and seat is not None else [],
+            trick=hand.trick.to_json() if hand and hand.trick else None,
+            last_trick=self.last_trick_of_hand,
+            dealer=hand.dealer if hand else self.dealer,
+            hand_no=min(len(self.hands) + 1, self.hands_total),
+            hands_total=self.hands_total,
+        )
+        view |= {
             "dog_size": self.dog_size,
             "redeals": self.redeals,
             "last_result": self.last_result,
@@ -752,9 +750,6 @@ class FrenchTarotMatch(Match):
         if hand is None:
             view["message"] = self._message(seat)
             return view
-        view["hand"] = sorted_hand(hand.hands[seat]) if seat is not None else []
-        view["hand_counts"] = [len(h) for h in hand.hands]
-        view["trick"] = hand.trick.to_json() if hand.trick else None
         if hand.tricks:
             view["played_tricks"] = [t.to_json() for t in hand.tricks]
             view["last_trick"] = view["played_tricks"][-1]
@@ -848,3 +843,17 @@ _SORT_KEY = {
 def sorted_hand(cards: list[str]) -> list[str]:
     """A hand in display order: trumps (then the excuse), then the suits alternating colours."""
     return sorted(cards, key=_SORT_KEY.__getitem__)
+
+
+class FrenchTarotGame(Game):
+    id = "french-tarot"
+    names = {"en": "French Tarot", "ja": "フレンチタロット"}
+    min_players = 3
+    max_players = 5
+    Options = FrenchTarotOptions
+    match_class = FrenchTarotMatch
+
+    def check_options(self, options: GameOptions, players: int) -> None:
+        super().check_options(options, players)
+        if options.hands is not None and options.hands > 100:
+            raise IllegalAction("a match has at most 100 hands", "1試合は100ハンドまでです")

@@ -32,14 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
+from engine.games.holy_grail.options import HolyGrailOptions
 from engine.games.holy_grail.scoring import score_hand
 from engine.tricks import Trick
-
-
-class HolyGrailOptions(GameOptions):
-    """Holy Grail has no rule options; only the match length (hands) is chosen."""
 
 
 @dataclass(slots=True)
@@ -58,28 +55,24 @@ class HandState:
 
 
 class HolyGrailMatch(Match):
+    PHASES = {"order": "_apply_order", "deal": "_apply_shuffle", "play": "_apply_play"}
     first_player: int | None
     hand_no: int
     hand: HandState | None
 
     def _setup(self) -> None:
         self.first_player = None
+        self.phase = "order"
         self.hand_no = 0
         self.hand = None
         self.hands_total = self.options.hands or self.players
         self.cards = card_set(self.players)
         self.per_round, self.rounds = DEALS[self.players]
+        # One action object per card, listed again whenever that card is playable.
+        self._actions = {card: {"type": "play", "cards": [card]} for card in self.cards}
 
     # ---- whose turn --------------------------------------------------------------------------
-    @property
-    def phase(self) -> str:
-        if self.first_player is None:
-            return "order"
-        if self.hand is None:
-            return "match_over" if len(self.hands) >= self.hands_total else "deal"
-        return "play"
-
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         phase = self.phase
         if phase in ("order", "deal"):
             return [CHANCE]
@@ -89,7 +82,7 @@ class HolyGrailMatch(Match):
 
     def _seat_to_play(self) -> int:
         trick = self.hand.trick
-        return (trick.leader + len(trick.plays)) % self.players
+        return self.seat_after(trick.leader, len(trick.plays))
 
     # ---- legal actions -----------------------------------------------------------------------
     def _playable(self, seat: int) -> list[str]:
@@ -108,10 +101,9 @@ class HolyGrailMatch(Match):
         majors = [card for card in cards if SUIT_OF[card] == "M"]
         return majors or cards
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat == CHANCE or seat not in self.to_act():
-            return []
-        return [{"type": "play", "cards": [card]} for card in self._playable(seat)]
+    def _legal_actions(self, seat: int) -> list[Action]:
+        actions = self._actions
+        return [actions[card] for card in self._playable(seat)]
 
     def random_chance_action(self, rng: random.Random) -> Action:
         if self.phase == "order":
@@ -119,17 +111,11 @@ class HolyGrailMatch(Match):
         return shuffle_action(self.cards, rng)
 
     # ---- applying actions ---------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        phase = self.phase
-        if seat == CHANCE:
-            if phase == "order" and kind == "order":
-                return self._apply_order(action)
-            if phase == "deal" and kind == "shuffle":
-                return self._apply_shuffle(action)
-            raise IllegalAction(f"chance cannot '{kind}' in phase '{phase}'")
-        if kind != "play":
-            raise IllegalAction(f"'{kind}' is not an action of this game; play one card")
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        return self._play_card(seat, action["cards"][0])
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "play")
         cards = action.get("cards")
         if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
             raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [code]}")
@@ -138,7 +124,7 @@ class HolyGrailMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if card not in self._playable(seat):
             raise IllegalAction(self._why_not(seat, card))
-        return self._play(seat, card)
+        return self._play_card(seat, card)
 
     def _why_not(self, seat: int, card: str) -> str:
         trick = self.hand.trick
@@ -149,16 +135,19 @@ class HolyGrailMatch(Match):
             return "you must follow the led suit" if led != "M" else "a major was led: you must play a major"
         return "you cannot follow: you must play a major arcana"
 
-    def _apply_order(self, action: Action) -> list[Event]:
+    def _apply_order(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "order")
         first = action.get("first")
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < self.players:
             raise IllegalAction(f"'first' must be a seat from 0 to {self.players - 1}")
         self.first_player = first
+        self.phase = "deal"
         return [{"type": "order", "first": first}]
 
-    def _apply_shuffle(self, action: Action) -> list[Event]:
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), self.cards)
-        dealer = (self.first_player + len(self.hands)) % self.players
+        dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
         self.hand = HandState(
             dealer=dealer,
@@ -167,6 +156,7 @@ class HolyGrailMatch(Match):
             captured_hearts=[[] for _ in range(self.players)],
             tricks_won=[0] * self.players,
         )
+        self.phase = "play"
         return [{"type": "hand_start", "hand_no": self.hand_no, "dealer": dealer}, self._deal_round(dealer)]
 
     def _deal_round(self, dealer: int) -> Event:
@@ -174,14 +164,13 @@ class HolyGrailMatch(Match):
         hand_state = self.hand
         k = self.per_round
         batch, hand_state.stock = hand_state.stock[: k * self.players], hand_state.stock[k * self.players :]
-        for i in range(self.players):
-            seat = (dealer + i) % self.players
-            hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_sort_key)
+        for i, seat in enumerate(self.seats_from(dealer)):
+            hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_SORT_KEYS.__getitem__)
         hand_state.deal_round += 1
         hand_state.trick = Trick(leader=dealer)
         return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
 
-    def _play(self, seat: int, card: str) -> list[Event]:
+    def _play_card(self, seat: int, card: str) -> list[Event]:
         hand_state = self.hand
         hand_state.hands[seat].remove(card)
         trick = hand_state.trick
@@ -223,6 +212,7 @@ class HolyGrailMatch(Match):
             }
         )
         self.hand = None
+        self.phase = "match_over" if len(self.hands) >= self.hands_total else "deal"
         events: list[Event] = [{"type": "hand_over", "hand_no": self.hand_no, "scores": list(result.scores)}]
         if len(self.hands) >= self.hands_total:
             events.append({"type": "match_over", "scores": list(self.scores)})
@@ -233,21 +223,16 @@ class HolyGrailMatch(Match):
         hand_state = self.hand
         in_hand = hand_state is not None
         phase = self.phase
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": self.players,
-            "phase": phase,
-            "to_act": self.to_act(),
-            "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
-            "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * self.players,
-            "trick": hand_state.trick.to_json() if in_hand else None,
-            "last_trick": hand_state.last_trick if in_hand else None,
-            "dealer": hand_state.dealer if in_hand else self._next_dealer(),
-            "hand_no": self.hand_no,
-            "hands_total": self.hands_total,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand_state.hands if in_hand else None,
+            trick=hand_state.trick.to_json() if in_hand else None,
+            last_trick=hand_state.last_trick if in_hand else None,
+            dealer=hand_state.dealer if in_hand else self._next_dealer(),
+            hand_no=self.hand_no,
+            hands_total=self.hands_total,
+        )
+        view |= {
             "first_player": self.first_player,
             "deal_round": hand_state.deal_round if in_hand else 0,
             "deal_rounds": self.rounds,
@@ -263,7 +248,7 @@ class HolyGrailMatch(Match):
     def _next_dealer(self) -> int | None:
         if self.first_player is None:
             return None
-        return (self.first_player + len(self.hands)) % self.players
+        return self.seat_after(self.first_player, len(self.hands))
 
     def _message(self, phase: str) -> dict[str, str]:
         if phase == "match_over":
@@ -305,6 +290,10 @@ _SUIT_ORDER = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
 def _sort_key(card: str) -> tuple[int, int]:
     """Hands are shown grouped by suit (majors first), weakest first."""
     return _SUIT_ORDER[SUIT_OF[card]], STRENGTH[card]
+
+
+_SORT_KEYS = {card: _sort_key(card) for card in SUIT_OF}
+"""_sort_key of every card, looked up in C when dealing."""
 
 
 class HolyGrailGame(Game):

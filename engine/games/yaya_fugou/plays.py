@@ -16,9 +16,8 @@ suits the set's natural cards do not already use.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.games.yaya_fugou.cards import (
     DECK_SET,
@@ -39,11 +38,11 @@ REVOLUTION_SIZE = 4
 """A play of at least this many cards starts (or ends) a revolution."""
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(NamedTuple):
     """A play reduced to what comparison needs. `value` is the rank strength of a single or a
     set, and the bottom strength of a straight (its top is `value + size - 1`); `all_f` marks a
-    play made only of F's, which nothing of its kind and size can beat."""
+    play made only of F's, which nothing of its kind and size can beat. (A named tuple: it is
+    built for every play applied, and a frozen dataclass costs several times more to build.)"""
 
     kind: str
     size: int
@@ -131,26 +130,44 @@ def _set_names(natural_suits: list[str], count: int, rank_strength: int) -> list
     return [card_of(order[i], rank_strength) for i in range(count)]
 
 
+_ORDER: dict[str, int] = {
+    card: index for index, card in enumerate(sorted(DECK_SET, key=lambda c: (STRENGTH[c], SUITS.index(c[0]))))
+}
+"""Card → its place in the listing order (strength, then suit H, D, C, S)."""
+
+
 def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
     """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions."""
     fs = [card for card in F_CARDS if card in hand]
-    by_rank: dict[int, list[str]] = {}
-    by_suit: dict[str, dict[int, str]] = {suit: {} for suit in SUITS}
-    for card in sorted(hand, key=lambda c: (STRENGTH[c], SUITS.index(c[0]))):
-        if IS_F[card]:
-            continue
-        value = STRENGTH[card]
-        by_rank.setdefault(value, []).append(card)
-        by_suit[card[0]][value] = card
-    out: list[dict[str, Any]] = []
     kind = top.kind if top is not None else None
-    if kind in (None, SINGLE):
+    out: list[dict[str, Any]] = []
+    if kind == STRAIGHT:
+        _straights(_by_suit(hand), fs, top, revolution, out)
+        return out
+    by_rank: dict[int, list[str]] = {}
+    for card in sorted(hand, key=_ORDER.__getitem__):
+        if not IS_F[card]:
+            value = STRENGTH[card]
+            if value in by_rank:
+                by_rank[value].append(card)
+            else:
+                by_rank[value] = [card]
+    if kind is None or kind == SINGLE:
         _singles(by_rank, fs, top, revolution, out)
-    if kind in (None, SET):
+    if kind is None or kind == SET:
         _sets(by_rank, fs, top, revolution, out)
-    if kind in (None, STRAIGHT):
-        _straights(by_suit, fs, top, revolution, out)
+    if kind is None:
+        _straights(_by_suit(hand), fs, top, revolution, out)
     return out
+
+
+def _by_suit(hand: list[str]) -> dict[str, dict[int, str]]:
+    """Suit → {strength: card} of the natural cards of `hand`."""
+    by_suit: dict[str, dict[int, str]] = {suit: {} for suit in SUITS}
+    for card in hand:
+        if not IS_F[card]:
+            by_suit[card[0]][STRENGTH[card]] = card
+    return by_suit
 
 
 def _singles(
@@ -158,21 +175,27 @@ def _singles(
 ) -> None:
     for value, cards in by_rank.items():
         if _stronger_value(value, top, revolution):
-            out.extend(_play([card], {}) for card in cards)
+            for card in cards:
+                out.append({"type": "play", "cards": [card]})
     if fs and (top is None or not top.all_f):
-        out.append(_play([fs[0]], {}))
+        out.append({"type": "play", "cards": [fs[0]]})
 
 
 def _sets(
     by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
 ) -> None:
     wanted = top.size if top is not None else None
+    f_count = len(fs)
     for value, cards in by_rank.items():
+        if len(cards) + f_count < 2 or (wanted is not None and len(cards) + f_count < wanted):
+            continue
         if not _stronger_value(value, top, revolution):
             continue
         for count in range(1, len(cards) + 1):
+            if wanted is not None and not count <= wanted <= count + f_count:
+                continue
             for chosen in combinations(cards, count):
-                for extra in range(len(fs) + 1):
+                for extra in range(f_count + 1):
                     size = count + extra
                     if size < 2 or (wanted is not None and size != wanted):
                         continue
@@ -180,7 +203,7 @@ def _sets(
                     names = _set_names([card[0] for card in chosen], extra, value)
                     out.append(_play([*chosen, *used], dict(zip(used, names, strict=True))))
     if top is None or not top.all_f:
-        for size in range(2, len(fs) + 1):
+        for size in range(2, f_count + 1):
             if wanted is None or size == wanted:
                 out.append(_play(fs[:size], {}))
 
@@ -193,13 +216,16 @@ def _straights(
     lengths = [top.size] if top is not None else range(3, rank_count + 1)
     for suit in SUITS:
         present = by_suit[suit]
-        if not present or len(present) + f_count < 3:
+        longest = len(present) + f_count
+        if not present or longest < 3:
             continue
         # held_before[i]: how many of the suit's strengths below i the hand holds.
         held_before = [0] * (rank_count + 1)
         for value in range(rank_count):
             held_before[value + 1] = held_before[value] + (value in present)
         for length in lengths:
+            if length > longest:
+                break
             for low in range(rank_count - length + 1):
                 held_count = held_before[low + length] - held_before[low]
                 spare = f_count - (length - held_count)

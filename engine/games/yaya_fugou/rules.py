@@ -69,10 +69,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from pydantic import Field
-
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.yaya_fugou.cards import (
     COINS_THREE,
     DECK,
@@ -85,6 +83,7 @@ from engine.games.yaya_fugou.cards import (
     sorted_hand,
     weakest_card,
 )
+from engine.games.yaya_fugou.options import DEFAULT_HANDS, YayaFugouOptions
 from engine.games.yaya_fugou.plays import (
     REVOLUTION_SIZE,
     BadPlay,
@@ -106,24 +105,6 @@ from engine.games.yaya_fugou.scoring import (
     hand_result,
     titles_for,
 )
-
-DEFAULT_HANDS = 5
-
-
-class YayaFugouOptions(GameOptions):
-    """The seed leaves the match length to the table; the issue sets five hands. The other
-    options are cheap house switches for rules a table may want to change."""
-
-    hands: int | None = Field(default=DEFAULT_HANDS, description="Hands in the match.")
-    points_daifugou: int = Field(
-        default=3, ge=0, le=100, description="Points for 大富豪 (大貧民 loses as many)."
-    )
-    points_fugou: int = Field(default=2, ge=0, le=100, description="Points for 富豪 (貧民 loses as many).")
-    points_yaya_fugou: int = Field(
-        default=1, ge=0, le=100, description="Points for やや富豪 (やや貧民 loses as many)."
-    )
-    exchange: bool = Field(default=True, description="Exchange cards between titles from the second hand.")
-    revolution: bool = Field(default=True, description="A play of four or more cards starts a revolution.")
 
 
 @dataclass(slots=True)
@@ -167,7 +148,6 @@ class HandState:
     dealer: int
     hands: list[list[str]]
     aside: list[str]
-    phase: str
     exchange: list[ExchangeStep] = field(default_factory=list)
     first_lead: str = "coins3"
     turn: int = 0
@@ -186,12 +166,14 @@ class HandState:
 
 
 class YayaFugouMatch(Match):
+    PHASES = {"deal": "_apply_shuffle", "exchange": "_apply_give", "play": "_apply_turn"}
     options: YayaFugouOptions
     hand: HandState | None
     titles: list[str] | None
 
     def _setup(self) -> None:
         self.hand = None
+        self.phase = "deal"
         self.hand_no = 0
         self.titles = None
         self.hands_total = self.options.hands or DEFAULT_HANDS
@@ -201,13 +183,7 @@ class YayaFugouMatch(Match):
         self.per_seat = len(DECK) // self.players
 
     # ---- whose turn ------------------------------------------------------------------------------
-    @property
-    def phase(self) -> str:
-        if self.hand is None:
-            return "match_over" if len(self.hands) >= self.hands_total else "deal"
-        return self.hand.phase
-
-    def to_act(self) -> list[int]:
+    def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "deal":
             return [CHANCE]
@@ -234,12 +210,10 @@ class YayaFugouMatch(Match):
         raise IllegalAction("you have nothing to give now")
 
     # ---- legal actions ---------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat == CHANCE or seat not in self.to_act():
-            return []
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand_state = self.hand
         held = hand_state.hands[seat]
-        if hand_state.phase == "exchange":
+        if self.phase == "exchange":
             step, poorer = self._step_of(seat)
             options = forced_gives(held, step.count) if poorer else free_gives(held, step.count)
             return [{"type": "give", "cards": cards} for cards in options]
@@ -253,37 +227,19 @@ class YayaFugouMatch(Match):
         return shuffle_action(DECK, rng)
 
     # ---- applying actions ------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action["type"]
-        phase = self.phase
-        if seat == CHANCE:
-            if kind != "shuffle":
-                raise IllegalAction(f"chance cannot '{kind}' now")
-            return self._apply_shuffle(action)
-        if phase == "exchange":
-            if kind != "give":
-                raise IllegalAction(
-                    "the exchange is under way: give cards with {'type': 'give', 'cards': [...]}"
-                )
-            return self._apply_give(seat, action)
-        if kind == "pass":
-            return self._apply_pass(seat)
-        if kind == "play":
-            return self._apply_play(seat, action)
-        raise IllegalAction(f"'{kind}' is not an action of this game: play cards or pass")
-
-    def _apply_shuffle(self, action: Action) -> list[Event]:
+    def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), DECK)
         per = self.per_seat
         self.hand_no = len(self.hands) + 1
         hands = [sorted_hand(deck[seat * per : (seat + 1) * per]) for seat in range(self.players)]
         hand_state = HandState(
-            dealer=(self.hand_no - 1) % self.players,
+            dealer=self.seat_after(0, self.hand_no - 1),
             hands=hands,
             aside=list(deck[per * self.players :]),
-            phase="play",
         )
         self.hand = hand_state
+        self.phase = "play"
         events: list[Event] = [
             {
                 "type": "deal",
@@ -304,7 +260,7 @@ class YayaFugouMatch(Match):
             hand_state.first_lead = "daihinmin"
             pairs = exchange_pairs(self.titles) if self.options.exchange else []
             if pairs:
-                hand_state.phase = "exchange"
+                self.phase = "exchange"
                 hand_state.exchange = [ExchangeStep(g, r, n) for g, r, n in pairs]
             else:
                 self._start_play(self.titles.index(DAIHINMIN))
@@ -313,17 +269,18 @@ class YayaFugouMatch(Match):
 
     def _phase_event(self) -> Event:
         hand_state = self.hand
-        if hand_state.phase == "exchange":
+        if self.phase == "exchange":
             return {"type": "exchange", "pairs": [step.to_json() for step in hand_state.exchange]}
         return {"type": "lead", "seat": hand_state.leader, "reason": hand_state.first_lead}
 
     def _start_play(self, leader: int) -> None:
         hand_state = self.hand
-        hand_state.phase = "play"
+        self.phase = "play"
         hand_state.leader = leader
         hand_state.turn = leader
 
     def _apply_give(self, seat: int, action: Action) -> list[Event]:
+        self._expect(action, "give")
         step, poorer = self._step_of(seat)
         held = self.hand.hands[seat]
         try:
@@ -347,6 +304,11 @@ class YayaFugouMatch(Match):
             self._start_play(self.titles.index(DAIHINMIN))
             events.append(self._phase_event())
         return events
+
+    def _apply_turn(self, seat: int, action: Action) -> list[Event]:
+        if self._expect(action, "play", "pass") == "pass":
+            return self._apply_pass(seat)
+        return self._apply_play(seat, action)
 
     def _apply_pass(self, seat: int) -> list[Event]:
         hand_state = self.hand
@@ -387,7 +349,22 @@ class YayaFugouMatch(Match):
             if shape.kind != top.shape.kind or shape.size != top.shape.size:
                 raise IllegalAction(f"follow with a {top.shape.kind} of {top.shape.size} card(s), or pass")
             raise IllegalAction("that play is not stronger than the one on the table")
-        # Valid: mutate from here on.
+        return self._play(seat, cards, as_map, shape)
+
+    def _perform(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        if kind == "play":
+            cards = list(action["cards"])
+            as_map = dict(action.get("as") or {})
+            return self._play(seat, cards, as_map, classify(cards, as_map))
+        if kind == "pass":
+            return self._apply_pass(seat)
+        return self._apply(seat, action)
+
+    def _play(self, seat: int, cards: list[str], as_map: dict[str, str], shape: Shape) -> list[Event]:
+        """Put a valid play on the table."""
+        hand_state = self.hand
+        held = hand_state.hands[seat]
         hand_state.hands[seat] = [card for card in held if card not in cards]
         hand_state.pile.append(TablePlay(seat, list(cards), as_map, shape))
         hand_state.passed = []
@@ -418,11 +395,9 @@ class YayaFugouMatch(Match):
     def _next_holding(self, seat: int) -> int:
         """The next seat in turn order that still holds cards."""
         hands = self.hand.hands
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if hands[candidate]:
-                return candidate
-        raise AssertionError("no seat holds cards")  # pragma: no cover - the hand would be over
+        holder = self.next_seat_where(seat, lambda candidate: bool(hands[candidate]))
+        assert holder is not None, "no seat holds cards"  # the hand would be over
+        return holder
 
     def _finish_hand(self, remaining: list[int]) -> list[Event]:
         hand_state = self.hand
@@ -454,6 +429,7 @@ class YayaFugouMatch(Match):
         )
         self.titles = titles
         self.hand = None
+        self.phase = "match_over" if len(self.hands) >= self.hands_total else "deal"
         events: list[Event] = [
             {"type": "hand_over", "hand_no": self.hand_no, "scores": scores, "titles": titles}
         ]
@@ -474,24 +450,19 @@ class YayaFugouMatch(Match):
         in_hand = hand_state is not None
         phase = self.phase
         players = self.players
-        view: dict[str, Any] = {
-            "game": self.game.id,
-            "seat": seat,
-            "players": players,
-            "phase": phase,
-            "to_act": self.to_act(),
-            "hand": list(hand_state.hands[seat]) if in_hand and seat is not None else [],
-            "hand_counts": [len(h) for h in hand_state.hands] if in_hand else [0] * players,
-            "trick": self._trick_json() if in_hand and hand_state.phase == "play" else None,
-            "last_trick": dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
-            "dealer": hand_state.dealer if in_hand else len(self.hands) % players,
-            "hand_no": self.hand_no,
-            "hands_total": self.hands_total,
-            "scores": list(self.scores),
-            "hands": [dict(h) for h in self.hands],
+        view = self._common_view(
+            seat,
+            hand_state.hands if in_hand else None,
+            trick=self._trick_json() if phase == "play" else None,
+            last_trick=dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
+            dealer=hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
+            hand_no=self.hand_no,
+            hands_total=self.hands_total,
+        )
+        view |= {
             "top": hand_state.top.to_json() if in_hand and hand_state.top else None,
             "pile": [play.to_json() for play in hand_state.pile] if in_hand else [],
-            "leader": hand_state.leader if in_hand and hand_state.phase == "play" else None,
+            "leader": hand_state.leader if self.phase == "play" else None,
             "passed": list(hand_state.passed) if in_hand else [],
             "revolution": hand_state.revolution if in_hand else False,
             "revolution_used": hand_state.revolution_used if in_hand else False,

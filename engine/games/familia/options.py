@@ -1,6 +1,6 @@
 """Familia table options and their resolution into one concrete table set-up.
 
-Options left at None take the seed's standard for the seat count (the per-player-count section
+FamiliaOptions left at None take the seed's standard for the seat count (the per-player-count section
 of the seed): number of deals, face-card sets, tricks per deal, hand size, jokers added to the
 hands. Seat count means hands in play: two people play the four-seat table, each person holding
 one male and one female seat of a pair (seats 0+2 and 1+3).
@@ -28,7 +28,7 @@ STANDARD_TRICKS = {2: 10, 3: 12, 4: 10, 5: 12, 6: 12, 7: 12, 8: 10, 9: 12, 10: 1
 """Tricks per deal in the seed's per-player-count table (2 people play 4 seats)."""
 
 
-class Options(GameOptions):
+class FamiliaOptions(GameOptions):
     """Every option of the seed, per table. None means the seed's standard for the seat count."""
 
     teams: list[int] | None = Field(
@@ -191,7 +191,7 @@ def _normalise_teams(teams: list[int]) -> tuple[int, ...]:
     return tuple(numbering[team] for team in teams)
 
 
-def resolve(options: Options, players: int) -> Table:
+def resolve(options: FamiliaOptions, players: int) -> Table:
     """Check the options for `players` seats and resolve every default; IllegalAction if invalid."""
     decks = decks_for(players)
     default_teams, default_roles = default_teams_and_roles(players)

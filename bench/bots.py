@@ -1,0 +1,182 @@
+"""Bot strength benchmark: duplicate hands, strong bot against the basic bot.
+
+Every deal is played twice from the same shuffles (the k-th chance action of both runs comes
+from the same seed): once with the test seat played by the `strong` bot, once by the `basic`
+bot; the other seats are basic bots in both runs, with the same random streams. The test seat
+moves round the table from deal to deal (deal d: seat d mod players), so every position counts.
+The score compared is the test seat's score for the hand (in Familia: its team's, which every
+seat of the team shows). Per game it prints the mean difference strong − basic per hand with
+its standard error, and the sign test: how often strong did better / worse on the same deal,
+with the two-sided binomial p-value (ties left out).
+
+    .venv/bin/python -m bench.bots --games holy-grail --deals 20 --budget 0.05   # a quick look
+    .venv/bin/python -m bench.bots --deals 400 --workers 2 --time-limit 3600     # the definitive run
+
+Bounded: `--time-limit` (seconds, default 170) stops the run and reports the deals finished.
+A deal costs about (the test seat's decisions with a choice, 5–15 a hand) × budget plus the
+basic run: 1.5–3 s at the default 0.2 s, so 400 deals of each of the five games take about
+2000 × 2.2 s / 2 workers ≈ 40 minutes on an idle 2-core machine (use one worker per core: the
+budget is wall-clock time, so an overloaded machine weakens the strong bot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine import CHANCE, GAMES
+from engine.bots import DEFAULT_BUDGET, bot_action
+
+PLAYERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    game_id: str
+    deal: int
+    strong: float
+    basic: float
+    searched: int
+    seconds: float
+    slowest: float  # the longest strong decision of the deal, in seconds
+
+
+def play_hand(
+    game_id: str, seed: int, test_seat: int, level: str, budget: float
+) -> tuple[float, int, float]:
+    """One hand from `seed`'s shuffles with `test_seat` at `level`: (its hand score, decisions
+    searched, the longest of them in seconds)."""
+    game = GAMES[game_id]
+    match = game.new_match(PLAYERS, {"hands": 1}, seed=seed)
+    seat_rngs = [random.Random(f"{seed}:seat:{s}") for s in range(PLAYERS)]
+    chance_count = searched = 0
+    slowest = 0.0
+    while not match.is_over:
+        seat = match.to_act()[0]
+        if seat == CHANCE:
+            match.deal_random(random.Random(f"{seed}:chance:{chance_count}"))
+            chance_count += 1
+            continue
+        seat_level = level if seat == test_seat else "basic"
+        if seat_level == "strong" and len(match.legal_actions(seat)) > 1:
+            searched += 1
+        started = time.perf_counter()
+        action = bot_action(match, seat, seat_rngs[seat], level=seat_level, budget=budget)  # type: ignore[arg-type]
+        if seat_level == "strong":
+            slowest = max(slowest, time.perf_counter() - started)
+        match.apply(seat, action)
+    return float(match.hands[0]["scores"][test_seat]), searched, slowest
+
+
+def play_deal(task: tuple[str, int, int, float]) -> DealResult:
+    """Both runs of one deal (the worker's job)."""
+    game_id, deal, base_seed, budget = task
+    seed = base_seed * 1_000_003 + deal
+    seat = deal % PLAYERS
+    start = time.perf_counter()
+    strong, searched, slowest = play_hand(game_id, seed, seat, "strong", budget)
+    basic, _, _ = play_hand(game_id, seed, seat, "basic", budget)
+    return DealResult(game_id, deal, strong, basic, searched, time.perf_counter() - start, slowest)
+
+
+def sign_test_p(wins: int, losses: int) -> float:
+    """Two-sided exact binomial test of wins against losses at p = 1/2."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def summarize(results: list[DealResult]) -> dict[str, float]:
+    diffs = [r.strong - r.basic for r in results]
+    n = len(diffs)
+    mean = sum(diffs) / n if n else 0.0
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    se = sd / math.sqrt(n) if n else 0.0
+    wins = sum(d > 0 for d in diffs)
+    losses = sum(d < 0 for d in diffs)
+    return {
+        "n": n,
+        "mean": mean,
+        "se": se,
+        "z": mean / se if se else 0.0,
+        "wins": wins,
+        "losses": losses,
+        "ties": n - wins - losses,
+        "p": sign_test_p(wins, losses),
+        "strong": sum(r.strong for r in results) / n if n else 0.0,
+        "basic": sum(r.basic for r in results) / n if n else 0.0,
+        "searched": sum(r.searched for r in results) / n if n else 0.0,
+        "seconds": sum(r.seconds for r in results) / n if n else 0.0,
+        "slowest": max((r.slowest for r in results), default=0.0),
+    }
+
+
+def tasks(games: list[str], deals: int, seed: int, budget: float) -> Iterator[tuple[str, int, int, float]]:
+    """Deals interleaved across games, so a run cut short still covers every game evenly."""
+    for deal in range(deals):
+        for game_id in games:
+            yield game_id, deal, seed, budget
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", nargs="+", default=sorted(GAMES), choices=sorted(GAMES))
+    parser.add_argument("--deals", type=int, default=40, help="duplicate deals per game")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="strong seconds a decision")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing deals in parallel")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=170.0, help="stop handing out deals after this")
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    results: dict[str, list[DealResult]] = {g: [] for g in args.games}
+    work = tasks(args.games, args.deals, args.seed, args.budget)
+    cut = False
+    with multiprocessing.Pool(args.workers) as pool:
+        pending = pool.imap_unordered(play_deal, work)
+        while True:
+            left = args.time_limit - (time.perf_counter() - start)
+            try:
+                result = pending.next(timeout=max(left, 0.001))
+            except StopIteration:
+                break
+            except multiprocessing.TimeoutError:
+                cut = True
+                pool.terminate()
+                break
+            results[result.game_id].append(result)
+    elapsed = time.perf_counter() - start
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"{PLAYERS} seats, budget {args.budget} s, {args.workers} worker(s), {elapsed:.0f} s"
+        f"{' (time limit reached)' if cut else ''}, load avg {load}",
+        flush=True,
+    )
+    print(
+        f"{'game':<14}{'deals':>6}{'strong':>9}{'basic':>9}{'diff':>8}{'SE':>7}{'z':>6}"
+        f"{'better':>8}{'worse':>7}{'tied':>6}{'sign p':>9}{'searches':>9}{'s/deal':>8}{'max s':>7}"
+    )
+    for game_id in args.games:
+        if not results[game_id]:
+            continue
+        s = summarize(results[game_id])
+        print(
+            f"{game_id:<14}{s['n']:>6}{s['strong']:>9.1f}{s['basic']:>9.1f}{s['mean']:>8.2f}{s['se']:>7.2f}"
+            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['searched']:>9.1f}{s['seconds']:>8.1f}{s['slowest']:>7.2f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+/** Leaderboard tables and dates, shared by the room page and the history page. */
+import { h } from "../dom.js";
+import { lang, t } from "../i18n.js";
+import { formatScore } from "../table.js";
+
+export function normaliseLeaderboard(data) {
+  const rows = Array.isArray(data) ? data : data && Array.isArray(data.rows) ? data.rows : data && Array.isArray(data.entries) ? data.entries : [];
+  return rows.map((row, index) => ({
+    rank: row.rank ?? index + 1,
+    gameId: row.game_id ?? null,
+    name: row.kind === "bot" ? t("board.bots") : row.name ?? "",  // the server adds every bot into one entry
+    bot: row.kind === "bot",
+    me: Boolean(row.is_me),
+    matches: row.matches ?? null,
+    wins: row.wins ?? null,
+    total: row.score ?? row.total ?? 0,
+  }));
+}
+
+/** Leaderboard rows; with `gameNames` (overall board: one ranking per game) a game column is added. */
+export function leaderboardTable(rows, gameNames) {
+  const byGame = Boolean(gameNames) && rows.some((r) => r.gameId);
+  return h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard", "data-testid": "leaderboard" },
+    h("thead", null, h("tr", null, byGame ? h("th", null, t("history.game")) : null, h("th", null, "#"), h("th", null, t("leaderboard.player")),
+      h("th", { class: "num" }, t("leaderboard.matches")), rows.some((r) => r.wins !== null) ? h("th", { class: "num" }, t("leaderboard.wins")) : null,
+      h("th", { class: "num" }, t("leaderboard.total")))),
+    h("tbody", null, rows.map((row) => h("tr", { class: row.me ? "me" : null },
+      byGame ? h("td", null, gameNames(row.gameId)) : null,
+      h("td", null, String(row.rank)),
+      h("td", null, row.name),
+      h("td", { class: "num" }, row.matches === null ? "" : String(row.matches)),
+      rows.some((r) => r.wins !== null) ? h("td", { class: "num" }, row.wins === null ? "" : String(row.wins)) : null,
+      h("td", { class: "num" }, formatScore(row.total)))))));
+}
+
+export function formatDate(value) {
+  if (!value) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return date.toLocaleString(lang() === "ja" ? "ja-JP" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+}

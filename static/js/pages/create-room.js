@@ -1,0 +1,69 @@
+/** The create-room form: game, preset, seat count and the game's options. */
+import { h, replace } from "../dom.js";
+import { post } from "../api.js";
+import { pick, t } from "../i18n.js";
+import { field, form, gameName } from "./common.js";
+import { defaultsFor, optionsEditor } from "./options-editor.js";
+
+export function createRoomPanel(catalog, plugins) {
+  const gameSelect = h("select", { name: "game_id", "data-testid": "game-select" },
+    catalog.map((game) => h("option", { value: game.id }, gameName(game))));
+  const seatsSelect = h("select", { name: "seats", "data-testid": "seats-select" });
+  const presetSelect = h("select", { name: "preset", "data-testid": "preset-select" });
+  const presetField = field(t("landing.create.preset"), presetSelect);
+  const optionsHolder = h("div");
+  let editor = null;
+  const currentGame = () => catalog.find((g) => g.id === gameSelect.value);
+  const currentPreset = () => ((currentGame() || {}).presets || []).find((p) => p.key === presetSelect.value) || null;
+  /** Options shown = the defaults for this seat count, with the chosen preset's choices on top. */
+  const fillOptions = () => {
+    const game = currentGame();
+    const preset = currentPreset();
+    editor = optionsEditor(game, plugins[game.id], { ...defaultsFor(game, Number(seatsSelect.value)), ...(preset ? preset.options : {}) }, {
+      disabled: false,
+      seats: Number(seatsSelect.value),
+      seatName: () => "", // nobody sits yet
+    });
+    replace(optionsHolder, editor.el);
+  };
+  const rulesLink = h("a", { class: "small-link", target: "_blank", rel: "noopener" });
+  const fill = (keepSeats) => {
+    const game = catalog.find((g) => g.id === gameSelect.value);
+    if (!game) return;
+    const previous = Number(seatsSelect.value);
+    replace(seatsSelect, Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i)
+      .map((n) => h("option", { value: String(n) }, t("common.players", { n }))));
+    const wanted = keepSeats && previous >= game.min_players && previous <= game.max_players ? previous : Math.min(Math.max(4, game.min_players), game.max_players);
+    seatsSelect.value = String(wanted);
+    const presets = game.presets || [];
+    replace(presetSelect, presets.map((preset) => h("option", { value: preset.key }, pick(preset.names))));
+    presetField.hidden = presets.length < 2;
+    fillOptions();
+    rulesLink.href = game.rules_url || `/rules/${game.id}`;
+    rulesLink.textContent = t("room.rules", { game: gameName(game) });
+  };
+  gameSelect.addEventListener("change", () => fill(false));
+  seatsSelect.addEventListener("change", fillOptions);
+  presetSelect.addEventListener("change", () => {
+    const preset = currentPreset();
+    if (preset && preset.seats) seatsSelect.value = String(preset.seats);
+    fillOptions();
+  });
+  const preferred = catalog.find((g) => g.id === "holy-grail");
+  if (preferred) gameSelect.value = preferred.id;
+  fill(false);
+  return h("section", { class: "card-panel" },
+    h("h2", null, t("landing.create.title")),
+    form({ class: "stack-form", "data-testid": "create-room" }, [
+      field(t("landing.create.game"), gameSelect),
+      rulesLink,
+      presetField,
+      field(t("landing.create.seats"), seatsSelect),
+      h("fieldset", null, h("legend", null, t("landing.create.options")), optionsHolder),
+      h("button", { type: "submit", class: "primary" }, t("landing.create.submit")),
+    ], async () => {
+      const room = await post("/api/rooms", { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: editor ? editor.read() : {} });
+      location.assign(`/r/${room.code}`);
+      return "";
+    }));
+}

@@ -1,0 +1,82 @@
+/** One match: final ranking, hand-by-hand scores and each hand's explanation from the plugin. */
+import { h, replace } from "../dom.js";
+import { gameById, get, me } from "../api.js";
+import { lang, t } from "../i18n.js";
+import { formatScore, loadPlugin, rankSeats } from "../table.js";
+import { cardEl } from "../cards.js";
+import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
+import { formatDate } from "./boards.js";
+
+export async function matchPage(id) {
+  loading();
+  const person = await me();
+  header(person);
+  let match;
+  try {
+    match = await get(`/api/matches/${encodeURIComponent(id)}`);
+  } catch (error) {
+    replace(main, errorBox(error));
+    return;
+  }
+  const game = await gameById(match.game_id).catch(() => null);
+  const plugin = await loadPlugin(match.game_id);
+  const seats = match.seats || [];
+  const seatName = (n) => seatLabel(seats.find((s) => s.n === n), n);
+  const players = match.players || seats.length;
+  const seatNumbers = Array.from({ length: players }, (_, n) => n);
+  const hands = match.hands || [];
+  const totals = match.totals || seatNumbers.map((n) => hands.reduce((sum, hand) => sum + (hand.scores[n] || 0), 0));
+  // Until the match ends there is no stored ranking; rank the running totals instead.
+  const ranking = Array.isArray(match.ranking) && match.ranking.length ? match.ranking : rankSeats(totals);
+  replace(main,
+    h("p", null, h("a", { href: "/history" }, `← ${t("nav.history")}`)),
+    h("h1", null, gameName(game) || match.game_id, " ", h("span", { class: "muted small" }, t("match.title", { id: match.id }))),
+    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
+      match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, t("room.title", { code: match.room_code }))] : null),
+    h("h2", null, t("match.ranking")),
+    h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
+    h("h2", null, t("match.hands")),
+    h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "match-hands" },
+      h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),
+      h("tbody", null, hands.map((hand, index) => h("tr", null, h("td", null, String(hand.hand_no ?? index + 1)),
+        seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
+      h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n])))))),
+    handExplanations(plugin, match, hands, seatName, totals)));
+}
+
+/** Each hand's explanation from the game plugin (the same as the table's result dialog). */
+export function handExplanations(plugin, match, hands, seatName, totals) {
+  if (!plugin.renderHandResult || !hands.length) return null;
+  const ctx = {
+    game: match.game_id,
+    view: { game: match.game_id, seat: null, players: match.players, phase: "match_over", to_act: [], hand: [], hands, scores: totals },
+    seat: null,
+    legal: [],
+    mySeats: [],
+    isMyTurn: false,
+    players: match.players,
+    selected: [],
+    setSelected() {},
+    send: () => false,
+    seatName,
+    card: (code, options) => cardEl(code, plugin.deck, options),
+    h,
+    t,
+    lang: lang(),
+    redraw() {},
+  };
+  return hands.map((stored, index) => {
+    // The server stores the engine's whole hand record (minus scores) as `details`.
+    const inner = stored.details && stored.details.details && typeof stored.details.details === "object" ? stored.details : null;
+    const hand = inner ? { ...inner, ...stored, details: inner.details } : stored;
+    const box = h("div", { class: "hand-details" });
+    try {
+      plugin.renderHandResult(box, ctx, hand);
+    } catch (error) {
+      console.error("plugin hand result failed", error);
+      return null;
+    }
+    return h("details", { class: "scores-panel match-hand", "data-testid": "match-hand-details" },
+      h("summary", null, t("table.hand_result", { n: hand.hand_no ?? index + 1 })), box);
+  });
+}

@@ -1,0 +1,388 @@
+/** The room page: lobby (seats, invite, options, start/rematch, leaderboard) and the live table. */
+import { h, replace } from "../dom.js";
+import { ApiError, del, gameById, get, me, patch, post } from "../api.js";
+import { lang, t } from "../i18n.js";
+import { RoomSocket } from "../socket.js";
+import { Table, loadPlugin } from "../table.js";
+import { errorBox, errorText, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
+import { optionsEditor } from "./options-editor.js";
+import { leaderboardTable, normaliseLeaderboard } from "./boards.js";
+
+export function roomPage(code) {
+  const page = {
+    code,
+    person: null,
+    room: null,
+    game: null,
+    plugin: null,
+    table: null,
+    socket: null,
+    leaderboard: null,
+    connection: "connecting",
+    notice: null,
+    lobbyEl: h("div", { class: "lobby" }),
+    tableEl: h("div", { class: "table", "data-testid": "table" }),
+    noticeEl: h("div", { class: "page-notice" }),
+    barEl: h("div", { class: "start-bar" }),
+    hasState: false,
+    lobbyOpen: null,
+    optionsDraft: null,
+    optionsStatus: null,
+  };
+
+  async function start() {
+    loading();
+    page.person = await me();
+    header(page.person);
+    if (!page.person) {
+      replace(main, nameForm(start, t("landing.name.title")), loginForm(start));
+      return;
+    }
+    try {
+      page.room = await get(`/api/rooms/${encodeURIComponent(code)}`);
+    } catch (error) {
+      replace(main, h("p", { class: "error" }, error instanceof ApiError && error.status === 404 ? t("room.notfound") : errorText(error)));
+      return;
+    }
+    page.game = await gameById(page.room.game_id);
+    page.plugin = await loadPlugin(page.room.game_id);
+    page.table = new Table(page.tableEl, {
+      gameId: page.room.game_id,
+      plugin: page.plugin,
+      send: (message) => (page.socket ? page.socket.send(message) : false),
+      rulesHref: rulesHref(),
+    });
+    page.table.setRoom(page.room);
+    replace(main, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl);
+    renderLobby();
+    loadLeaderboard();
+    page.socket = new RoomSocket(code, {
+      onStatus: (status, seconds) => {
+        if (status === "signed-out") {
+          location.reload(); // the page asks for a name or a sign-in again
+          return;
+        }
+        if (status === "gone") {
+          replace(main, h("p", { class: "error" }, t("room.notfound")));
+          return;
+        }
+        page.connection = status;
+        page.table.setConnection(status);
+        renderConnection(seconds);
+      },
+      onMessage: handleMessage,
+    });
+    window.addEventListener("beforeunload", () => page.socket.close());
+  }
+
+  function rulesHref() {
+    return (page.game && page.game.rules_url) || `/rules/${page.room.game_id}`;
+  }
+
+  function renderConnection(seconds) {
+    const el = document.getElementById("conn-line");
+    if (!el) return;
+    const key = page.connection === "open" ? "conn.open" : page.connection === "closed" ? "conn.closed" : "conn.connecting";
+    replace(el, h("span", { class: ["conn-line", `conn-${page.connection}`], "data-conn": page.connection },
+      h("span", { class: "dot" }), t(key, { s: seconds ?? "" })));
+  }
+
+  function handleMessage(message) {
+    if (message.type === "room") {
+      const previousStatus = page.room && page.room.match ? page.room.match.status : null;
+      page.room = message.room;
+      page.table.setRoom(page.room);
+      renderLobby();
+      const status = page.room.match ? page.room.match.status : null;
+      if (status !== previousStatus) loadLeaderboard();
+    } else if (message.type === "state") {
+      const before = matchStatus();
+      const firstState = !page.hasState;
+      page.hasState = true;
+      page.table.setState(message);
+      if (before !== matchStatus()) {
+        page.lobbyOpen = null;
+        loadLeaderboard();
+      }
+      if (firstState || before !== matchStatus()) renderLobby();
+    } else if (message.type === "error") {
+      const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
+      // The server words the reason in English; its Japanese line is the general kind of error.
+      let text = key ? t(key, { message: message.message }) : message.message;
+      if (lang() === "ja" && message.messages && message.messages.ja && message.code !== "stale") {
+        text = `${message.messages.ja}（${message.message}）`;
+      }
+      page.table.showNotice(text);
+      if (!page.hasState) showNotice(text);
+    }
+  }
+
+  function showNotice(text, isError = true) {
+    replace(page.noticeEl, text ? h("p", { class: isError ? "error" : "ok", role: "alert" }, text) : null);
+  }
+
+  /** Run lobby requests one after another, so a quick second click (take a seat, then fill
+   * the rest with bots) sees the result of the first. */
+  let queue = Promise.resolve();
+  function enqueue(task) {
+    queue = queue.then(task, task);
+    return queue;
+  }
+
+  function setRoom(room) {
+    if (room && room.code) {
+      page.room = room;
+      page.table.setRoom(page.room);
+      renderLobby();
+    }
+  }
+
+  function act(request) {
+    return enqueue(async () => {
+      showNotice(null);
+      try {
+        setRoom(await request());
+      } catch (error) {
+        showNotice(errorText(error));
+      }
+    });
+  }
+
+  /** Host: a bot in every seat that is empty now (the room is re-read first). */
+  function fillWithBots() {
+    return enqueue(async () => {
+      showNotice(null);
+      try {
+        let room = await get(`/api/rooms/${encodeURIComponent(code)}`);
+        for (const seat of room.seats.filter((s) => !s.kind)) {
+          try {
+            room = await post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" });
+          } catch (error) {
+            // Someone sat down there meanwhile: leave them be and go on.
+            if (!(error instanceof ApiError && error.status === 409)) throw error;
+          }
+        }
+        setRoom(await get(`/api/rooms/${encodeURIComponent(code)}`));
+      } catch (error) {
+        showNotice(errorText(error));
+      }
+    });
+  }
+
+  async function loadLeaderboard() {
+    try {
+      page.leaderboard = await get(`/api/rooms/${encodeURIComponent(code)}/leaderboard`);
+    } catch {
+      page.leaderboard = null;
+    }
+    renderLobby();
+  }
+
+  const isHost = () => Boolean(page.person && page.room && page.room.host_id === page.person.id);
+  /** The room's latest match status; a state showing that match over counts as finished even
+   * before the next room message says so. */
+  const matchStatus = () => {
+    const roomMatch = page.room ? page.room.match : null;
+    const state = page.table && page.table.state;
+    // The live state can be ahead of the last room message (a match just started or ended).
+    if (state && (!roomMatch || state.match_id >= roomMatch.id)) {
+      const view = page.table.currentView();
+      if (view) return view.phase === "match_over" || (view.to_act || []).length === 0 ? "finished" : "running";
+    }
+    return roomMatch ? roomMatch.status : null;
+  };
+  const matchRunning = () => {
+    const status = matchStatus();
+    return status !== null && !["finished", "over", "abandoned", "done"].includes(status);
+  };
+
+  function seatRow(seat) {
+    const mine = seat.kind === "person" && page.person && seat.person_id === page.person.id;
+    const host = isHost();
+    const buttons = [];
+    if (seat.kind === null || seat.kind === undefined) {
+      buttons.push(h("button", { type: "button", class: "small", "data-testid": `take-${seat.n}`,
+        onclick: () => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "me" })) }, t("room.seat.take")));
+      if (host) {
+        buttons.push(h("button", { type: "button", class: "small", "data-testid": `bot-${seat.n}`,
+          onclick: () => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot" })) }, t("room.seat.bot")));
+      }
+    } else if (mine) {
+      buttons.push(h("button", { type: "button", class: "small", "data-testid": `leave-${seat.n}`,
+        onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
+    } else if (host) {
+      buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,
+        onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.remove")));
+      if (seat.kind === "person" && matchRunning()) {
+        buttons.push(h("button", { type: "button", class: "small", "data-testid": `takeover-${seat.n}`,
+          title: t("room.seat.takeover_title"),
+          onclick: () => act(() => post(`/api/rooms/${code}/seats/${seat.n}`, { as: "bot", replace: true })) },
+          t("room.seat.takeover")));
+      }
+    }
+    const connected = seat.kind === "bot" || seat.connected;
+    return h("li", { class: ["seat-row", mine && "mine", !seat.kind && "empty"], dataset: { seat: String(seat.n) } },
+      h("span", { class: "seat-no" }, t("common.seat", { n: seat.n + 1 })),
+      seat.kind ? h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }) : null,
+      h("span", { class: "seat-who" },
+        seat.kind ? seatLabel(seat, seat.n) : h("span", { class: "muted" }, t("room.seat.empty")),
+        mine ? h("span", { class: "tag" }, t("common.you")) : null,
+        seat.kind === "person" && seat.person_id === page.room.host_id ? h("span", { class: "tag" }, t("room.host")) : null),
+      h("span", { class: "seat-buttons" }, buttons));
+  }
+
+  function renderLobby() {
+    const room = page.room;
+    if (!room) return;
+    const host = isHost();
+    const running = matchRunning();
+    const finished = matchStatus() !== null && !running;
+    const seats = room.seats || [];
+    const emptySeats = seats.filter((s) => !s.kind);
+    const inviteUrl = room.invite_url ? new URL(room.invite_url, location.origin).href : `${location.origin}/r/${room.code}`;
+    const inviteInput = h("input", { value: inviteUrl, readonly: true, "data-testid": "invite-url", onfocus: (e) => e.target.select() });
+    const copyButton = h("button", { type: "button", "data-testid": "copy-invite", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(inviteUrl);
+      } catch {
+        inviteInput.select();
+        document.execCommand("copy");
+      }
+      copyButton.textContent = t("room.invite.copied");
+      setTimeout(() => (copyButton.textContent = t("room.invite.copy")), 2000);
+    } }, t("room.invite.copy"));
+    const seated = seats.some((s) => s.kind === "person" && page.person && s.person_id === page.person.id);
+    const members = room.members || [];
+
+    const startBar = [];
+    if (host && !running) {
+      startBar.push(h("button", {
+        type: "button", class: "primary big", "data-testid": "start", disabled: emptySeats.length > 0,
+        onclick: () => act(() => post(`/api/rooms/${code}/start`)),
+      }, t(finished ? "room.rematch" : "room.start")));
+      if (emptySeats.length) startBar.push(h("p", { class: "help" }, t("room.need.seats")));
+    } else if (!running) {
+      startBar.push(h("p", { class: "muted" }, t("room.waiting.host")));
+    }
+
+    const optionsPanel = page.game && (page.game.options_schema && Object.keys(page.game.options_schema.properties || {}).length)
+      ? optionsSection(host && !running)
+      : null;
+
+    const seatCount = host && !running && page.game
+      ? h("label", { class: "field inline" }, h("span", { class: "field-label" }, t("room.seats.count")),
+        h("select", { "data-testid": "seat-count", onchange: (e) => changeSeatCount(Number(e.target.value)) },
+          Array.from({ length: page.game.max_players - page.game.min_players + 1 }, (_, i) => page.game.min_players + i)
+            .map((n) => h("option", { value: String(n), selected: n === seats.length }, t("common.players", { n })))))
+      : null;
+
+    const content = [
+      h("div", { class: "lobby-head" },
+        h("h2", null, gameName(page.game) || room.game_id, " ", h("span", { class: "muted small" }, t("room.title", { code: room.code }))),
+        h("a", { href: rulesHref(), target: "_blank", rel: "noopener", class: "small-link" }, t("room.rules", { game: gameName(page.game) })),
+        h("div", { id: "conn-line" })),
+      h("section", { class: "lobby-section" },
+        h("h3", null, t("room.invite")),
+        h("div", { class: "invite" }, inviteInput, copyButton),
+        h("p", { class: "help" }, t("room.invite.help"))),
+      h("section", { class: "lobby-section" },
+        h("h3", null, t("room.seats")),
+        seatCount,
+        h("ul", { class: "seat-list", "data-testid": "seat-list" }, seats.map(seatRow)),
+        host && emptySeats.length ? h("button", { type: "button", "data-testid": "fill-bots", onclick: fillWithBots }, t("room.seat.fill")) : null,
+        !seated ? h("p", { class: "muted" }, t("room.spectator")) : null),
+      h("section", { class: "lobby-section" },
+        h("h3", null, t("room.members")),
+        h("ul", { class: "member-list" }, members.map((m) => h("li", null,
+          h("span", { class: ["dot", m.connected === false ? "offline" : "online"] }),
+          m.name ?? "",
+          m.is_host || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null,
+          seats.some((s) => s.kind === "person" && s.person_id === m.person_id) ? null : h("span", { class: "tag" }, t("room.watching")))))),
+      optionsPanel,
+      leaderboardSection(),
+    ];
+    replace(page.barEl, startBar);
+    const showTable = page.hasState;
+    if (showTable) {
+      // Folded during play unless the person opened it; their choice survives redraws.
+      const details = h("details", { class: "lobby-details", open: page.lobbyOpen ?? !running },
+        h("summary", { onclick: () => (page.lobbyOpen = !details.open) }, t("room.title", { code: room.code })), content);
+      replace(page.lobbyEl, details);
+    } else {
+      replace(page.lobbyEl, content);
+    }
+    renderConnection();
+  }
+
+  /** The room's options; the host edits them (an unsaved draft survives redraws) and saves. */
+  function optionsSection(editable) {
+    const room = page.room;
+    const seats = room.seats || [];
+    const status = page.optionsStatus;
+    const statusLine = h("p", { class: ["form-status", status && status.error && "error"], role: "status", "data-testid": "options-status" },
+      status ? status.text : "");
+    const editor = optionsEditor(page.game, page.plugin, editable && page.optionsDraft ? page.optionsDraft : room.options, {
+      disabled: !editable,
+      seats: seats.length,
+      seatName: (n) => {
+        const seat = seats.find((s) => s.n === n);
+        return seat && seat.kind ? seatLabel(seat, n) : "";
+      },
+      onEdit: (options) => {
+        page.optionsDraft = options;
+        page.optionsStatus = null;
+        replace(statusLine);
+      },
+    });
+    const save = () => enqueue(async () => {
+      page.optionsStatus = null;
+      try {
+        const saved = await patch(`/api/rooms/${code}`, { options: editor.read() });
+        page.optionsDraft = null;
+        page.optionsStatus = { text: t("room.options.saved"), error: false };
+        setRoom(saved);
+      } catch (error) {
+        page.optionsStatus = { text: errorText(error), error: true };
+        renderLobby();
+      }
+    });
+    return h("section", { class: "lobby-section", "data-testid": "room-options" },
+      h("h3", null, t("room.options")),
+      editor.el,
+      editable ? h("button", { type: "button", "data-testid": "save-options", onclick: save }, t("room.options.save")) : null,
+      statusLine);
+  }
+
+  /** A new seat count starts the options from what is saved (a draft was made for the old count);
+   * a plugin's `optionsForSeats` drops choices that only fit the old count (Familia's per-seat lists). */
+  function changeSeatCount(seats) {
+    return act(async () => {
+      const body = { seats };
+      const saved = page.room.option_overrides;
+      if (page.plugin && typeof page.plugin.optionsForSeats === "function" && saved) {
+        const adjusted = page.plugin.optionsForSeats({ ...saved }, seats);
+        if (adjusted) body.options = adjusted;
+      }
+      const room = await patch(`/api/rooms/${code}`, body);
+      page.optionsDraft = null;
+      page.optionsStatus = null;
+      return room;
+    });
+  }
+
+  function leaderboardSection() {
+    const rows = normaliseLeaderboard(page.leaderboard);
+    if (!rows.length) return null;
+    return h("section", { class: "lobby-section", "data-testid": "room-leaderboard" },
+      h("h3", null, t("room.leaderboard")),
+      leaderboardTable(rows));
+  }
+
+  page.rerender = () => {
+    if (!page.room) return start();
+    page.table.render();
+    renderLobby();
+  };
+  redraw.current = () => page.rerender();
+  start().catch((error) => replace(main, errorBox(error)));
+}

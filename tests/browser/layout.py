@@ -1,0 +1,50 @@
+"""One screen per decision: the shared bounding-box checks every layout test uses.
+
+`check_screen(page, ...)` looks at the page as a person sees it without scrolling (it scrolls back
+to the top first, since Playwright's clicks scroll) and fails when:
+- the page scrolls sideways;
+- a required element (the hand and each of its cards, the turn line, every enabled button,
+  select and input on the table) is not wholly inside the viewport (a folded information section,
+  a <summary>, is not a decision's control and may sit in the panel's scroll area);
+- two pieces of text, or a text and a card, or two cards overlap. Cards drawn as a fan on
+  purpose (a hand too long for its rows, a multi-card play on the felt) may overlap each other,
+  but each must keep a strip wide enough to read its corner;
+- a text is cut with an ellipsis (a seat name shortened to "…");
+- a table is wider than the screen without a scroll container of its own.
+Each check also saves a screenshot (test-artifacts/, not committed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+# Cards that overlap on purpose still show this much of their left edge (rank and suit).
+MIN_FAN_STRIP_PX = 14
+
+MEASURE_JS = (Path(__file__).parent / "layout.js").read_text()
+
+TABLE_REQUIRED = ("[data-testid=hand]", "[data-testid=hand] .card", "[data-testid=turn]")
+
+
+def check_screen(
+    page: Page,
+    artifacts: Path,
+    shot: str,
+    scope: str = "[data-testid=table]",
+    required: tuple[str, ...] = TABLE_REQUIRED,
+    vertical: bool = True,
+) -> None:
+    """Assert the one-screen rules above for everything under `scope` (or an open dialog) and
+    save `shot`.png; the message lists every problem found at once. `vertical=False` is for a
+    page that may scroll down (a long history): then only the width is judged."""
+    arguments = {
+        "scope": scope,
+        "required": list(required),
+        "minStrip": MIN_FAN_STRIP_PX,
+        "vertical": vertical,
+    }
+    problems = page.evaluate(MEASURE_JS, arguments)
+    page.screenshot(path=str(artifacts / f"{shot}.png"))
+    assert not problems, f"{shot}:\n" + "\n".join(dict.fromkeys(problems))

@@ -1,0 +1,76 @@
+"""What the base Match computes once per state stays right: after every action, after a
+refused action, after a change made outside `apply`, and whatever a caller does with the lists."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import CHANCE, GAMES, IllegalAction
+
+
+def started(game_id: str = "holy-grail", players: int = 4, seed: int = 5):
+    match = GAMES[game_id].new_match(players, seed=seed)
+    rng = random.Random(seed)
+    while CHANCE in match.to_act():
+        match.deal_random(rng)
+    return match
+
+
+def test_legal_actions_and_to_act_are_fresh_lists_each_call() -> None:
+    match = started()
+    seat = match.to_act()[0]
+    first = match.legal_actions(seat)
+    first.clear()
+    match.to_act().clear()
+    assert match.legal_actions(seat) and match.to_act() == [seat]
+
+
+def test_cached_answers_follow_every_applied_action() -> None:
+    for game_id in sorted(GAMES):
+        game = GAMES[game_id]
+        match = started(game_id, game.min_players + 1 if game.min_players < 4 else game.min_players)
+        rng = random.Random(1)
+        for _ in range(60):
+            if match.is_over:
+                break
+            seat = match.to_act()[0]
+            if seat == CHANCE:
+                match.deal_random(rng)
+                continue
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+            # The cache must equal what the game's hooks compute from scratch now.
+            assert match.to_act() == match._to_act()
+            for other in match.to_act():
+                if other != CHANCE:
+                    assert match.legal_actions(other) == match._legal_actions(other)
+
+
+def test_a_refused_action_keeps_the_state_and_its_legal_actions() -> None:
+    match = started()
+    seat = match.to_act()[0]
+    legal = match.legal_actions(seat)
+    with pytest.raises(IllegalAction):
+        match.apply(seat, {"type": "play", "cards": ["not-a-card"]})
+    assert match.legal_actions(seat) == legal and match.to_act() == [seat]
+
+
+def test_an_action_with_extra_keys_is_validated_not_taken_as_listed() -> None:
+    match = started()
+    seat = match.to_act()[0]
+    action = {**match.legal_actions(seat)[0], "extra": 1}
+    before = len(match.log)
+    match.apply(seat, action)  # the full validation accepts it (Holy Grail ignores unknown keys)
+    assert len(match.log) == before + 1 and match.log[-1][1] == action
+
+
+def test_state_changed_forgets_what_was_computed_for_the_old_state() -> None:
+    match = started()
+    seat = match.to_act()[0]
+    match.legal_actions(seat)
+    hand = match.hand.hands[seat]
+    kept = hand[:1]
+    match.hand.hands[seat] = kept  # a test or a search rewriting the position
+    match.state_changed()
+    assert [action["cards"][0] for action in match.legal_actions(seat)] == kept

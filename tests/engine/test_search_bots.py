@@ -1,0 +1,96 @@
+"""The strong bot: deterministic search given its random stream and iteration count, legal
+moves in every game, and the old `bot_action(match, seat, rng)` call still the basic bot."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import CHANCE, GAMES, Match
+from engine.bots import bot_action, get_chooser
+from engine.search import best_gain, candidates, search_action
+
+
+def _first_real_choice(game_id: str, seed: int) -> tuple[Match, int]:
+    """A match at its first decision where the seat to act has several legal actions."""
+    match = GAMES[game_id].new_match(4, {"hands": 1}, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        seat = match.to_act()[0]
+        if seat == CHANCE:
+            match.deal_random(rng)
+        elif len(match.legal_actions(seat)) > 1 and match.view(seat)["phase"] == "play":
+            return match, seat
+        else:
+            match.apply(seat, bot_action(match, seat, rng))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_search_is_deterministic_given_rng_and_iterations(game_id: str) -> None:
+    match, seat = _first_real_choice(game_id, seed=4)
+    choose = get_chooser(game_id)
+    first = search_action(match, seat, random.Random(9), choose, iterations=3)
+    again = search_action(match, seat, random.Random(9), choose, iterations=3)
+    assert first == again
+    assert first in match.legal_actions(seat)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_strong_bot_plays_a_whole_match_legally(game_id: str) -> None:
+    game = GAMES[game_id]
+    match = game.new_match(4, {"hands": 1}, seed=2)
+    rng = random.Random(2)
+    while not match.is_over:
+        seat = match.to_act()[0]
+        if seat == CHANCE:
+            match.deal_random(rng)
+            continue
+        level = "strong" if seat == 0 else "basic"
+        match.apply(seat, bot_action(match, seat, rng, level=level, budget=0.01))
+    assert len(match.hands) == 1
+
+
+def test_old_call_is_the_basic_bot() -> None:
+    match, seat = _first_real_choice("holy-grail", seed=6)
+    old = bot_action(match, seat, random.Random(1))
+    basic = bot_action(match, seat, random.Random(1), level="basic")
+    assert old == basic
+
+
+def test_unknown_level_is_refused() -> None:
+    match, seat = _first_real_choice("holy-grail", seed=6)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        bot_action(match, seat, random.Random(1), level="expert")  # type: ignore[arg-type]
+
+
+def test_search_stops_when_asked_and_falls_back_to_the_basic_choice() -> None:
+    match, seat = _first_real_choice("french-tarot", seed=3)
+    choose = get_chooser("french-tarot")
+    basic = choose(match.view(seat), match.legal_actions(seat), random.Random(5))
+    assert search_action(match, seat, random.Random(5), choose, should_stop=lambda: True) == basic
+
+
+def test_default_kept_unless_another_action_wins_clearly() -> None:
+    assert best_gain({1: [1.0, -1.0, 1.0, -1.0]}, margin=1.0) is None  # gains and losses cancel out
+    assert best_gain({1: [3.0, 2.0, 3.0, 4.0], 2: [1.0, 1.5, 1.0, 1.2]}, margin=1.0) == 1
+    assert best_gain({1: [-3.0, -2.0, -3.0, -1.0]}, margin=1.0) is None
+    assert best_gain({1: [50.0, 60.0, 40.0]}, margin=1.0) is None  # too few guesses to judge
+
+
+def test_the_bar_rises_with_the_number_of_rivals() -> None:
+    gain = [2.0, 0.0, 2.0, 0.0, 2.0, 0.0, 2.0, 0.0, 2.0]  # mean 1.11, 3.2 standard errors
+    alone = {1: gain}
+    crowd = {1: gain, **{k: [0.0] * len(gain) for k in range(2, 9)}}
+    assert best_gain(alone, margin=2.5) == 1
+    assert best_gain(crowd, margin=2.5) is None
+
+
+def test_candidates_start_with_the_default_even_in_another_spelling() -> None:
+    legal = [{"type": "play", "cards": [c]} for c in ("H1", "H2", "H3")]
+    spelled = {"type": "play", "cards": ["H2"], "note": "bot"}
+    assert candidates(legal, legal[1], random.Random(1)) == [legal[1], legal[0], legal[2]]
+    assert candidates(legal, spelled, random.Random(1))[0] == spelled
+    many = [{"type": "play", "cards": [f"S{n}"]} for n in range(20)]
+    picked = candidates(many, many[7], random.Random(1))
+    assert picked[0] == many[7] and len(picked) == 8 and len({str(a) for a in picked}) == 8
