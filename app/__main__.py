@@ -48,7 +48,11 @@ def main() -> None:
     settings = Settings()
     embedded: EmbeddedPostgres | None = None
     if settings.database_url is None:
-        embedded = EmbeddedPostgres(settings.data_dir / "pgdata", fast_unsafe=not settings.embedded_fsync)
+        embedded = EmbeddedPostgres(
+            settings.data_dir / "pgdata",
+            fast_unsafe=not settings.embedded_fsync,
+            port=settings.embedded_pg_port,
+        )
         atexit.register(embedded.stop)
         settings = settings.model_copy(update={"database_url": embedded.start()})
         logging.getLogger("app").info("embedded PostgreSQL on 127.0.0.1:%s", embedded.port)

@@ -88,6 +88,30 @@ class Settings(BaseSettings):
         default=PROJECT_ROOT / "static", validation_alias=AliasChoices("CARDTABLE_STATIC_DIR", "static_dir")
     )
 
+    embedded_pg_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        validation_alias=AliasChoices("CARDTABLE_EMBEDDED_PG_PORT", "embedded_pg_port"),
+    )
+    """Loopback port of the embedded PostgreSQL; 0 picks a free one at each start."""
+
+    max_body_bytes: int = Field(
+        default=64 * 1024,
+        ge=1024,
+        validation_alias=AliasChoices("CARDTABLE_MAX_BODY_BYTES", "max_body_bytes"),
+    )
+    """Largest request body accepted (413 beyond); every real request is a few hundred bytes."""
+
+    login_max_failures: int = Field(
+        default=10, ge=1, validation_alias=AliasChoices("CARDTABLE_LOGIN_MAX_FAILURES", "login_max_failures")
+    )
+    login_window_seconds: int = Field(
+        default=600, ge=1, validation_alias=AliasChoices("CARDTABLE_LOGIN_WINDOW", "login_window_seconds")
+    )
+    """Sign-in limit: this many wrong passwords for one account, or from one client address, within
+    the window make further attempts answer 429 until the oldest failure leaves the window."""
+
     @property
     def sqlalchemy_url(self) -> str:
         if self.database_url is None:

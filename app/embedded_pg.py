@@ -72,6 +72,65 @@ def _chown_tree(path: Path, uid: int, gid: int) -> None:
             os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)
 
 
+def _is_live_postmaster(pid: int, started: int) -> bool:
+    """Whether `pid` is a running (not zombie) process that began when the lock file says the
+    postmaster did. Without /proc (not Linux) we can only trust that the PID exists."""
+    stat_file = Path(f"/proc/{pid}/stat")
+    try:
+        fields = stat_file.read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
+    if fields[0] in ("Z", "X"):
+        return False  # a zombie: dead, only waiting for a parent that may never reap it
+    boot_time = next(
+        (
+            int(line.split()[1])
+            for line in Path("/proc/stat").read_text().splitlines()
+            if line.startswith("btime")
+        ),
+        0,
+    )
+    began = boot_time + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    return abs(began - started) <= 2  # else an unrelated process reused the PID
+
+
+def _wait_for_old_processes(lock_lines: list[str], timeout: float = 30) -> None:
+    """Wait until no process is attached to the dead postmaster's shared memory any more.
+
+    PostgreSQL's own interlock against two sets of processes on one data directory is this
+    segment (named on line 7 of the lock file): its backends exit soon after the postmaster dies.
+    We remove the lock file only once they have, so that removing it never bypasses the interlock.
+    """
+    try:
+        shmid = int(lock_lines[6].split()[1])
+    except (IndexError, ValueError):
+        return
+    deadline = time.monotonic() + timeout
+    while _attached(shmid) > 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _attached(shmid: int) -> int:
+    """Processes attached to System V segment `shmid` (0 when it is gone or unknown)."""
+    try:
+        rows = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except OSError:
+        return 0
+    for row in rows:
+        fields = row.split()
+        if len(fields) > 6 and fields[1] == str(shmid):
+            return int(fields[6])
+    return 0
+
+
 class EmbeddedPostgres:
     """Start (initialising if needed) a PostgreSQL cluster in `pgdata` and stop it again.
 
@@ -79,8 +138,12 @@ class EmbeddedPostgres:
     data people care about.
     """
 
-    def __init__(self, pgdata: Path, *, database: str = "cardtable", fast_unsafe: bool = False) -> None:
+    def __init__(
+        self, pgdata: Path, *, database: str = "cardtable", fast_unsafe: bool = False, port: int = 0
+    ) -> None:
         self.pgdata = pgdata.resolve()
+        self.wanted_port = port
+        """The port to listen on; 0 picks a free one."""
         self.database = database
         self.fast_unsafe = fast_unsafe
         self.port: int | None = None
@@ -116,20 +179,41 @@ class EmbeddedPostgres:
         self.pgdata.chmod(0o700)
 
     def _running_port(self) -> int | None:
-        """The port of a server already running on this cluster (left by another process)."""
+        """The port of a live postmaster on this cluster (left by a process that was killed), or
+        None. A `postmaster.pid` whose PID merely exists is not enough: after a crash that PID may
+        be a zombie nobody reaped or an unrelated process that reused it. Such a stale lock file
+        is removed here, so that `pg_ctl start` starts clean instead of refusing."""
         pid_file = self.pgdata / "postmaster.pid"
-        if not pid_file.exists():
-            return None
-        lines = pid_file.read_text().splitlines()
-        if len(lines) < 4:
+        try:
+            lines = pid_file.read_text().splitlines()
+        except FileNotFoundError:
             return None
         try:
-            os.kill(int(lines[0]), 0)
-        except (ProcessLookupError, ValueError):
-            return None
-        except PermissionError:
-            pass
-        return int(lines[3])
+            pid, started, port = int(lines[0]), int(lines[2]), int(lines[3])
+        except (IndexError, ValueError):
+            pid, started, port = 0, 0, 0
+        if port and self._answers(port):
+            return port
+        if pid > 0 and _is_live_postmaster(pid, started):
+            # Alive and ours, but not answering yet (starting up or recovering): wait for it.
+            return port
+        _wait_for_old_processes(lines)
+        log.info("removing the stale postmaster.pid of a PostgreSQL that is no longer running (PID %s)", pid)
+        pid_file.unlink(missing_ok=True)
+        return None
+
+    def _answers(self, port: int) -> bool:
+        """True when a server on `port` accepts connections and serves this very cluster."""
+        import psycopg
+
+        try:
+            with psycopg.connect(
+                f"postgresql://{SUPERUSER}@127.0.0.1:{port}/postgres", connect_timeout=2
+            ) as conn:
+                row = conn.execute("SHOW data_directory").fetchone()
+        except psycopg.Error:
+            return False
+        return row is not None and Path(str(row[0])).resolve() == self.pgdata
 
     # ---- lifecycle ------------------------------------------------------------------------
     def start(self) -> str:
@@ -149,18 +233,35 @@ class EmbeddedPostgres:
             self.port = running
             self._started_here = True
         else:
-            self.port = free_loopback_port()
-            options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories=''"
-            if self.fast_unsafe:
-                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            self._run(
-                "pg_ctl", "-D", str(self.pgdata), "-w", "-t", "60",
-                "-l", str(self.pgdata / "server.log"), "-o", options, "start",
-            )  # fmt: skip
+            self.port = self.wanted_port or free_loopback_port()
+            self._start_postmaster()
             self._started_here = True
         self._wait_ready()
         self.create_database(self.database)
         return self.url(self.database)
+
+    def _start_postmaster(self) -> None:
+        """`pg_ctl start`, retried for a while: after a crash the killed postmaster's backends may
+        still hold its shared memory for a moment, and PostgreSQL refuses to start until they exit."""
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories=''"
+        if self.fast_unsafe:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self._run(
+                    "pg_ctl", "-D", str(self.pgdata), "-w", "-t", "60",
+                    "-l", str(self.pgdata / "server.log"), "-o", options, "start",
+                )  # fmt: skip
+                return
+            except RuntimeError as exc:
+                if time.monotonic() > deadline:
+                    raise
+                reason = str(exc).strip().splitlines()[-1:] or [""]
+                log.info("PostgreSQL did not start (%s); retrying", reason[0])
+                time.sleep(0.5)
+                if self._running_port() is not None:
+                    return  # it did come up after all (pg_ctl gave up waiting)
 
     def _wait_ready(self, timeout: float = 30) -> None:
         import psycopg

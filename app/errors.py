@@ -1,25 +1,50 @@
-"""Readable errors: every 4xx answer is `{"detail": english, "messages": {"en": ..., "ja": ...}}`."""
+"""Readable errors: every 4xx answer is `{"detail": english, "messages": {"en": ..., "ja": ...}}`,
+request validation (422) included, and the OpenAPI schema documents exactly that shape."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.schemas import ErrorBody
+
 
 class ApiError(Exception):
     """An error a person should read, in both languages of the product."""
 
-    def __init__(self, status: int, en: str, ja: str) -> None:
+    def __init__(self, status: int, en: str, ja: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(en)
         self.status = status
         self.en = en
         self.ja = ja
+        self.headers = headers
 
 
-def _body(en: str, ja: str | None = None) -> dict[str, object]:
+def error_body(en: str, ja: str | None = None) -> dict[str, Any]:
     return {"detail": en, "messages": {"en": en, "ja": ja or en}}
+
+
+_DESCRIPTIONS = {
+    400: "Malformed request (e.g. control characters in the path)",
+    401: "Not signed in, or wrong account id or password",
+    403: "Not allowed (not the host, or a request from another site)",
+    404: "No such resource (or not visible to you)",
+    409: "Conflicts with the current state of the room",
+    413: "Request body too large",
+    422: "Invalid input",
+    429: "Too many failed sign-ins; see Retry-After",
+}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for a route: each listed status answers an `ErrorBody`. 400, 413 and 422 can
+    come from any request (the request guard and validation), so every route lists them."""
+    wanted = sorted({400, 413, 422, *statuses})
+    return {status: {"model": ErrorBody, "description": _DESCRIPTIONS[status]} for status in wanted}
 
 
 def _describe_validation(exc: RequestValidationError) -> str:
@@ -33,18 +58,18 @@ def _describe_validation(exc: RequestValidationError) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(_body(exc.en, exc.ja), status_code=exc.status)
+        return JSONResponse(error_body(exc.en, exc.ja), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         text = _describe_validation(exc)
         return JSONResponse(
-            _body(f"invalid request: {text}", f"リクエストが不正です: {text}"), status_code=422
+            error_body(f"invalid request: {text}", f"リクエストが不正です: {text}"), status_code=422
         )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
-            return JSONResponse(_body("not found", "見つかりません"), status_code=404)
+            return JSONResponse(error_body("not found", "見つかりません"), status_code=404)
         detail = exc.detail if isinstance(exc.detail, str) else "request failed"
-        return JSONResponse(_body(detail), status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse(error_body(detail), status_code=exc.status_code, headers=exc.headers)

@@ -19,9 +19,11 @@ from app.catalog import seed_presets, sync_catalog
 from app.config import Settings
 from app.db import Database, migrate
 from app.errors import install_error_handlers
+from app.middleware import RequestGuard, SecurityHeaders
 from app.presence import Presence
 from app.pubsub import InProcessPubSub, PostgresPubSub, PubSub
-from app.routes import games, history, people, rooms, ws
+from app.routes import games, health, history, people, rooms, ws
+from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
 from app.tables import TableService
@@ -76,9 +78,13 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             await bus.close()
             await db.dispose()
 
-    app = FastAPI(title="Card table", lifespan=lifespan)
+    app = FastAPI(title="Card table", lifespan=lifespan, docs_url=None, redoc_url=None)
     install_error_handlers(app)
-    for module in (people, games, rooms, history, ws):
+    # Outermost last: every answer, refusals of the guard included, carries the security headers.
+    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+    for module in (health, people, games, rooms, history, ws):
         app.include_router(module.router)
+    mount_docs(app)
     mount_client(app, settings.static_dir)
     return app

@@ -13,6 +13,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     String,
@@ -229,3 +230,18 @@ class RoomPresence(Base):
         ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), primary_key=True)
+
+
+class LoginFailure(Base):
+    """One wrong password, for the sign-in limit per account and client address (app/login_limits.py)."""
+
+    __tablename__ = "login_failures"
+    __table_args__ = (
+        Index("ix_login_failures_account", "account", "failed_at"),
+        Index("ix_login_failures_address", "address", "failed_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    account: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str] = mapped_column(String(64))
+    failed_at: Mapped[datetime] = _now()

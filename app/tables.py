@@ -37,8 +37,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bot_pool import BotPool
 from app.db import Database
-from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult, VersionConflict
+from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from app.pubsub import PubSub
+from app.races import log_commit_failure
 from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
@@ -394,8 +395,7 @@ class TableService:
         try:
             await self._commit(live, before)
         except Exception as exc:
-            if not isinstance(exc, VersionConflict):
-                log.exception("could not commit match %s at version %s", live.match_id, before)
+            log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
         live.committed = live.version

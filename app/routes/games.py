@@ -7,14 +7,16 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from app.catalog import defaults_by_players, options_order, presets_by_game
+from app.errors import error_responses
 from app.repository import catalog_rows
+from app.schemas import GameOut
 from app.services import get_services
 from engine import GAMES
 
 router = APIRouter(prefix="/api")
 
 
-@router.get("/games")
+@router.get("/games", response_model=list[GameOut], responses=error_responses())
 async def list_games(request: Request) -> list[dict[str, Any]]:
     async with get_services(request).db.session() as session:
         rows = await catalog_rows(session)

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 
-from app.errors import ApiError
+from app.errors import ApiError, error_responses
+from app.login_limits import record_failure, retry_after
 from app.models import Membership, Person
 from app.models import Session as SessionRow
 from app.repository import clean_name, create_person, open_session, person_json
+from app.schemas import PersonOut
 from app.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
-    hash_password,
+    check_password,
+    hash_password_async,
     normalize_account_id,
     token_hash,
-    verify_password,
 )
 from app.services import SignedIn, get_services
 from app.tables import room_channel
@@ -28,7 +29,13 @@ router = APIRouter(prefix="/api")
 
 
 class NameBody(BaseModel):
-    name: str = Field(max_length=200)
+    # Documented as the 1-32 characters a name may have; the check itself (with a readable
+    # message in both languages) is clean_name's, after runs of spaces are tidied.
+    name: str = Field(
+        max_length=200,
+        description="1 to 32 printable characters once spaces are tidied",
+        json_schema_extra={"minLength": 1, "maxLength": 32},
+    )
 
 
 class PasswordBody(BaseModel):
@@ -52,7 +59,7 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
     )
 
 
-@router.post("/people", status_code=201)
+@router.post("/people", status_code=201, response_model=PersonOut, responses=error_responses(403))
 async def create(body: NameBody, request: Request, response: Response) -> dict[str, Any]:
     """Choosing a name creates a person and signs this browser in as them."""
     async with get_services(request).db.session() as session:
@@ -63,12 +70,12 @@ async def create(body: NameBody, request: Request, response: Response) -> dict[s
     return answer
 
 
-@router.get("/me")
+@router.get("/me", response_model=PersonOut, responses=error_responses(401))
 async def me(person: SignedIn) -> dict[str, Any]:
     return person_json(person)
 
 
-@router.patch("/me")
+@router.patch("/me", response_model=PersonOut, responses=error_responses(401, 403))
 async def rename(body: NameBody, request: Request, person: SignedIn) -> dict[str, Any]:
     services = get_services(request)
     async with services.db.session() as session:
@@ -85,12 +92,12 @@ async def rename(body: NameBody, request: Request, person: SignedIn) -> dict[str
     return answer
 
 
-@router.post("/me/password")
+@router.post("/me/password", response_model=PersonOut, responses=error_responses(401, 403))
 async def set_password(body: PasswordBody, request: Request, person: SignedIn) -> dict[str, Any]:
     """Add or change the password that lets this person sign in on another device."""
     if len(body.password) < 8:
         raise ApiError(422, "a password needs at least 8 characters", "パスワードは8文字以上にしてください")
-    hashed = await asyncio.to_thread(hash_password, body.password)  # argon2 is slow on purpose
+    hashed = await hash_password_async(body.password)  # argon2 is slow on purpose
     async with get_services(request).db.session() as session:
         row = await session.get(Person, person.id)
         assert row is not None
@@ -98,26 +105,41 @@ async def set_password(body: PasswordBody, request: Request, person: SignedIn) -
         return person_json(row)
 
 
-@router.post("/login")
+@router.post("/login", response_model=PersonOut, responses=error_responses(401, 403, 429))
 async def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
-    """Sign in with the public account id shown on the profile and the password."""
-    async with get_services(request).db.session() as session:
-        person = await session.scalar(
-            select(Person).where(Person.account == normalize_account_id(body.account))
-        )
-        if (
-            person is None
-            or person.password_hash is None
-            or not verify_password(person.password_hash, body.password)
-        ):
-            raise ApiError(401, "wrong account id or password", "アカウントIDかパスワードが違います")
+    """Sign in with the public account id shown on the profile and the password.
+
+    Too many wrong passwords for the account or from this address answer 429 (Retry-After) before
+    any hashing; an unknown account costs the same argon2 work as a known one."""
+    services = get_services(request)
+    settings = services.settings
+    account = normalize_account_id(body.account)
+    address = request.client.host if request.client else "unknown"
+    limits = {"limit": settings.login_max_failures, "window": settings.login_window_seconds}
+    async with services.db.session() as session:
+        wait = await retry_after(session, account, address, **limits)
+        if wait is not None:
+            raise ApiError(
+                429,
+                f"too many wrong passwords; try again in {wait} seconds",
+                f"パスワードの誤りが多すぎます。{wait}秒後にもう一度お試しください",
+                headers={"Retry-After": str(wait)},
+            )
+        person = await session.scalar(select(Person).where(Person.account == account))
+    if not await check_password(person.password_hash if person else None, body.password) or person is None:
+        async with services.db.session() as session:
+            await record_failure(session, account, address, window=settings.login_window_seconds)
+        raise ApiError(401, "wrong account id or password", "アカウントIDかパスワードが違います")
+    async with services.db.session() as session:
+        person = await session.get(Person, person.id)
+        assert person is not None
         token = await open_session(session, person)
         answer = person_json(person)
     _set_cookie(request, response, token)
     return answer
 
 
-@router.post("/logout", status_code=204)
+@router.post("/logout", status_code=204, response_class=Response, responses=error_responses(403))
 async def logout(request: Request) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:

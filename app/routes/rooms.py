@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, select
 
-from app.errors import ApiError
+from app.errors import ApiError, error_responses
+from app.limits import check_option_bounds
 from app.match_store import MatchStore
 from app.models import MatchRow, Person, Room, RoomSeat
 from app.repository import (
@@ -21,6 +22,7 @@ from app.repository import (
     room_leaderboard,
     room_seats,
 )
+from app.schemas import RoomLeaderboardEntry, RoomOut
 from app.security import new_invite_code
 from app.services import Services, SignedIn, current_person, get_services
 from app.tables import room_channel
@@ -28,15 +30,22 @@ from app.tables import room_channel
 router = APIRouter(prefix="/api/rooms")
 
 
+SeatCount = Annotated[int, Field(strict=True, ge=1, le=16)]
+"""A seat count is a JSON integer (not `"4"`, not `false`); each game narrows the range further."""
+Code = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+"""Invite codes are URL-safe base64; anything else cannot name a room."""
+SeatNumber = Annotated[int, Path(ge=0, le=63)]
+
+
 class CreateRoomBody(BaseModel):
-    game_id: str
-    seats: int | None = None
+    game_id: str = Field(max_length=64)
+    seats: SeatCount | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    preset: str | None = None
+    preset: str | None = Field(default=None, max_length=64)
 
 
 class PatchRoomBody(BaseModel):
-    seats: int | None = None
+    seats: SeatCount | None = None
     options: dict[str, Any] | None = None
 
 
@@ -72,11 +81,12 @@ def _host_only(room: Room, person: Person) -> None:
         raise ApiError(403, "only the host can do that", "それはホストだけができます")
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=RoomOut, responses=error_responses(401, 403))
 async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) -> dict:
     """The creator becomes host and member; the invite code is the only way in."""
     services = get_services(request)
     game = game_or_error(body.game_id)
+    check_option_bounds(body.options)
     options = dict(body.options)
     seats = body.seats
     if body.preset is not None:
@@ -106,8 +116,8 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     return await _room_answer(services, code, person)
 
 
-@router.get("/{code}")
-async def get_room(code: str, request: Request) -> dict:
+@router.get("/{code}", response_model=RoomOut, responses=error_responses(404))
+async def get_room(code: Code, request: Request) -> dict:
     """Whoever holds the code may look; a signed-in person becomes a member by opening it."""
     services = get_services(request)
     person = await current_person(request)
@@ -122,8 +132,8 @@ async def get_room(code: str, request: Request) -> dict:
     return await _room_answer(services, code, person)
 
 
-@router.patch("/{code}")
-async def patch_room(code: str, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
+@router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
+async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
     """Host only, between matches: change the seat count and/or the options."""
     services = get_services(request)
     async with services.db.session() as session:
@@ -136,6 +146,7 @@ async def patch_room(code: str, body: PatchRoomBody, request: Request, person: S
         game = game_or_error(room.game_id)
         seats = body.seats if body.seats is not None else room.seat_count
         options = body.options if body.options is not None else room.options
+        check_option_bounds(options)
         check_seat_count(game, seats)
         effective_options(game, seats, options)
         room.seat_count = seats
@@ -146,8 +157,8 @@ async def patch_room(code: str, body: PatchRoomBody, request: Request, person: S
     return await _room_answer(services, code, person)
 
 
-@router.post("/{code}/seats/{n}")
-async def take_seat(code: str, n: int, body: SeatBody, request: Request, person: SignedIn) -> dict:
+@router.post("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
+async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request, person: SignedIn) -> dict:
     """`{"as": "me"}` sits down (an empty seat, or one a bot keeps warm); `{"as": "bot"}` lets the
     host seat a bot. During a match this is how a bot takes over for someone who left, and how
     a person takes a bot's seat back. `{"as": "bot", "replace": true}` lets the host give a
@@ -195,8 +206,8 @@ async def take_seat(code: str, n: int, body: SeatBody, request: Request, person:
     return await _room_answer(services, code, person)
 
 
-@router.delete("/{code}/seats/{n}")
-async def leave_seat(code: str, n: int, request: Request, person: SignedIn) -> dict:
+@router.delete("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
+async def leave_seat(code: Code, n: SeatNumber, request: Request, person: SignedIn) -> dict:
     """Leave your own seat, or (host) clear anyone's. During a match the seat waits, empty, until
     the host gives it to a bot or someone takes it."""
     services = get_services(request)
@@ -217,8 +228,8 @@ async def leave_seat(code: str, n: int, request: Request, person: SignedIn) -> d
     return await _room_answer(services, code, person)
 
 
-@router.post("/{code}/start")
-async def start(code: str, request: Request, person: SignedIn) -> dict:
+@router.post("/{code}/start", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
+async def start(code: Code, request: Request, person: SignedIn) -> dict:
     """Host: start a match with the current seating (a rematch once the last one has ended)."""
     services = get_services(request)
     async with services.db.session() as session:
@@ -244,8 +255,8 @@ async def start(code: str, request: Request, person: SignedIn) -> dict:
     return await _room_answer(services, code, person)
 
 
-@router.get("/{code}/leaderboard")
-async def leaderboard(code: str, request: Request) -> list[dict[str, Any]]:
+@router.get("/{code}/leaderboard", response_model=list[RoomLeaderboardEntry], responses=error_responses(404))
+async def leaderboard(code: Code, request: Request) -> list[dict[str, Any]]:
     """Cumulative scores of everyone who has played in this room (bots as one entry)."""
     async with get_services(request).db.session() as session:
         room = await room_by_code(session, code)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import ApiError
+from app.middleware import json_too_deep
 from app.models import Person
 from app.repository import join_room, room_by_code, room_json
 from app.services import Services, current_person, get_services
@@ -27,6 +29,7 @@ from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
 router = APIRouter()
+VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -49,10 +52,14 @@ class RoomFeed:
     (it read the database after the change was committed); otherwise it starts one."""
 
     MAX_ROOMS = 4096
+    DB_SLOTS = 8
+    """Room reads in flight at once, out of the pool's 20 connections: however many sockets a
+    room has, requests and actions still find a connection (issue #10)."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
         self._builds: dict[int, _RoomBuild] = {}
+        self._slots = asyncio.Semaphore(self.DB_SLOTS)
 
     async def room(self, room_id: int, code: str, heard_at: float) -> dict[str, Any]:
         build = self._builds.get(room_id)
@@ -66,7 +73,7 @@ class RoomFeed:
         return await asyncio.shield(build.task)
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
-        async with self.services.db.session() as session:
+        async with self._slots, self.services.db.session() as session:
             room = await room_by_code(session, code)
             connected = await self.services.presence.connected(session, room_id)
             return await room_json(session, room, None, connected)
@@ -162,9 +169,12 @@ class RoomConnection:
                 log.exception("could not push %s to person %s", message, self.person.id)
 
     async def handle(self, raw: str) -> None:
+        if json_too_deep(raw.encode()):
+            await self.error("malformed", "messages must not nest deeper than 32 levels")
+            return
         try:
             message = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self.error("malformed", "messages must be JSON")
             return
         if not isinstance(message, dict):
@@ -224,6 +234,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     await websocket.accept()
     person = await current_person(websocket)
     try:
+        if not VALID_CODE.fullmatch(code):  # e.g. a NUL: PostgreSQL could not even compare it
+            raise ApiError(404, "no room has this invite code", "この招待コードの部屋はありません")
         async with services.db.session() as session:
             room = await room_by_code(session, code)
             joined = person is not None and await join_room(session, room, person)

@@ -3,7 +3,7 @@
 Bots seated before this revision played the basic level; they keep it.
 
 Revision ID: 0005
-Revises: 0003 (the lead re-chains it after 0004 when that lands)
+Revises: 0004
 Create Date: 2026-11-23
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005"
-down_revision: str | None = "0003"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,42 @@
+"""Sane bounds on what a host may type into a room's options, whatever the game allows.
+
+The engine validates each game's options; these bounds come first so that no option can ask
+for a match that never ends (`hands` = 10^9) or a number no table needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.errors import ApiError
+
+MAX_HANDS = 100
+"""More hands than any evening of play; the seeds' longest default is 20."""
+MAX_OPTION_NUMBER = 1000
+"""Every other number in the options (points, sizes, jokers) stays within ±1000."""
+
+
+def check_option_bounds(options: dict[str, Any]) -> None:
+    hands = options.get("hands")
+    if isinstance(hands, int | float) and not isinstance(hands, bool) and hands > MAX_HANDS:
+        # (the engine refuses fewer than one hand with its own message)
+        raise ApiError(422, f"at most {MAX_HANDS} hands per match", f"ハンド数は{MAX_HANDS}までです")
+    for key, value in options.items():
+        for number in _numbers(value):
+            if not -MAX_OPTION_NUMBER <= number <= MAX_OPTION_NUMBER:
+                raise ApiError(
+                    422,
+                    f"option {key!r} is out of range (at most {MAX_OPTION_NUMBER} in size)",
+                    f"設定 {key!r} の値が範囲外です（大きさ{MAX_OPTION_NUMBER}まで）",
+                )
+
+
+def _numbers(value: Any) -> list[float]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [value]
+    if isinstance(value, list):
+        return [n for item in value for n in _numbers(item)]
+    if isinstance(value, dict):
+        return [n for item in value.values() for n in _numbers(item)]
+    return []

@@ -1,0 +1,57 @@
+"""Health checks for service managers and load balancers: `/healthz` says the process answers,
+`/readyz` that it can do real work (the database answers and its schema is at our newest
+migration, so a process started against an unmigrated database is not sent traffic)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import cache
+
+from alembic.script import ScriptDirectory
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from app.db import alembic_config
+from app.errors import error_responses
+from app.schemas import Health
+from app.services import get_services
+
+log = logging.getLogger(__name__)
+router = APIRouter(tags=["health"])
+
+READY_TIMEOUT = 5.0
+"""Seconds /readyz waits for the database before it answers 503."""
+
+
+@cache
+def head_revisions() -> frozenset[str]:
+    """The newest migration(s) this code ships (read once: the files do not change at run time)."""
+    script = ScriptDirectory.from_config(alembic_config("postgresql+psycopg://unused/unused"))
+    return frozenset(script.get_heads())
+
+
+@router.get("/healthz", response_model=Health, responses=error_responses())
+async def healthz() -> Health:
+    """The process is up and its event loop answers."""
+    return Health(status="ok")
+
+
+@router.get(
+    "/readyz",
+    response_model=Health,
+    responses={**error_responses(), 503: {"model": Health, "description": "Not ready (see reason)"}},
+)
+async def readyz(request: Request) -> Health | JSONResponse:
+    """The database answers and is migrated to head (503 with the reason otherwise)."""
+    services = get_services(request)
+    try:
+        async with asyncio.timeout(READY_TIMEOUT), services.db.engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
+    except Exception as exc:  # any failure to reach the database means "not ready"
+        log.info("not ready: the database did not answer (%s)", type(exc).__name__)
+        return JSONResponse(Health(status="unavailable", reason="database").model_dump(), status_code=503)
+    if frozenset(rows) != head_revisions():
+        return JSONResponse(Health(status="unavailable", reason="migrations").model_dump(), status_code=503)
+    return Health(status="ok")

@@ -1,0 +1,185 @@
+"""Response models of the REST API, so `/openapi.json` describes what the server really answers.
+
+The routes still build their answers as dicts (app/repository.py); FastAPI validates each one
+against these models on the way out. Objects allow extra keys so that a field added to a JSON
+shape reaches the client before its model catches up (the documented fields are always there).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Score = int | float
+"""Scores are integers in most games and may be fractional in others; JSON keeps what it got."""
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Messages(BaseModel):
+    en: str
+    ja: str
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx answer: `detail` in English and the same message in both languages."""
+
+    detail: str
+    messages: Messages
+
+
+class Health(BaseModel):
+    status: Literal["ok", "unavailable"]
+    reason: str | None = None
+
+
+class PersonOut(_Open):
+    id: int
+    name: str
+    account: str
+    has_password: bool
+
+
+class PresetOut(_Open):
+    key: str
+    names: dict[str, str]
+    options: dict[str, Any]
+    seats: int | None = None
+
+
+class GameOut(_Open):
+    id: str
+    names: dict[str, str]
+    min_players: int
+    max_players: int
+    default_options: dict[str, Any]
+    default_options_by_players: dict[str, dict[str, Any]]
+    options_schema: dict[str, Any]
+    options_order: list[str]
+    presets: list[PresetOut]
+    rules_url: str
+
+
+class RoomSeatOut(_Open):
+    n: int
+    kind: Literal["person", "bot"] | None
+    person_id: int | None
+    name: str | None
+    connected: bool
+    level: Literal["basic", "strong"] | None = None
+    """A bot's level (the host's choice); None for people and empty seats."""
+
+
+class MemberOut(_Open):
+    person_id: int
+    name: str
+    connected: bool
+    is_host: bool
+
+
+class RoomMatchOut(_Open):
+    id: int
+    number: int
+    status: str
+    version: int
+
+
+class ViewerOut(_Open):
+    person_id: int | None
+    is_host: bool
+    is_member: bool
+    seats: list[int]
+
+
+class RoomOut(_Open):
+    code: str
+    game_id: str
+    game_names: dict[str, str] | None
+    host_id: int | None
+    seat_count: int
+    options: dict[str, Any]
+    option_overrides: dict[str, Any]
+    seats: list[RoomSeatOut]
+    members: list[MemberOut]
+    match: RoomMatchOut | None
+    invite_url: str
+    me: ViewerOut
+
+
+class RoomLeaderboardEntry(_Open):
+    person_id: int | None
+    kind: Literal["person", "bot"]
+    name: str | None
+    matches: int
+    score: Score
+    wins: int
+    rank: int
+
+
+class LeaderboardEntry(RoomLeaderboardEntry):
+    game_id: str
+    is_me: bool
+
+
+class MatchSeatOut(_Open):
+    n: int
+    kind: str | None
+    person_id: int | None
+    name: str | None
+
+
+class ScoredSeatOut(MatchSeatOut):
+    score: Score | None
+    rank: int | None
+
+
+class MatchSummary(_Open):
+    id: int
+    room_code: str
+    number: int
+    game_id: str
+    game_names: dict[str, str] | None
+    status: str
+    players: int
+    created_at: str
+    finished_at: str | None
+    seats: list[ScoredSeatOut]
+    my_seats: list[int]
+    my_score: Score | None
+    my_rank: int | None
+
+
+class HandRow(_Open):
+    hand_no: int
+    scores: list[Score]
+    totals: list[Score]
+    details: dict[str, Any]
+
+
+class RankingRow(_Open):
+    seat: int
+    person_id: int | None
+    name: str | None
+    score: Score
+    rank: int
+
+
+class MatchDetail(_Open):
+    id: int
+    room_code: str | None
+    number: int
+    game_id: str
+    game_names: dict[str, str] | None
+    status: str
+    players: int
+    options: dict[str, Any]
+    version: int
+    created_at: str
+    finished_at: str | None
+    seats: list[MatchSeatOut]
+    hands: list[HandRow]
+    totals: list[Score]
+    ranking: list[RankingRow]

@@ -1,0 +1,185 @@
+"""Restart after a crash that killed the app and its embedded PostgreSQL together (issue #10, 1).
+
+A killed postmaster leaves `postmaster.pid` behind, and its PID may live on as a zombie nobody
+reaps or be reused by an unrelated process. The server must see that the lock file is stale,
+remove it and start PostgreSQL clean, on the first try, without losing an acknowledged action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+from app.embedded_pg import EmbeddedPostgres, free_loopback_port
+from tests.api.harness import TableSocket
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+KILLS = 10
+
+
+def _write_pid_file(pgdata: Path, pid: int, started: int, port: int) -> None:
+    pgdata.mkdir(parents=True, exist_ok=True)
+    (pgdata / "postmaster.pid").write_text(
+        f"{pid}\n{pgdata}\n{started}\n{port}\n\n127.0.0.1\n  1234567     12\nready   \n"
+    )
+
+
+def _state_of(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_lock_file_naming_a_zombie_is_stale_and_removed(tmp_path: Path) -> None:
+    zombie = subprocess.Popen(["true"])
+    try:
+        deadline = time.monotonic() + 10
+        while _state_of(zombie.pid) != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        pgdata = tmp_path / "pgdata"
+        _write_pid_file(pgdata, zombie.pid, int(time.time()), free_loopback_port())
+        assert EmbeddedPostgres(pgdata)._running_port() is None
+        assert not (pgdata / "postmaster.pid").exists()
+    finally:
+        zombie.wait()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_lock_file_naming_a_reused_pid_is_stale_and_removed(tmp_path: Path) -> None:
+    pgdata = tmp_path / "pgdata"
+    # This test process exists, but it began long after the postmaster the file describes.
+    _write_pid_file(pgdata, os.getpid(), int(time.time()) - 3 * 3600, free_loopback_port())
+    assert EmbeddedPostgres(pgdata)._running_port() is None
+    assert not (pgdata / "postmaster.pid").exists()
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _start(env: dict[str, str], base: str, pgdata: Path) -> subprocess.Popen[bytes]:
+    """Start `python -m app`; it must come up on this first try (no exit, no retry by us)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 90
+    while True:
+        if process.poll() is not None:
+            output = process.stdout.read().decode(errors="replace") if process.stdout else ""
+            server_log = pgdata / "server.log"
+            tail = server_log.read_text(errors="replace")[-3000:] if server_log.exists() else ""
+            raise AssertionError(
+                f"the server exited ({process.returncode}) instead of starting:\n{output}\n{tail}"
+            )
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return process
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "the server did not come up"
+        time.sleep(0.05)
+
+
+def _crash(process: subprocess.Popen[bytes], pgdata: Path) -> None:
+    """SIGKILL the app, the postmaster and every PostgreSQL backend at once, as a power cut of
+    the processes would (nothing gets to clean up, the lock file stays)."""
+    postmaster = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
+    victims = [process.pid, postmaster, *_children_of(postmaster)]
+    for pid in victims:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    if process.stdout:
+        process.stdout.close()
+
+
+def _play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
+    """Play seat 0 (bots hold the others) until `moves` states arrived; returns the highest version
+    the server acknowledged (a version is sent only after its actions are committed)."""
+    return asyncio.run(_play(base, ws_base, token, code, moves))
+
+
+async def _play(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
+    acknowledged = 0
+    async with websockets.connect(
+        f"{ws_base}/ws/rooms/{code}", additional_headers={"Cookie": f"session={token}"}, open_timeout=30
+    ) as connection:
+        socket = TableSocket(connection)
+        acted: set[int] = set()
+        for _ in range(moves):
+            message = await socket.wait_state()
+            acknowledged = max(acknowledged, message["version"])
+            views = message["views"]
+            if views and all(view["phase"] == "match_over" for view in views.values()):
+                async with httpx.AsyncClient(cookies={"session": token}, timeout=30) as http:
+                    await http.post(f"{base}/api/rooms/{code}/start")
+                continue
+            legal = message["legal"].get("0") or []
+            if legal and message["version"] not in acted:
+                acted.add(message["version"])
+                await socket.act(0, message["version"], legal[0])
+    return acknowledged
+
+
+def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    pgdata = data / "pgdata"
+    port = free_loopback_port()
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    # fsync stays on: an acknowledged action must survive the death of every PostgreSQL process.
+    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_DATA_DIR": str(data)})
+    rng = random.Random(10)
+
+    process = _start(env, base, pgdata)
+    person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30)
+    token = person.cookies["session"]
+    cookies = {"session": token}
+    room = httpx.post(
+        f"{base}/api/rooms", json={"game_id": "holy-grail", "seats": 3}, cookies=cookies, timeout=30
+    ).json()
+    code = room["code"]
+    httpx.post(f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30)
+    for n in (1, 2):
+        httpx.post(f"{base}/api/rooms/{code}/seats/{n}", json={"as": "bot"}, cookies=cookies, timeout=30)
+    assert httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30).status_code == 200
+
+    acknowledged: dict[int, int] = {}
+    try:
+        for _ in range(KILLS):
+            match_id = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30).json()["match"][
+                "id"
+            ]
+            version = _play_a_little(base, ws_base, token, code, rng.randint(2, 6))
+            latest = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30).json()["match"]
+            acknowledged[latest["id"]] = max(version if latest["id"] == match_id else 0, latest["version"])
+            _crash(process, pgdata)
+            process = _start(env, base, pgdata)
+            for kept_id, kept_version in acknowledged.items():
+                detail = httpx.get(f"{base}/api/matches/{kept_id}", cookies=cookies, timeout=30).json()
+                assert detail["version"] >= kept_version, (kept_id, detail["version"], kept_version)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=60)
+    assert len(acknowledged) >= 1
