@@ -468,6 +468,8 @@ export class Table {
       return;
     }
     this.root.classList.add("has-table");
+    // The width this drawing was made for: a redraw after a resize is seen (tests wait on it).
+    this.root.dataset.drawnWidth = String(window.innerWidth);
     const ctx = this.context();
     const players = view.players || (this.room ? this.room.seats.length : 0);
     const toAct = (view.to_act || []).filter((s) => s >= 0);
