@@ -298,7 +298,8 @@ function pilePanel(ctx) {
     const names = fNames(ctx, top.cards, top.as);
     box.append(h("div", { class: "yf-top", "data-testid": "yf-top", dataset: { seat: String(top.seat), kind: top.kind, size: String(top.size) },
       style: { display: "flex", gap: "0.6rem", alignItems: "center", flexWrap: "wrap" } },
-    h("div", { class: "card-row" }, top.cards.map((c) => ctx.card(c))),
+    // Small cards on phones: the felt shows the same play, and the felt needs the height.
+    h("div", { class: "card-row" }, top.cards.map((c) => ctx.card(c, { size: window.innerWidth < 700 ? "sm" : "" }))),
     h("div", null,
       h("div", { style: { fontWeight: "700" } }, label),
       names ? h("div", null, names) : null,

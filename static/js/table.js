@@ -147,11 +147,28 @@ export function genericHandHint(ctx) {
   return ctx.isMyTurn && ctx.legal.some(isSingleCardPlay) ? t("table.click_legal") : null;
 }
 
-/** The visible share of each fanned card's width: less for longer plays and crowded tables. */
+/** Every fanned card on the felt shows at least this much of its left edge (rank and suit). */
+const MIN_FAN_STRIP_PX = 15;
+
+/** A card width from the stylesheet (`--card-w` or `--card-sm-w`), in px. */
+function cardWidth(small) {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(small ? "--card-sm-w" : "--card-w");
+  return parseFloat(value) || (small ? 34 : 46);
+}
+
+/**
+ * The visible share of each fanned card's width: less for longer plays and crowded tables, but
+ * never under MIN_FAN_STRIP_PX, so a long play grows wider rather than hiding its ranks.
+ */
 function fanShow(count, small) {
-  if (count < 2) return "1";
+  if (count < 2) return 1;
   const spread = small ? 1.4 : 2.2; // at most this many card widths beyond the first card
-  return String(Math.min(0.45, spread / (count - 1)).toFixed(3));
+  return Math.max(MIN_FAN_STRIP_PX / cardWidth(small), Math.min(0.45, spread / (count - 1)));
+}
+
+/** A play's width on the felt, in px (as style.css's --play-w computes it). */
+function playWidth(count, small) {
+  return cardWidth(small) * (1 + (count - 1) * fanShow(count, small));
 }
 
 const SOUND_KEY = "cardtable.sound";
@@ -451,6 +468,8 @@ export class Table {
       return;
     }
     this.root.classList.add("has-table");
+    // The width this drawing was made for: a redraw after a resize is seen (tests wait on it).
+    this.root.dataset.drawnWidth = String(window.innerWidth);
     const ctx = this.context();
     const players = view.players || (this.room ? this.room.seats.length : 0);
     const toAct = (view.to_act || []).filter((s) => s >= 0);
@@ -595,8 +614,17 @@ export class Table {
       : new Map();
     // Small cards on crowded tables and on phones, so the plays keep clear of each other.
     const small = players > 5 || window.innerWidth < 700;
-    const zone = h("div", { class: "trick-zone", "data-testid": "trick-zone" });
-    for (const [n, play] of [...trickPlays.size ? trickPlays : donePlays]) {
+    const shownPlays = trickPlays.size ? trickPlays : donePlays;
+    // Plays too wide to sit side by side (long plays on a narrow felt) are stacked instead:
+    // one row each, in seat order round the table, each still drawn towards its seat.
+    const stacked = players <= 5 && this.playsCrowd(shownPlays, slots, small);
+    const zone = h("div", {
+      class: ["trick-zone", stacked && "stacked"],
+      "data-testid": "trick-zone",
+      style: `--plays: ${shownPlays.size}`,
+    });
+    const seatOrder = [...slots.left].reverse().concat(slots.top, slots.right, slots.bottom);
+    for (const [n, play] of [...shownPlays]) {
       const pos = Table.playAnchor(slots, n);
       const done = !trickPlays.size;
       const cardClass = done ? "done-trick-card" : "trick-card";
@@ -604,7 +632,7 @@ export class Table {
         class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
         // Kept inside the area by half a play's size, so a card never reaches a seat box.
         // A string: the DOM helper's style object cannot carry a CSS custom property.
-        style: `--dx: ${pos.dx}; --dy: ${pos.dy}; --along: ${pos.along}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small)}; --fan-n: ${play.length}`,
+        style: `--dx: ${pos.dx}; --dy: ${pos.dy}; --along: ${pos.along}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small).toFixed(3)}; --fan-n: ${play.length}; order: ${seatOrder.indexOf(n)}`,
         dataset: { seat: String(n), count: String(play.length) },
       }, play.map((entry) => h("div", {
         class: [cardClass, done && n === last.winner && "winner"],
@@ -619,6 +647,22 @@ export class Table {
       "data-testid": "felt",
     },
     row("felt-top", slots.top), row("felt-left", slots.left), zone, row("felt-right", slots.right), row("felt-bottom", slots.bottom));
+  }
+
+  /**
+   * Whether the plays would meet if drawn round the centre: the left and right plays share the
+   * middle of the area, and the top plays its top edge, so their widths must fit its width
+   * (estimated from the screen: the felt less its side seats and padding).
+   */
+  playsCrowd(plays, slots, small) {
+    if (plays.size < 2) return false;
+    const width = (n) => (plays.has(n) ? playWidth(plays.get(n).length, small) + 6 : 0);
+    const seatW = slots.left.length || slots.right.length ? 2 * (window.innerWidth < 700 ? 92 : 130) : 0;
+    const panelW = window.innerWidth >= 900 ? Math.min(26 * 16, window.innerWidth * 0.3) : 0;
+    const room = Math.min(window.innerWidth, 1400) - panelW - seatW - 60;
+    const middle = slots.left.concat(slots.right).reduce((sum, n) => sum + width(n), 0);
+    const top = slots.top.reduce((sum, n) => sum + width(n), 0);
+    return Math.max(middle, top) > room;
   }
 
   lastTrick(view) {

@@ -25,6 +25,13 @@ MIN_FAN_STRIP_PX = 14
 
 MEASURE_JS = (Path(__file__).parent / "layout.js").read_text()
 
+# The box of the element `selector` finds now, measured in one step of the page, so a redraw
+# cannot replace the element between finding and measuring it (a locator's bounding_box can).
+BOX_JS = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width};
+}"""
+
 TABLE_REQUIRED = ("[data-testid=hand]", "[data-testid=hand] .card", "[data-testid=turn]")
 
 

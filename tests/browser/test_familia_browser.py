@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, NewPerson
+from tests.browser.layout import BOX_JS
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
 
 pytestmark = pytest.mark.browser
@@ -121,9 +122,11 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
 
     # on a phone the pile choice still fits the screen width
     alice.set_viewport_size(PHONE)
-    alice.wait_for_timeout(150)  # the table redraws for the new width
-    button = alice.get_by_test_id("familia-choose-black").bounding_box()
-    assert button is not None and button["x"] >= 0 and button["x"] + button["width"] <= PHONE["width"]
+    # the table redraws for the new width: wait for that drawing, then measure in one step
+    expect(alice.get_by_test_id("table")).to_have_attribute("data-drawn-width", str(PHONE["width"]))
+    expect(alice.get_by_test_id("familia-choose-black")).to_be_visible()
+    button = alice.evaluate(BOX_JS, "[data-testid=familia-choose-black]")
+    assert button["left"] >= 0 and button["right"] <= PHONE["width"], button
     alice.screenshot(path=str(artifacts / "familia-table-phone.png"), full_page=True)
     alice.set_viewport_size(DESKTOP)
 

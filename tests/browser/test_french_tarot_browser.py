@@ -48,13 +48,17 @@ def click_first(page: Page, selector: str, text: str | None = None) -> bool:
 def check_phone_layout(page: Page, artifacts: Path) -> None:
     """At phone size the table with our panel does not scroll sideways."""
     desktop = page.viewport_size
+    table = page.get_by_test_id("table")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(100)
+    # The table redraws for the new width on the next frame (later under load): measure that
+    # drawing, not the wide one squeezed into the phone.
+    expect(table).to_have_attribute("data-drawn-width", str(PHONE["width"]))
     width = page.evaluate("() => document.documentElement.scrollWidth")
     page.screenshot(path=str(artifacts / "french-tarot-table-phone.png"), full_page=True)
     assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
     if desktop:
         page.set_viewport_size(desktop)
+        expect(table).to_have_attribute("data-drawn-width", str(desktop["width"]))
 
 
 def play_hand(

@@ -5,15 +5,20 @@ then the same for the hand-result dialog, the history page and the match page.""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlalchemy import create_engine
+from sqlalchemy import text as sql
 
+from engine import get_game
+from engine.games.yaya_fugou.deals import deck_order
 from tests.browser import test_yaya_fugou_browser as yaya
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import NewPerson, ServerProcess
 from tests.browser.layout import check_screen
 from tests.browser.test_fairy_500_browser import take_one_step as fairy_step
 from tests.browser.test_platform_browser import start_solo_table
@@ -126,6 +131,79 @@ def test_the_longest_hand_and_a_crowded_felt_fit_a_phone(
     the felt's ring and trick area."""
     page = new_person(viewport=PHONE)
     play_first_hand_checking_every_screen(page, artifacts, game, seats, f"phone-{seats}")
+
+
+# Four six-card straights, each beating the one before (the first starts a revolution, the
+# second ends it), so that every seat's play on the felt is a long fan.
+LONG_PLAYS = {
+    0: ["S8", "S9", "S10", "SJ", "SC", "SQ"],
+    1: ["C3", "C4", "C5", "C6", "C7", "C8"],
+    2: ["H4", "H5", "H6", "H7", "H8", "H9"],
+    3: ["D5", "D6", "D7", "D8", "D9", "D10"],
+}
+
+
+def _yaya_log_with_long_plays() -> list[tuple[int, dict]]:
+    """The log of a four-seat Yaya Fugou hand where every seat has played six cards in turn and
+    seat 0 is to act again: built and checked through the engine, so it replays as written."""
+    hands = {seat: list(cards) for seat, cards in LONG_PLAYS.items()}
+    hands[0].insert(0, "D3")  # the coins 3: seat 0 leads
+    match = get_game("yaya-fugou").new_match(4)
+    log: list[tuple[int, dict]] = [(-1, {"type": "shuffle", "deck": deck_order(4, hands)})]
+    match.apply(*log[0])
+    for seat in range(4):
+        (action,) = [
+            a
+            for a in match.legal_actions(seat)
+            if a["type"] == "play" and sorted(a["cards"]) == sorted(LONG_PLAYS[seat])
+        ]
+        match.apply(seat, action)
+        log.append((seat, action))
+    assert match.to_act() == [0]
+    return log
+
+
+def _rewrite_log(database_url: str, log: list[tuple[int, dict]]) -> None:
+    """With the server stopped: make `log` the only match's whole log, so the restarted server
+    replays it."""
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            (match_id,) = conn.execute(sql("SELECT id FROM matches")).scalars().all()
+            conn.execute(sql("DELETE FROM match_actions WHERE match_id = :m"), {"m": match_id})
+            for seq, (seat, action) in enumerate(log):
+                conn.execute(
+                    sql(
+                        "INSERT INTO match_actions (match_id, seq, seat, action)"
+                        " VALUES (:m, :q, :s, CAST(:a AS jsonb))"
+                    ),
+                    {"m": match_id, "q": seq, "s": seat, "a": json.dumps(action)},
+                )
+            conn.execute(sql("UPDATE matches SET version = :v WHERE id = :m"), {"v": len(log), "m": match_id})
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_four_long_plays_on_the_felt_with_the_yaya_panel_open_fit_one_screen(
+    new_person: NewPerson, server_process: ServerProcess, database_url: str, artifacts: Path, size: str
+) -> None:
+    """The worst case of the trick area: every seat's latest play is six cards while Yaya
+    Fugou's panel takes its share of the screen. Each card keeps a readable strip and no play
+    meets another, on a laptop and on a phone."""
+    page = new_person(viewport=LAPTOP if size == "laptop" else PHONE)
+    start_solo_table(page, "Ada", seats=4, my_seats=[0], game="yaya-fugou")
+    expect(page.locator("[data-testid=hand] .card").first).to_be_visible()
+    server_process.stop()
+    _rewrite_log(database_url, _yaya_log_with_long_plays())
+    server_process.start()
+    expect(page.locator(".felt .trick-play")).to_have_count(4, timeout=30_000)
+    expect(page.locator(".felt .trick-card")).to_have_count(24)
+    expect(page.get_by_test_id("yf-panel")).to_be_visible()
+    expect(page.locator(MY_TURN)).to_be_visible()
+    check_screen(page, artifacts, f"layout-yaya-fugou-{size}-long-plays")
+    errors = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e]
+    assert not errors, errors
 
 
 def play_first_hand_checking_every_screen(
