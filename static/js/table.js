@@ -482,6 +482,19 @@ export class Table {
       this.handArea(view, ctx),
       this.logOpen ? this.logDialog(view) : null,
       this.dialogHand !== null ? this.resultDialog(view, ctx) : null);
+    this.revealControls();
+  }
+
+  /** When the side column scrolls (a tall panel on a phone), scroll it so the panel's enabled
+   * controls are in view: information may sit above the fold, the buttons of the decision not. */
+  revealControls() {
+    const side = this.root.querySelector(".table-side");
+    if (!side || side.scrollHeight <= side.clientHeight) return;
+    const controls = [...side.querySelectorAll(".game-panel button:not([disabled]), .game-panel select, .game-panel input")];
+    if (!controls.length) return;
+    const box = side.getBoundingClientRect();
+    const bottom = Math.max(...controls.map((c) => c.getBoundingClientRect().bottom));
+    if (bottom > box.bottom) side.scrollTop += bottom - box.bottom + 4;
   }
 
   /** The tab title says "● Your turn" while this person is awaited, and a short beep (when the
