@@ -112,6 +112,18 @@ class Settings(BaseSettings):
     """Sign-in limit: this many wrong passwords for one account, or from one client address, within
     the window make further attempts answer 429 until the oldest failure leaves the window."""
 
+    deadline_scale: float = Field(
+        default=1.0, gt=0, le=1, validation_alias=AliasChoices("CARDTABLE_DEADLINE_SCALE", "deadline_scale")
+    )
+    """Test-only: every deadline (a room's away grace and turn timer, 10-600 s) is scheduled at
+    this share of its seconds, so tests wait a fraction of a second without the API accepting
+    shorter settings for real rooms. Leave it at 1 in production."""
+
+    deadline_poll: float = Field(
+        default=1.0, gt=0, le=10, validation_alias=AliasChoices("CARDTABLE_DEADLINE_POLL", "deadline_poll")
+    )
+    """Seconds between two looks of each process for due deadlines (app/deadlines.py)."""
+
     @property
     def sqlalchemy_url(self) -> str:
         if self.database_url is None:

@@ -18,6 +18,7 @@ from app.bot_pool import BotPool
 from app.catalog import seed_presets, sync_catalog
 from app.config import Settings
 from app.db import Database, migrate
+from app.deadlines import Deadlines
 from app.errors import install_error_handlers
 from app.middleware import RequestGuard, SecurityHeaders
 from app.presence import Presence
@@ -63,7 +64,11 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         bus = pubsub or await make_pubsub(settings)
         bots = BotPool(settings.bot_workers, settings.bot_budget)
         tables = TableService(db, bus, settings.bot_delay, bots, settings.bot_level)
-        presence = Presence(db)
+        presence = Presence(db, deadline_scale=settings.deadline_scale)
+        deadlines = Deadlines(
+            db, bus, tables, presence.process_id, scale=settings.deadline_scale, poll=settings.deadline_poll
+        )
+        tables.clock = deadlines
         app.state.services = Services(settings=settings, db=db, pubsub=bus, tables=tables, presence=presence)
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
@@ -71,8 +76,10 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             resumed = await tables.resume_all()
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)
+            await deadlines.start()
             yield
         finally:
+            await deadlines.close()
             await tables.close()
             await presence.close()
             await bus.close()

@@ -27,13 +27,14 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db import Database
-from app.models import HandResult, MatchAction, MatchRow, MatchSeat, RoomSeat
+from app.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
 HANDS = HandResult.__table__
 MATCH_SEATS = MatchSeat.__table__
 ROOM_SEATS = RoomSeat.__table__
+ROOMS = Room.__table__
 
 
 APPEND = """
@@ -87,6 +88,8 @@ class StoredMatch:
     log: list[tuple[int, dict[str, Any]]]
     hands_stored: int
     controllers: dict[int, Controller]
+    turn_timer: int | None = None
+    """The room's turn timer in seconds (None: off); see app/deadlines.py."""
 
 
 @dataclass
@@ -159,6 +162,7 @@ class MatchStore:
                 select(func.count()).select_from(HANDS).where(HANDS.c.match_id == match_id)
             )
             controllers = await self._controllers(conn, row.room_id)
+            turn_timer = await conn.scalar(select(ROOMS.c.turn_timer).where(ROOMS.c.id == row.room_id))
             await conn.rollback()
         return StoredMatch(
             match_id=match_id,
@@ -170,7 +174,17 @@ class MatchStore:
             log=[(seat, action) for seat, action in actions],
             hands_stored=int(hands_stored or 0),
             controllers=controllers,
+            turn_timer=turn_timer,
         )
+
+    async def version(self, match_id: int) -> int:
+        """The match's committed version (log length) as the database has it now."""
+        async with self.db.engine.connect() as conn:
+            found = await conn.scalar(select(MATCHES.c.version).where(MATCHES.c.id == match_id))
+            await conn.rollback()
+        if found is None:
+            raise MatchNotFound(match_id)
+        return int(found)
 
     async def controllers(self, room_id: int) -> dict[int, Controller]:
         async with self.db.engine.connect() as conn:

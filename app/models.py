@@ -91,6 +91,10 @@ class Room(Base):
     the current seat count fill in the rest, so changing the seat count keeps defaults right."""
 
     __tablename__ = "rooms"
+    __table_args__ = (
+        CheckConstraint("away_grace BETWEEN 10 AND 600", name="room_away_grace"),
+        CheckConstraint("turn_timer IS NULL OR turn_timer BETWEEN 15 AND 600", name="room_turn_timer"),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     code: Mapped[str] = mapped_column(String(64), unique=True)
@@ -99,6 +103,10 @@ class Room(Base):
     seat_count: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = _now()
+    away_grace: Mapped[int] = mapped_column(Integer, server_default=text("60"), default=60)
+    """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
+    turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
 
 
 class Membership(Base):
@@ -245,3 +253,27 @@ class LoginFailure(Base):
     account: Mapped[str] = mapped_column(String(64))
     address: Mapped[str] = mapped_column(String(64))
     failed_at: Mapped[datetime] = _now()
+
+
+class SeatDeadline(Base):
+    """A deadline the server enforces for one seat of a room (app/deadlines.py): `away` (the
+    seat's person is disconnected; due when the room's grace is over, then a bot plays for the
+    seat until they return) or `turn` (the seat's turn started at `version`; due when the turn
+    timer runs out, then a bot plays that one move). A process claims a due row for a while
+    (`claimed_until`) before acting, so exactly one acts and a dead one's claim runs out."""
+
+    __tablename__ = "seat_deadlines"
+    __table_args__ = (
+        CheckConstraint("kind IN ('away', 'turn')", name="seat_deadline_kind"),
+        Index("ix_seat_deadlines_due_at", "due_at"),
+    )
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"))
+    version: Mapped[int | None] = mapped_column(Integer)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

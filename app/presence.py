@@ -4,6 +4,10 @@ Each process counts its own sockets in memory and keeps one `room_presence` row 
 person) it serves, so a room's connection dots are right when several processes share the
 database. A heartbeat refreshes the process's `server_processes.seen_at`; the rows of a process
 that stops beating (it crashed) stop counting after `STALE_AFTER` and are swept at the next start.
+
+A seated person's away deadline (app/deadlines.py) follows: their last socket anywhere closing
+starts the room's grace for their seats, and their first socket again ends it (in the same
+transaction as the presence row, so every process reads the two in agreement).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database
+from app.deadlines import mark_away, mark_back
 from app.models import RoomPresence, ServerProcess
 
 log = logging.getLogger(__name__)
@@ -30,8 +35,11 @@ SWEEP_AFTER = timedelta(minutes=10)  # processes this long silent are deleted wi
 
 
 class Presence:
-    def __init__(self, db: Database, heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
+    def __init__(
+        self, db: Database, heartbeat_seconds: float = HEARTBEAT_SECONDS, deadline_scale: float = 1.0
+    ) -> None:
         self.db = db
+        self.deadline_scale = deadline_scale
         self.process_id = uuid.uuid4().hex
         self.heartbeat_seconds = heartbeat_seconds
         self._sockets: dict[int, Counter[int]] = {}
@@ -82,6 +90,7 @@ class Presence:
                 .values(process_id=self.process_id, room_id=room_id, person_id=person_id)
                 .on_conflict_do_nothing()
             )
+            await mark_back(session, room_id, person_id)
         return not elsewhere
 
     async def leave(self, room_id: int, person_id: int) -> bool:
@@ -103,7 +112,10 @@ class Presence:
                     RoomPresence.person_id == person_id,
                 )
             )
-            return person_id not in await self.connected(session, room_id)
+            gone = person_id not in await self.connected(session, room_id)
+            if gone:
+                await mark_away(session, room_id, person_id, self.deadline_scale)
+            return gone
 
     @staticmethod
     async def connected(session: AsyncSession, room_id: int) -> set[int]:

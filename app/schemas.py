@@ -107,6 +107,14 @@ class RoomOut(_Open):
     match: RoomMatchOut | None
     invite_url: str
     me: ViewerOut
+    away_grace: int
+    """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
+    turn_timer: int | None
+    """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
+    stand_ins: list[int]
+    """Seats a bot plays for while their person is away (app/deadlines.py)."""
+    timers: dict[str, float]
+    """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
 
 
 class RoomLeaderboardEntry(_Open):

@@ -96,6 +96,8 @@ class LiveMatch:
     snapshot: Snapshot | None = None
     # True while a bot reads the match in a worker thread: readers then wait for the lock.
     busy: bool = False
+    # The room's turn timer in seconds (None: off); settings change only between matches.
+    turn_timer: int | None = None
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -236,6 +238,12 @@ class TableService:
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
+        self.clock: Any = None
+        """app/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
+        # Per match (kept when a cache is rebuilt): person seats a bot plays for while their
+        # person is away, and seats whose turn timer ran out -> the version of that one move.
+        self._standins: dict[int, set[int]] = {}
+        self._forced: dict[int, dict[int, int]] = {}
 
     # ---- cache --------------------------------------------------------------------------------
     def lock(self, match_id: int) -> asyncio.Lock:
@@ -266,6 +274,7 @@ class TableService:
             controllers=stored.controllers,
             hands_stored=stored.hands_stored,
             finished=stored.finished,
+            turn_timer=stored.turn_timer,
         )
         self._live[match_id] = live
         return live
@@ -297,7 +306,13 @@ class TableService:
 
     # ---- starting -------------------------------------------------------------------------------
     async def start_match(
-        self, session: AsyncSession, room_id: int, game_id: str, players: int, options: dict[str, Any]
+        self,
+        session: AsyncSession,
+        room_id: int,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        turn_timer: int | None = None,
     ) -> LiveMatch:
         """Create a match for the room's current seating inside the caller's transaction, with its
         opening chance actions logged. The caller commits, then calls `activate` with the result."""
@@ -315,6 +330,7 @@ class TableService:
             controllers=controllers,
             hands_stored=0,
             finished=False,
+            turn_timer=turn_timer,
         )
         live.recent_events.append((live.version, events))
         return live
@@ -326,6 +342,7 @@ class TableService:
             self.forget(old.match_id)
         self._live[live.match_id] = live
         await self.publish_state(live.match_id)
+        await self._turns_changed(live, -1)
         self.kick(live.match_id)
 
     # ---- actions --------------------------------------------------------------------------------
@@ -403,6 +420,17 @@ class TableService:
         live.note_options()
         live.note_hands()
         live.current_snapshot()  # rebuild what readers of the last version look at, once
+        await self._turns_changed(live, before)
+
+    async def _turns_changed(self, live: LiveMatch, before: int) -> None:
+        """Turn timers follow the committed turns (app/deadlines.py); the action is committed
+        already, so a failure here is logged, never reported as a refusal."""
+        if live.turn_timer is None or self.clock is None:
+            return
+        try:
+            await self.clock.turns_changed(live, before)
+        except Exception:
+            log.exception("could not update the turn timers of match %s", live.match_id)
 
     async def _commit(self, live: LiveMatch, before: int) -> None:
         """One transaction: the new log rows, finished hands, and at the end the results."""
@@ -445,8 +473,9 @@ class TableService:
             return
         self._automation[match_id] = asyncio.create_task(self._automate(match_id), name=f"bots-{match_id}")
 
-    @staticmethod
-    def _automatic_seat(live: LiveMatch) -> int | None:
+    def _automatic_seat(self, live: LiveMatch) -> int | None:
+        """The seat the automation plays next: chance, a bot, or a person's seat that a bot
+        plays for (its person is away, or its turn timer ran out at this version)."""
         if live.finished:
             return None
         acting = live.match.to_act()
@@ -454,9 +483,70 @@ class TableService:
             return CHANCE
         for seat in acting:
             controller = live.controllers.get(seat)
-            if controller is not None and controller.kind == "bot":
+            if controller is None:
+                continue
+            if controller.kind == "bot":
+                return seat
+            if seat in self._standins.get(live.match_id, ()) or self._forced_at(live, seat):
                 return seat
         return None
+
+    def _forced_at(self, live: LiveMatch, seat: int) -> bool:
+        return self._forced.get(live.match_id, {}).get(seat) == live.version
+
+    def _stands_in(self, live: LiveMatch, seat: int) -> bool:
+        """Whether the automation plays this person's seat because they are away (not a timer)."""
+        controller = live.controllers.get(seat)
+        return (
+            controller is not None
+            and controller.kind == "person"
+            and seat in self._standins.get(live.match_id, ())
+            and not self._forced_at(live, seat)
+        )
+
+    async def stand_in(self, match_id: int, seat: int, person_id: int | None) -> None:
+        """The seat's person has been away longer than the room's grace: a bot plays for the
+        seat from its next decision on, until they are back (checked before every move)."""
+        async with self.lock(match_id):
+            live = await self._load(match_id)
+            live.controllers = await self.store.controllers(live.room_id)
+            controller = live.controllers.get(seat)
+            if controller is None or controller.kind != "person" or controller.person_id != person_id:
+                return
+            self._standins.setdefault(match_id, set()).add(seat)
+        self.kick(match_id)
+
+    def person_back(self, room_id: int, person_id: int) -> None:
+        """The person connected again: no bot plays their seats from their next turn on."""
+        for live in self._live.values():
+            if live.room_id == room_id and live.match_id in self._standins:
+                self._standins[live.match_id] -= set(live.seats_of(person_id))
+
+    async def timer_move(self, match_id: int, seat: int, since: int) -> bool:
+        """The turn timer of `seat` (its turn began at version `since`) ran out: a bot plays that
+        one move. False when the deadline no longer applies (the seat has moved since, is not
+        awaited, is not a person's, or the match is over). The match is read as committed in the
+        database first, so a deadline acted on by a process whose cache is behind still sees the
+        moves another process made."""
+        async with self.lock(match_id):
+            live = await self._load(match_id)
+            if await self.store.version(match_id) > live.committed:
+                self.forget(match_id)
+                live = await self._load(match_id)
+            live.controllers = await self.store.controllers(live.room_id)
+            controller = live.controllers.get(seat)
+            if live.finished or controller is None or controller.kind != "person":
+                return False
+            if seat not in live.match.to_act() or since > live.version:
+                return False
+            if any(acted == seat for acted, _ in live.match.log[since:]):
+                return False
+            forced = self._forced.setdefault(match_id, {})
+            for stale in [s for s, v in forced.items() if v != live.version]:
+                del forced[stale]
+            forced[seat] = live.version
+        self.kick(match_id)
+        return True
 
     @staticmethod
     def _bot_action(live: LiveMatch, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -533,6 +623,9 @@ class TableService:
                             continue
                         if thinking is not None and live.version != thought_at:
                             continue  # the match moved while the bot thought: think again
+                        if self._stands_in(live, seat) and not await self._still_away(live, seat):
+                            self._standins.get(match_id, set()).discard(seat)
+                            continue  # the person came back (perhaps to another process)
                         if seat == CHANCE:
                             await self._apply_chance(live)
                         else:
@@ -552,6 +645,14 @@ class TableService:
         except Exception:
             log.exception("automatic play of match %s stopped", match_id)
             self._automation.pop(match_id, None)
+
+    async def _still_away(self, live: LiveMatch, seat: int) -> bool:
+        if self.clock is None:
+            return False
+        controller = live.controllers.get(seat)
+        return bool(
+            await self.clock.standing_in(live.room_id, seat, controller.person_id if controller else None)
+        )
 
     async def _apply_chance(self, live: LiveMatch) -> None:
         before = live.version

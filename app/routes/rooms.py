@@ -8,6 +8,14 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, select
 
+from app.deadlines import (
+    AWAY_GRACE_DEFAULT,
+    AWAY_GRACE_MAX,
+    AWAY_GRACE_MIN,
+    TURN_TIMER_MAX,
+    TURN_TIMER_MIN,
+    room_extras,
+)
 from app.errors import ApiError, error_responses
 from app.limits import check_option_bounds
 from app.match_store import MatchStore
@@ -37,16 +45,29 @@ Code = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]
 SeatNumber = Annotated[int, Path(ge=0, le=63)]
 
 
+AwayGrace = Annotated[int, Field(strict=True, ge=AWAY_GRACE_MIN, le=AWAY_GRACE_MAX)]
+"""Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
+TurnTimer = Annotated[int, Field(strict=True, ge=TURN_TIMER_MIN, le=TURN_TIMER_MAX)]
+"""Seconds a person's turn may last before a bot plays that move for them."""
+
+
 class CreateRoomBody(BaseModel):
     game_id: str = Field(max_length=64)
     seats: SeatCount | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     preset: str | None = Field(default=None, max_length=64)
+    away_grace: AwayGrace = AWAY_GRACE_DEFAULT
+    turn_timer: TurnTimer | None = None
 
 
 class PatchRoomBody(BaseModel):
+    """Every field is optional and independent: only the fields sent change. `turn_timer: null`
+    turns the timer off (absent leaves it as it is)."""
+
     seats: SeatCount | None = None
     options: dict[str, Any] | None = None
+    away_grace: AwayGrace | None = None
+    turn_timer: TurnTimer | None = None
 
 
 class SeatBody(BaseModel):
@@ -66,7 +87,8 @@ async def _running_match(session: Any, room_id: int) -> MatchRow | None:
 async def _room_answer(services: Services, code: str, viewer: Person | None) -> dict[str, Any]:
     async with services.db.session() as session:
         room = await room_by_code(session, code)
-        return await room_json(session, room, viewer, await services.presence.connected(session, room.id))
+        answer = await room_json(session, room, viewer, await services.presence.connected(session, room.id))
+        return await room_extras(session, room, answer)
 
 
 async def _announce(services: Services, room_id: int, match_id: int | None = None) -> None:
@@ -107,7 +129,13 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     effective_options(game, seats, options)
     async with services.db.session() as session:
         room = Room(
-            code=new_invite_code(), game_id=game.id, host_id=person.id, seat_count=seats, options=options
+            code=new_invite_code(),
+            game_id=game.id,
+            host_id=person.id,
+            seat_count=seats,
+            options=options,
+            away_grace=body.away_grace,
+            turn_timer=body.turn_timer,
         )
         session.add(room)
         await session.flush()
@@ -134,12 +162,32 @@ async def get_room(code: Code, request: Request) -> dict:
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
 async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
-    """Host only, between matches: change the seat count and/or the options."""
+    """Host only, between matches: change the seat count, the options, `away_grace` and/or
+    `turn_timer` (each field on its own; absent fields stay as they are)."""
     services = get_services(request)
     async with services.db.session() as session:
         room = await room_by_code(session, code, lock=True)
         _host_only(room, person)
-        if await _running_match(session, room.id) is not None:
+        running = await _running_match(session, room.id) is not None
+        timing = {"away_grace", "turn_timer"} & body.model_fields_set
+        if running and timing:
+            names = " and ".join(sorted(timing))
+            raise ApiError(
+                409,
+                f"a match is running; {names} can be changed between matches",
+                "対戦中は離席の猶予と手番の制限時間を変えられません。対戦が終わってから変更してください",
+            )
+        if "away_grace" in body.model_fields_set:
+            if body.away_grace is None:
+                raise ApiError(
+                    422,
+                    f"away_grace must be {AWAY_GRACE_MIN} to {AWAY_GRACE_MAX} seconds",
+                    f"離席の猶予は{AWAY_GRACE_MIN}〜{AWAY_GRACE_MAX}秒です",
+                )
+            room.away_grace = body.away_grace
+        if "turn_timer" in body.model_fields_set:
+            room.turn_timer = body.turn_timer
+        if running and (body.seats is not None or body.options is not None or not body.model_fields_set):
             raise ApiError(
                 409, "a match is running; change the table after it ends", "対戦中は変更できません"
             )
@@ -248,7 +296,9 @@ async def start(code: Code, request: Request, person: SignedIn) -> dict:
                 f"空席があります（{listed}）。人かボットで埋めてください",
             )
         options = effective_options(game, room.seat_count, room.options)
-        live = await services.tables.start_match(session, room.id, game.id, room.seat_count, options)
+        live = await services.tables.start_match(
+            session, room.id, game.id, room.seat_count, options, turn_timer=room.turn_timer
+        )
         room_id = room.id
     await services.tables.activate(live)
     await _announce(services, room_id)

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.deadlines import room_extras
 from app.errors import ApiError
 from app.middleware import json_too_deep
 from app.models import Person
@@ -76,7 +77,7 @@ class RoomFeed:
         async with self._slots, self.services.db.session() as session:
             room = await room_by_code(session, code)
             connected = await self.services.presence.connected(session, room_id)
-            return await room_json(session, room, None, connected)
+            return await room_extras(session, room, await room_json(session, room, None, connected))
 
 
 def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
@@ -163,6 +164,15 @@ class RoomConnection:
                     await self.send_room(asyncio.get_running_loop().time())
                 elif message.get("kind") == "state":
                     await self.send_state(int(message["match_id"]), message.get("version"))
+                elif message.get("kind") == "timers":
+                    # Turn countdowns (app/deadlines.py): seconds left when the change was made.
+                    await self.send(
+                        {
+                            "type": "timers",
+                            "match_id": message.get("match_id"),
+                            "timers": message.get("timers", {}),
+                        }
+                    )
             except (WebSocketDisconnect, RuntimeError):
                 return  # the socket is gone; the receive loop ends the connection
             except Exception:
@@ -252,6 +262,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         return
     connection = RoomConnection(websocket, services, person, room_id, code)
     first_socket = await services.presence.join(room_id, person.id)
+    if first_socket:
+        services.tables.person_back(room_id, person.id)  # no bot plays their seats any more
     pump: asyncio.Task[None] | None = None
     try:
         async with services.pubsub.subscribe(room_channel(room_id)) as subscription:
