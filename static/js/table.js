@@ -172,6 +172,10 @@ function playWidth(count, small) {
 }
 
 const SOUND_KEY = "cardtable.sound";
+/** A turn countdown at or under this many seconds is drawn urgent (the player is warned). */
+const URGENT_SECONDS = 10;
+/** How long "X disconnected" / "X is back" stays on the table. */
+const PRESENCE_NOTE_MS = 8000;
 
 /** Whether the person turned the turn beep on (off until they do; the choice is remembered). */
 export function soundOn() {
@@ -249,6 +253,10 @@ export class Table {
     this.log = null;
     this.logOpen = false;
     this.wasMyTurn = false;
+    // Turn countdowns (seat -> performance.now() when it runs out) and presence notes.
+    this.timers = new Map();
+    this.timerTick = null;
+    this.presenceNotes = [];
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
     let resizeFrame = null;
     window.addEventListener("resize", () => {
@@ -258,8 +266,79 @@ export class Table {
   }
 
   setRoom(room) {
+    const before = this.room;
     this.room = room;
+    if (before && this.state) this.notePresence(before, room);
+    if (room && room.timers) this.setTimers({ timers: room.timers }, false);
     this.render();
+  }
+
+  /** "X disconnected" / "X is back" for a seated person whose connection changed. */
+  notePresence(before, after) {
+    const now = Date.now();
+    for (const seat of after.seats || []) {
+      const old = (before.seats || []).find((s) => s.n === seat.n);
+      if (seat.kind !== "person" || !old || old.kind !== "person" || old.person_id !== seat.person_id) continue;
+      if (old.connected === seat.connected) continue;
+      const key = seat.connected ? "away.back" : "away.left";
+      this.presenceNotes = this.presenceNotes.filter((note) => note.seat !== seat.n && note.until > now);
+      this.presenceNotes.push({ seat: seat.n, key, until: now + PRESENCE_NOTE_MS });
+    }
+    clearTimeout(this.presenceTimer);
+    if (this.presenceNotes.length) {
+      const next = Math.min(...this.presenceNotes.map((note) => note.until)) - now;
+      this.presenceTimer = setTimeout(() => this.render(), Math.max(50, next + 50));
+    }
+  }
+
+  /** Turn countdowns from the server: `timers` maps a seat to the seconds left when sent. */
+  setTimers(message, redraw = true) {
+    const now = performance.now();
+    this.timers = new Map(Object.entries(message.timers || {}).map(([seat, left]) => [Number(seat), now + left * 1000]));
+    if (this.timers.size && !this.timerTick) this.timerTick = setInterval(() => this.tickTimers(), 250);
+    if (!this.timers.size && this.timerTick) {
+      clearInterval(this.timerTick);
+      this.timerTick = null;
+    }
+    if (redraw) this.render();
+  }
+
+  secondsLeft(seat) {
+    const end = this.timers.get(seat);
+    return end === undefined ? null : Math.max(0, Math.ceil((end - performance.now()) / 1000));
+  }
+
+  /** Every quarter second: the countdowns' text, and the urgent look in the last seconds. */
+  tickTimers() {
+    for (const el of this.root.querySelectorAll("[data-timer]")) {
+      const left = this.secondsLeft(Number(el.dataset.timer));
+      if (left === null) continue;
+      el.textContent = t("timer.seconds", { s: left });
+      el.classList.toggle("urgent", left <= URGENT_SECONDS);
+    }
+    const turn = this.root.querySelector("[data-turn-timer]");
+    if (turn) {
+      const left = this.secondsLeft(Number(turn.dataset.turnTimer));
+      if (left !== null) {
+        turn.textContent = t("table.your_turn_left", { s: left });
+        turn.classList.toggle("urgent", left <= URGENT_SECONDS);
+        document.title = `● ${turn.textContent} — ${t("app.title")}`;
+      }
+    }
+  }
+
+  /** The table's line about absent players: who left or came back just now, and every seat a
+   * bot plays for while its person is away. */
+  awayLine() {
+    const now = Date.now();
+    this.presenceNotes = this.presenceNotes.filter((note) => note.until > now);
+    const standIns = (this.room && this.room.stand_ins) || [];
+    const texts = this.presenceNotes
+      .filter((note) => !(note.key === "away.left" && standIns.includes(note.seat)))
+      .map((note) => t(note.key, { name: this.seatName(note.seat, true) }))
+      .concat(standIns.map((n) => t("away.bot", { name: this.seatName(n, true) })));
+    if (!texts.length) return null;
+    return h("span", { class: "table-away", role: "status", "data-testid": "away-notice" }, texts.join(" · "));
   }
 
   setConnection(status) {
@@ -508,7 +587,9 @@ export class Table {
 
   statusBar(view, ctx, toAct) {
     let turn;
+    const myLeft = ctx.isMyTurn && view.phase !== "match_over" ? this.secondsLeft(this.activeSeat) : null;
     if (view.phase === "match_over" || (toAct.length === 0 && (view.to_act || []).length === 0)) turn = t("table.phase.match_over");
+    else if (myLeft !== null) turn = t("table.your_turn_left", { s: myLeft });
     else if (ctx.isMyTurn) turn = t("table.your_turn");
     else if (toAct.length) {
       const names = toAct.map((s) => this.seatName(s, true)).join(", ");
@@ -519,7 +600,11 @@ export class Table {
       : "";
     const sound = soundOn();
     return h("div", { class: "table-status" },
-      h("span", { class: ["table-turn", ctx.isMyTurn && "my-turn"], "data-testid": "turn" }, turn),
+      h("span", {
+        class: ["table-turn", ctx.isMyTurn && "my-turn", myLeft !== null && myLeft <= URGENT_SECONDS && "urgent"],
+        "data-testid": "turn",
+        "data-turn-timer": myLeft !== null ? String(this.activeSeat) : null,
+      }, turn),
       h("span", { class: "table-hand-no" }, handNo),
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
       this.connectionBadge(),
@@ -538,6 +623,7 @@ export class Table {
           },
         }, "♪", h("span", { class: "sound-word" }, ` ${t(sound ? "sound.on" : "sound.off")}`)),
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
+      this.awayLine(),
       view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
 
@@ -598,11 +684,14 @@ export class Table {
   seatBox(n, view, ctx, toAct) {
     const roomSeat = this.room && this.room.seats ? this.room.seats.find((s) => s.n === n) : null;
     const connected = roomSeat ? roomSeat.kind === "bot" || roomSeat.connected : true;
+    const away = Boolean(roomSeat && roomSeat.kind === "person" && !roomSeat.connected);
+    const botPlays = away && ((this.room && this.room.stand_ins) || []).includes(n);
+    const left = toAct.includes(n) && view.phase !== "match_over" ? this.secondsLeft(n) : null;
     const count = view.hand_counts ? view.hand_counts[n] : null;
     const badges = this.plugin.seatBadges ? this.plugin.seatBadges(n, ctx) : null;
     const score = view.scores ? view.scores[n] : 0;
     return h("div", {
-      class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer"],
+      class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer", away && "away"],
       dataset: { seat: String(n) },
     },
     h("div", { class: "seat-name" },
@@ -611,7 +700,12 @@ export class Table {
       view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer.chip")) : null),
     h("div", { class: "seat-meta" },
       h("span", { class: "seat-score", title: t("table.score") }, t("table.points", { n: formatScore(score) })),
-      count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null),
+      count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null,
+      away ? h("span", { class: ["away-tag", botPlays && "bot-plays"], "data-testid": `away-${n}`,
+        title: botPlays ? t("away.bot", { name: this.seatName(n, true) }) : t("conn.offline") },
+      botPlays ? `${t("away.tag")} · ${t("common.bot")}` : t("away.tag")) : null,
+      left !== null ? h("span", { class: ["seat-timer", left <= URGENT_SECONDS && "urgent"], "data-timer": String(n),
+        "data-testid": `timer-${n}`, title: t("timer.title") }, t("timer.seconds", { s: left })) : null),
     badges ? h("div", { class: "seat-badges" }, badges) : null);
   }
 

@@ -5,6 +5,32 @@ import { pick, t } from "../i18n.js";
 import { field, form, gameName } from "./common.js";
 import { defaultsFor, optionsEditor } from "./options-editor.js";
 
+const AWAY_GRACES = [10, 30, 60, 120, 300, 600];
+const TURN_TIMERS = [null, 15, 30, 60, 90, 120, 300, 600];
+
+function duration(seconds) {
+  return seconds >= 60 && seconds % 60 === 0 ? t("timer.minutes", { m: seconds / 60 }) : t("timer.seconds", { s: seconds });
+}
+
+/**
+ * The room's `away_grace` and `turn_timer` pickers (the create form and the room's lobby).
+ * `read()` gives `{away_grace, turn_timer}`; `onChange` (optional) hears each change.
+ */
+export function timingFields(values, { disabled = false, onChange = null } = {}) {
+  const choices = (list, current) => (list.includes(current) ? list : [...list, current].sort((a, b) => (a ?? 0) - (b ?? 0)));
+  const grace = h("select", { name: "away_grace", "data-testid": "away-grace", disabled, onchange: () => onChange && onChange(read()) },
+    choices(AWAY_GRACES, values.away_grace ?? 60).map((n) => h("option", { value: String(n), selected: n === (values.away_grace ?? 60) }, duration(n))));
+  const timer = h("select", { name: "turn_timer", "data-testid": "turn-timer", disabled, onchange: () => onChange && onChange(read()) },
+    choices(TURN_TIMERS, values.turn_timer ?? null).map((n) => h("option", { value: n === null ? "" : String(n), selected: n === (values.turn_timer ?? null) },
+      n === null ? t("room.turn_timer.off") : duration(n))));
+  const read = () => ({ away_grace: Number(grace.value), turn_timer: timer.value === "" ? null : Number(timer.value) });
+  const el = h("div", { class: "timing-fields" },
+    field(t("room.away_grace"), grace),
+    field(t("room.turn_timer"), timer),
+    h("p", { class: "help" }, t("room.timing.help")));
+  return { el, read };
+}
+
 export function createRoomPanel(catalog, plugins) {
   const gameSelect = h("select", { name: "game_id", "data-testid": "game-select" },
     catalog.map((game) => h("option", { value: game.id }, gameName(game))));
@@ -52,6 +78,7 @@ export function createRoomPanel(catalog, plugins) {
   const preferred = catalog.find((g) => g.id === "holy-grail");
   if (preferred) gameSelect.value = preferred.id;
   fill(false);
+  const timing = timingFields({ away_grace: 60, turn_timer: null });
   return h("section", { class: "card-panel" },
     h("h2", null, t("landing.create.title")),
     form({ class: "stack-form", "data-testid": "create-room" }, [
@@ -60,9 +87,12 @@ export function createRoomPanel(catalog, plugins) {
       presetField,
       field(t("landing.create.seats"), seatsSelect),
       h("fieldset", null, h("legend", null, t("landing.create.options")), optionsHolder),
+      h("fieldset", null, h("legend", null, t("room.timing")), timing.el),
       h("button", { type: "submit", class: "primary" }, t("landing.create.submit")),
     ], async () => {
-      const room = await post("/api/rooms", { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: editor ? editor.read() : {} });
+      const room = await post("/api/rooms", {
+        game_id: gameSelect.value, seats: Number(seatsSelect.value), options: editor ? editor.read() : {}, ...timing.read(),
+      });
       location.assign(`/r/${room.code}`);
       return "";
     }));

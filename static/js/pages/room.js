@@ -6,6 +6,7 @@ import { RoomSocket } from "../socket.js";
 import { Table, loadPlugin } from "../table.js";
 import { errorBox, errorText, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
 import { optionsEditor } from "./options-editor.js";
+import { timingFields } from "./create-room.js";
 import { leaderboardTable, normaliseLeaderboard } from "./boards.js";
 
 export function roomPage(code) {
@@ -105,6 +106,8 @@ export function roomPage(code) {
         loadLeaderboard();
       }
       if (firstState || before !== matchStatus()) renderLobby();
+    } else if (message.type === "timers") {
+      page.table.setTimers(message);
     } else if (message.type === "error") {
       const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
       // The server words the reason in English; its Japanese line is the general kind of error.
@@ -310,6 +313,7 @@ export function roomPage(code) {
           m.is_host || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null,
           seats.some((s) => s.kind === "person" && s.person_id === m.person_id) ? null : h("span", { class: "tag" }, t("room.watching")))))),
       optionsPanel,
+      timingSection(host && !running),
       leaderboardSection(),
     ];
     replace(page.barEl, startBar);
@@ -379,6 +383,32 @@ export function roomPage(code) {
       page.optionsStatus = null;
       return room;
     });
+  }
+
+  /** The room's absent-player grace and turn timer; the host changes them between matches
+   * (each change is saved at once). */
+  function timingSection(editable) {
+    const room = page.room;
+    const status = h("p", { class: ["form-status", page.timingStatus && page.timingStatus.error && "error"], role: "status",
+      "data-testid": "timing-status" }, page.timingStatus ? page.timingStatus.text : "");
+    const fields = timingFields(room, {
+      disabled: !editable,
+      onChange: (values) => enqueue(async () => {
+        const body = {};
+        if (values.away_grace !== room.away_grace) body.away_grace = values.away_grace;
+        if (values.turn_timer !== room.turn_timer) body.turn_timer = values.turn_timer;
+        try {
+          const saved = await patch(`/api/rooms/${code}`, body);
+          page.timingStatus = { text: t("room.timing.saved"), error: false };
+          setRoom(saved);
+        } catch (error) {
+          page.timingStatus = { text: errorText(error), error: true };
+          renderLobby();
+        }
+      }),
+    });
+    return h("section", { class: "lobby-section", "data-testid": "room-timing" },
+      h("h3", null, t("room.timing")), fields.el, status);
   }
 
   function leaderboardSection() {
