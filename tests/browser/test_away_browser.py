@@ -82,7 +82,16 @@ def test_a_player_leaves_a_bot_plays_for_them_and_they_come_back(
     form.locator("button[type=submit]").click()
     ada.wait_for_url(re.compile(r"/r/[^/]+$"))
     invite = ada.get_by_test_id("invite-url").input_value()
-    expect(ada.get_by_test_id("room-timing").get_by_test_id("turn-timer")).to_have_value("15")
+    timing = ada.get_by_test_id("room-timing")
+    expect(timing.get_by_test_id("turn-timer")).to_have_value("15")
+    expect(timing.get_by_test_id("away-grace")).to_have_value("10")
+    # The host changes a setting between matches in the lobby; it is saved at once.
+    timing.get_by_test_id("turn-timer").select_option("")
+    expect(ada.get_by_test_id("timing-status")).to_have_text("Saved.")
+    timing.get_by_test_id("turn-timer").select_option("15")
+    expect(ada.get_by_test_id("timing-status")).to_have_text("Saved.")
+    expect(timing.get_by_test_id("turn-timer")).to_have_value("15")
+    ada.screenshot(path=str(artifacts / "away-lobby-timing.png"), full_page=True)
     ada.get_by_test_id("take-0").click()
 
     ben = new_person(viewport=PHONE, locale="ja-JP")
