@@ -60,9 +60,11 @@ MARK_AWAY = text(
     SELECT s.room_id, s.n, 'away', s.person_id, now() + make_interval(secs => r.away_grace * :scale)
     FROM room_seats s JOIN rooms r ON r.id = s.room_id
     WHERE s.room_id = :room AND s.kind = 'person' AND s.person_id = :person
+      AND EXISTS (SELECT 1 FROM matches m WHERE m.room_id = s.room_id AND m.status = 'running')
     ON CONFLICT DO NOTHING
     """
 )
+"""Only during a match: someone away between matches gets a fresh grace when one starts."""
 
 MARK_BACK = text(
     """
@@ -94,11 +96,13 @@ HEAL_BACK = text(
     + _PRESENT.format(room="d.room_id", person="d.person_id")
     + """
       OR NOT EXISTS (SELECT 1 FROM room_seats s WHERE s.room_id = d.room_id AND s.n = d.seat
-                     AND s.kind = 'person' AND s.person_id = d.person_id))
+                     AND s.kind = 'person' AND s.person_id = d.person_id)
+      OR NOT EXISTS (SELECT 1 FROM matches m WHERE m.room_id = d.room_id AND m.status = 'running'))
     RETURNING d.room_id, d.due_at <= now()
     """
 )
-"""Away rows of people who are connected again, or who no longer hold the seat, go."""
+"""Away rows of people who are connected again, who no longer hold the seat, or whose room's
+match has ended go (so rooms nobody plays in keep no rows)."""
 
 CLAIM = text(
     """

@@ -323,6 +323,12 @@ export class Table {
         turn.textContent = t("table.your_turn_left", { s: left });
         turn.classList.toggle("urgent", left <= URGENT_SECONDS);
         document.title = `● ${turn.textContent} — ${t("app.title")}`;
+        // One beep (when sound is on) as the player's time starts to run low.
+        const key = this.state ? `${this.state.match_id}:${this.state.version}:${turn.dataset.turnTimer}` : "";
+        if (left <= URGENT_SECONDS && this.warnedTurn !== key) {
+          this.warnedTurn = key;
+          if (soundOn()) beep();
+        }
       }
     }
   }

@@ -14,12 +14,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.api.harness import TableSocket, browser, make_room, play_until_over, running_server
+from tests.api.harness import Server, TableSocket, browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio
 
@@ -260,3 +261,39 @@ async def test_room_timing_settings_are_validated_host_only_and_frozen_during_a_
         assert "between matches" in body["detail"] and "away_grace" in body["detail"]
         assert "対戦" in body["messages"]["ja"]
         assert (await host.get(f"/api/rooms/{code}"))["away_grace"] == 600
+
+
+async def test_a_turn_timer_move_happens_once_with_two_os_processes_on_one_database(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The same with two `python -m app` processes (each its own event loop and sweeper): every
+    timed-out turn is logged as acted on by exactly one of them."""
+    from tests.api.test_proxy import app_processes
+
+    scale = 1 / 15
+    monkeypatch.setenv("CARDTABLE_DEADLINE_SCALE", str(scale))
+    monkeypatch.setenv("CARDTABLE_DEADLINE_POLL", "0.05")
+    monkeypatch.setenv("CARDTABLE_BOT_LEVEL", "basic")
+    monkeypatch.setenv("CARDTABLE_MIGRATE_ON_START", "false")
+    with app_processes(database_url, 2, tmp_path) as ports:
+        server = Server(
+            base_url=f"http://127.0.0.1:{ports[0]}", ws_url=f"ws://127.0.0.1:{ports[0]}", app=None
+        )
+        async with browser(server, "Ada") as ada:
+            code, match_id = await _timer_room(ada, 15)
+            async with ada.socket(code):  # connected (not away), but she never plays
+                moves = await _eventually(
+                    lambda: (found := _moves(database_url, match_id, 0))[3:] and found, 30
+                )
+    # (Moves after her socket closed may be a stand-in's: only those made while she was here count.)
+    for seq, at in moves:
+        assert (at - _committed_at(database_url, match_id, seq - 1)).total_seconds() >= 15 * scale
+    logged = [
+        line
+        for n in range(2)
+        for line in (tmp_path / f"app{n}.log").read_text().splitlines()
+        if f"in match {match_id} (turn of version" in line and "seat 0" in line
+    ]
+    versions = [int(line.split("turn of version ")[1].split(")")[0]) for line in logged]
+    assert len(versions) == len(set(versions)), "two processes acted on one deadline"
+    assert sorted(v for v in versions if v <= moves[-1][0]) == [seq for seq, _ in moves]
