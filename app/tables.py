@@ -340,6 +340,8 @@ class TableService:
         Finished matches of the same room leave the cache (their history lives in the database)."""
         for old in [m for m in self._live.values() if m.room_id == live.room_id and m.finished]:
             self.forget(old.match_id)
+            self._standins.pop(old.match_id, None)
+            self._forced.pop(old.match_id, None)
         self._live[live.match_id] = live
         await self.publish_state(live.match_id)
         await self._turns_changed(live, -1)
