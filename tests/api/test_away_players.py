@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -89,13 +89,18 @@ async def autoplay(socket: TableSocket) -> AsyncIterator[None]:
         task.cancel()
 
 
+@pytest.mark.parametrize("servers", [1, 2], ids=["one server", "Ben on a second server"])
 async def test_an_away_seat_is_played_by_a_bot_after_the_grace_and_given_back_at_the_next_turn(
-    database_url: str,
+    database_url: str, servers: int
 ) -> None:
+    """With two servers, Ben's sockets are on the second one while either may claim his away
+    deadline: he still gets his seat back at his next turn."""
+    settings = {"deadline_scale": 0.05, **FAST, **({"pubsub": "postgres"} if servers == 2 else {})}
     async with (
-        running_server(database_url, deadline_scale=0.05, **FAST) as server,
+        running_server(database_url, **settings) as server,
+        running_server(database_url, **settings) if servers == 2 else nullcontext(server) as other,
         browser(server, "Ada") as ada,
-        browser(server, "Ben") as ben,
+        browser(other, "Ben") as ben,
     ):
         room = await make_room(ada, seats=3, hands=1)
         code = room["code"]
