@@ -113,6 +113,8 @@ class RoomConnection:
         self.feed = room_feed(services, websocket)
         self.readers: dict[int, Reader] = {}
         self.match_id: int | None = None
+        self.room_version: int | None = None
+        """The latest match's version in the room last sent (read from the database)."""
         self._send_lock = asyncio.Lock()
 
     async def send_text(self, text: str) -> None:
@@ -139,6 +141,7 @@ class RoomConnection:
         room = await self.feed.room(self.room_id, self.code, heard_at)
         await self.send({"type": "room", "room": for_viewer(room, self.person.id)})
         match_id = room["match"]["id"] if room["match"] else None
+        self.room_version = room["match"]["version"] if room["match"] else None
         if match_id is not None and (self.match_id is None or match_id > self.match_id):
             self.match_id = match_id
         return match_id
@@ -271,7 +274,9 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
             match_id = await connection.send_room()
             if match_id is not None:
-                await connection.send_state(match_id)
+                # At least the version the database holds: this process's cache may be behind
+                # one that another process moved while nobody here watched (a reconnect).
+                await connection.send_state(match_id, connection.room_version)
             pump = asyncio.create_task(connection.pump(subscription))
             while True:
                 received = await websocket.receive()
