@@ -45,6 +45,9 @@ AWAY_GRACE_MIN, AWAY_GRACE_MAX, AWAY_GRACE_DEFAULT = 10, 600, 60
 TURN_TIMER_MIN, TURN_TIMER_MAX = 15, 600
 LEASE_SECONDS = 10.0
 """How long a claim on a due deadline holds; after that another process may act on it."""
+STAND_IN_CHANNEL = "deadlines:stand-in"
+"""Where the process that claims an away deadline tells every process (itself included) that a
+bot plays for the seat: whichever process commits the match's next moves then plays it too."""
 STALE_PRESENCE = "35 seconds"
 """A process silent this long no longer counts as holding sockets (app/presence.py)."""
 
@@ -230,22 +233,40 @@ class Deadlines:
         self.poll = poll
         self.claims: list[tuple[str, int, int, int | None]] = []
         """(kind, match id, seat, version) of every deadline this process acted on (tests read it)."""
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listening = asyncio.Event()
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="deadlines")
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="deadlines-stand-ins"),
+            asyncio.create_task(self._run(), name="deadlines"),
+        ]
 
     async def close(self) -> None:
         """Stop sweeping and hand this process's claims back, so another process acts at once."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
         with contextlib.suppress(Exception):
             async with self.db.session() as session:
                 await session.execute(RELEASE, {"me": self.process_id})
 
+    async def _listen(self) -> None:
+        """Every process plays the stand-ins any process claimed (see STAND_IN_CHANNEL)."""
+        async with self.pubsub.subscribe(STAND_IN_CHANNEL) as messages:
+            self._listening.set()
+            async for message in messages:
+                try:
+                    await self.tables.stand_in(
+                        int(message["match_id"]), int(message["seat"]), message["person_id"]
+                    )
+                except Exception:
+                    log.exception("could not let a bot play for %s", message)
+
     async def _run(self) -> None:
+        await self._listening.wait()
         while True:
             try:
                 await self.sweep()
@@ -271,7 +292,9 @@ class Deadlines:
                     await self._turn_over(room_id, int(running), seat, match_id, version)
                 else:
                     self.claims.append((kind, int(running), seat, None))
-                    await self.tables.stand_in(int(running), seat, person_id)
+                    await self.pubsub.publish(
+                        STAND_IN_CHANNEL, {"match_id": int(running), "seat": seat, "person_id": person_id}
+                    )
                     if first:
                         log.info("a bot plays for seat %s of match %s (person away)", seat, running)
                         await self._room_changed(room_id)

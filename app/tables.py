@@ -506,12 +506,23 @@ class TableService:
             and not self._forced_at(live, seat)
         )
 
+    async def _fresh(self, match_id: int) -> LiveMatch:
+        """The match as committed in the database now, with its current controllers (call with
+        the lock held). A deadline may be acted on by a process whose cache fell behind while
+        another process moved the match (its automation would see a turn long gone)."""
+        live = await self._load(match_id)
+        if await self.store.version(match_id) > live.committed:
+            self.forget(match_id)
+            live = await self._load(match_id)
+        else:
+            live.controllers = await self.store.controllers(live.room_id)
+        return live
+
     async def stand_in(self, match_id: int, seat: int, person_id: int | None) -> None:
         """The seat's person has been away longer than the room's grace: a bot plays for the
         seat from its next decision on, until they are back (checked before every move)."""
         async with self.lock(match_id):
-            live = await self._load(match_id)
-            live.controllers = await self.store.controllers(live.room_id)
+            live = await self._fresh(match_id)
             controller = live.controllers.get(seat)
             if controller is None or controller.kind != "person" or controller.person_id != person_id:
                 return
@@ -527,15 +538,9 @@ class TableService:
     async def timer_move(self, match_id: int, seat: int, since: int) -> bool:
         """The turn timer of `seat` (its turn began at version `since`) ran out: a bot plays that
         one move. False when the deadline no longer applies (the seat has moved since, is not
-        awaited, is not a person's, or the match is over). The match is read as committed in the
-        database first, so a deadline acted on by a process whose cache is behind still sees the
-        moves another process made."""
+        awaited, is not a person's, or the match is over)."""
         async with self.lock(match_id):
-            live = await self._load(match_id)
-            if await self.store.version(match_id) > live.committed:
-                self.forget(match_id)
-                live = await self._load(match_id)
-            live.controllers = await self.store.controllers(live.room_id)
+            live = await self._fresh(match_id)
             controller = live.controllers.get(seat)
             if live.finished or controller is None or controller.kind != "person":
                 return False

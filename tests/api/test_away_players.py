@@ -134,7 +134,11 @@ async def test_an_away_seat_is_played_by_a_bot_after_the_grace_and_given_back_at
                     lambda m: m["type"] == "room" and m["room"]["stand_ins"] == [1], timeout=10
                 )
                 assert seen["room"]["seats"][1]["kind"] == "person"  # still Ben's seat
-                moves = await _eventually(lambda: _moves(database_url, match_id, 1))
+                # Turn after turn, whichever process commits the table's moves (a claim is held
+                # for 10 s: one move per claim would take that long each).
+                moves = await _eventually(
+                    lambda: (found := _moves(database_url, match_id, 1))[1:] and found, 8
+                )
                 # The bot played for him only once the grace was over.
                 assert all(at >= due_at for _, at in moves)
                 async with ben.socket(code) as ben_ws:
