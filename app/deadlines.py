@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
@@ -231,8 +232,9 @@ class Deadlines:
         self.process_id = process_id
         self.scale = scale
         self.poll = poll
-        self.claims: list[tuple[str, int, int, int | None]] = []
-        """(kind, match id, seat, version) of every deadline this process acted on (tests read it)."""
+        self.claims: deque[tuple[str, int, int, int | None]] = deque(maxlen=10_000)
+        """(kind, match id, seat, version) of the deadlines this process acted on lately (tests
+        read it; bounded, since a long absence renews its claim every LEASE_SECONDS)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._listening = asyncio.Event()
 
