@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.core import shared_action
+
 # ---- ExTarot --------------------------------------------------------------------------------
 EXTAROT_SUITS = ("H", "D", "C", "S")
 """聖杯 Holy Grail (hearts, red), 金貨 coins (diamonds, red), 聖樹 sacred tree (clubs, black),
@@ -146,3 +148,19 @@ def remove_cards(hand: list[str], cards: Iterable[str]) -> list[str] | None:
         except ValueError:
             return None
     return rest
+
+
+# ---- shared action objects -------------------------------------------------------------------------
+_PLAY_ONE: dict[str, dict] = {}
+PASS_ACTION = shared_action({"type": "pass"})
+"""The one `{"type": "pass"}` object every game lists: legal lists and logs only read actions."""
+
+
+def play_one(card: str) -> dict:
+    """The one `{"type": "play", "cards": [card]}` object for `card`, shared by every match, so
+    that legal lists are cheap to build and a match's log holds no copies of them (a memo of
+    immutable values: the same card always gives the same action)."""
+    action = _PLAY_ONE.get(card)
+    if action is None:
+        action = _PLAY_ONE[card] = shared_action({"type": "play", "cards": [card]})
+    return action

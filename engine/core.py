@@ -31,6 +31,20 @@ CHANCE = -1
 Action = dict[str, Any]
 Event = dict[str, Any]
 
+MAX_SEATS = 16
+_LOG_ENTRIES: dict[int, tuple[tuple[int, Action], ...]] = {}
+"""id of a shared action → its log entry `(seat, action)` for every seat: a match's log holds
+these tuples instead of making one per action. Only actions passed to `shared_action` (kept
+alive here, so their ids are never reused) are in it."""
+
+
+def shared_action(action: Action) -> Action:
+    """Register `action` as one object listed by every match that offers it (a game's module
+    table of actions: never changed by anyone), so that logging it allocates nothing."""
+    if id(action) not in _LOG_ENTRIES:
+        _LOG_ENTRIES[id(action)] = tuple((seat, action) for seat in range(MAX_SEATS))
+    return action
+
 
 class IllegalAction(ValueError):
     """Raised by `Match.apply` for any action the rules or the seat do not allow."""
@@ -64,7 +78,8 @@ class Match:
         self.game = game
         self.players = players
         self.options = options
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None
         self.log: list[tuple[int, Action]] = []
         self.hands: list[dict[str, Any]] = []
         self.scores: list[int | float] = [0] * players
@@ -73,6 +88,14 @@ class Match:
         self._acting: list[int] = []
         self._legal: dict[int, list[Action]] = {}
         self._setup()
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's own seeded RNG for `deal_random()`, made on first use (a Random's
+        state is 2.5 KB, and a table whose server passes its own RNG never needs it)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     # ---- hooks for each game -------------------------------------------------------------
     def _setup(self) -> None:
@@ -245,7 +268,8 @@ class Match:
                         raise
                     finally:
                         self._busy = False
-                    self.log.append((seat, listed))
+                    entries = _LOG_ENTRIES.get(id(listed))
+                    self.log.append(entries[seat] if entries is not None else (seat, listed))
                     return events
         return self._apply_checked(seat, action)
 

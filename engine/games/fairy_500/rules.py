@@ -69,6 +69,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import PASS_ACTION, play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
 from engine.games.fairy_500.bids import Bid, bids_for, find_bid, misere_bid_points
@@ -175,7 +176,7 @@ class FairyFiveHundredMatch(Match):
                 for bid in self.bid_list
                 if bid.points > floor
             ]
-            return [{"type": "pass"}, *bids]
+            return [PASS_ACTION, *bids]
         if phase == "call":
             return [{"type": "call", "card": card} for card in self._callable()]
         if phase == "discard":
@@ -183,7 +184,7 @@ class FairyFiveHundredMatch(Match):
                 {"type": "discard", "cards": list(combo)}
                 for combo in itertools.combinations(hand.hands[seat], KITTY_SIZE)
             ]
-        return [{"type": "play", "cards": [card]} for card in self._playable(seat)]
+        return list(map(play_one, self._playable(seat)))
 
     def _callable(self) -> list[str]:
         hand = self.hand

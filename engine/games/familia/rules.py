@@ -86,6 +86,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
 from engine.games.familia import scoring
@@ -484,7 +485,7 @@ class FamiliaMatch(Match):
             ]
         assert self.trick is not None
         cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
-        return [{"type": "play", "cards": [card]} for card in cards]
+        return list(map(play_one, cards))
 
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         if action["type"] != "shuffle":

@@ -87,9 +87,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, french_tarot_deck
+from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, PASS_ACTION, french_tarot_deck, play_one
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.french_tarot.options import FrenchTarotOptions
 from engine.games.french_tarot.scoring import (
     CONTRACTS,
@@ -239,6 +239,10 @@ def valid_poignee(hand: list[str], players: int, level: str, cards: list[str]) -
     return None
 
 
+_DECLARE_SLAM = shared_action({"type": "declare", "what": "slam"})
+"""The one slam declaration object (legal lists and logs only read actions)."""
+
+
 @dataclass
 class PlayedTrick:
     """A finished trick: who led, the cards, who took it."""
@@ -359,7 +363,7 @@ class FrenchTarotMatch(Match):
         if self.phase == "bid":
             standing = self._standing_bid()
             start = 0 if standing is None else CONTRACTS.index(standing) + 1
-            actions: list[Action] = [{"type": "pass"}]
+            actions: list[Action] = [PASS_ACTION]
             actions += [{"type": "bid", "contract": c} for c in CONTRACTS[start:]]
             if self.options.petit_sec and holds_petit_sec(cards):
                 actions.append({"type": "declare", "what": "petit_sec"})
@@ -371,10 +375,10 @@ class FrenchTarotMatch(Match):
             remaining = self.dog_size - len(hand.discard)
             return [{"type": "discard", "cards": [c]} for c in discard_choices(cards, remaining)]
         if self.phase == "slam":
-            return [{"type": "pass"}, {"type": "declare", "what": "slam"}]
+            return [PASS_ACTION, _DECLARE_SLAM]
         # play
         assert hand.trick is not None
-        actions = [{"type": "play", "cards": [c]} for c in playable_cards(cards, hand.trick.cards)]
+        actions = list(map(play_one, playable_cards(cards, hand.trick.cards)))
         if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
             for level, shown in poignee_sets(cards, self.players).items():
                 actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})

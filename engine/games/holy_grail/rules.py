@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
@@ -296,7 +297,7 @@ _SUIT_CARDS = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for sui
 _NOT_HEARTS = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
 _MAJORS = _SUIT_CARDS["M"]
 
-_PLAY_ACTIONS = {card: {"type": "play", "cards": [card]} for card in SUIT_OF}
+_PLAY_ACTIONS = {card: play_one(card) for card in SUIT_OF}
 """One action object per card, shared by every match (legal lists and logs only read them)."""
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from engine.cards import play_one
 from engine.games.yaya_fugou.cards import (
     DECK_SET,
     F_CARDS,
@@ -176,9 +177,9 @@ def _singles(
     for value, cards in by_rank.items():
         if _stronger_value(value, top, revolution):
             for card in cards:
-                out.append({"type": "play", "cards": [card]})
+                out.append(play_one(card))
     if fs and (top is None or not top.all_f):
-        out.append({"type": "play", "cards": [fs[0]]})
+        out.append(play_one(fs[0]))
 
 
 def _sets(

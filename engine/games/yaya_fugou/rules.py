@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from engine.cards import PASS_ACTION
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.yaya_fugou.cards import (
@@ -220,7 +221,7 @@ class YayaFugouMatch(Match):
         top = hand_state.top
         actions = enumerate_plays(held, top.shape if top else None, hand_state.revolution)
         if top is not None:
-            actions.append({"type": "pass"})
+            actions.append(PASS_ACTION)
         return actions
 
     def random_chance_action(self, rng: random.Random) -> Action:
