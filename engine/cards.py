@@ -151,16 +151,19 @@ def remove_cards(hand: list[str], cards: Iterable[str]) -> list[str] | None:
 
 
 # ---- shared action objects -------------------------------------------------------------------------
-_PLAY_ONE: dict[str, dict] = {}
 PASS_ACTION = shared_action({"type": "pass"})
 """The one `{"type": "pass"}` object every game lists: legal lists and logs only read actions."""
 
 
-def play_one(card: str) -> dict:
-    """The one `{"type": "play", "cards": [card]}` object for `card`, shared by every match, so
-    that legal lists are cheap to build and a match's log holds no copies of them (a memo of
-    immutable values: the same card always gives the same action)."""
-    action = _PLAY_ONE.get(card)
-    if action is None:
-        action = _PLAY_ONE[card] = shared_action({"type": "play", "cards": [card]})
-    return action
+class _SharedPlays(dict[str, dict]):
+    """Card → the one `{"type": "play", "cards": [card]}` object for it, made on first use."""
+
+    def __missing__(self, card: str) -> dict:
+        action = self[card] = shared_action({"type": "play", "cards": [card]})
+        return action
+
+
+play_one = _SharedPlays().__getitem__
+"""The one single-card play action of `card`, shared by every match, so that legal lists are
+cheap to build (`map(play_one, cards)` runs in C) and a match's log holds no copies of them
+(a memo of immutable values: the same card always gives the same action)."""

@@ -253,13 +253,15 @@ class Match:
         if self._fresh and type(action) is dict:
             legal = self._legal.get(seat)
             if legal is not None:
-                # Listed already (found by identity first, in C): no second validation, and the
-                # log keeps the listed object itself, shared with the legal lists.
-                try:
-                    listed = legal[legal.index(action)]
-                except ValueError:
-                    pass
+                # Listed already (the caller picked it from `legal_actions`; found by identity,
+                # which is cheaper than comparing dicts): no second validation, and the log keeps
+                # the listed object itself, shared with the legal lists.
+                for listed in legal:
+                    if listed is action:
+                        break
                 else:
+                    listed = None
+                if listed is not None:
                     self._busy, self._fresh = True, False
                     try:
                         events = self._perform(seat, listed)
@@ -285,18 +287,20 @@ class Match:
             if not acting:
                 raise IllegalAction("the match is over")
             raise IllegalAction(f"it is not seat {seat}'s turn")
+        listed = legal[legal.index(action)] if legal is not None and action in legal else None
         self._busy, self._fresh = True, False
         try:
-            if legal is not None and action in legal:
-                events = self._perform(seat, action)
-            else:
-                events = self._apply(seat, dict(action))
+            events = self._perform(seat, listed) if listed is not None else self._apply(seat, dict(action))
         except IllegalAction:
             self._fresh = fresh  # refused: the state, and so what was computed for it, is unchanged
             raise
         finally:
             self._busy = False
-        self.log.append((seat, dict(action)))
+        if listed is not None:  # an equal copy (e.g. from JSON): the log keeps the listed object
+            entries = _LOG_ENTRIES.get(id(listed))
+            self.log.append(entries[seat] if entries is not None else (seat, listed))
+        else:
+            self.log.append((seat, dict(action)))
         return events
 
     def deal_random(self, rng: random.Random | None = None) -> list[Event]:

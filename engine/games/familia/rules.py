@@ -152,6 +152,10 @@ _BATTING_KEYS = {
 """batting_key of every hand card under each rule, looked up on the hot path."""
 
 
+_SUIT_CARDS = {suit: frozenset(c for c in _SORT_KEYS if c != JOKER and c[0] == suit) for suit in SUITS}
+"""Every card of each suit: a hand is filtered by membership, in C."""
+
+
 def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
     """Plain trick-taking strength: (tier, rank). Tier 2 trump, 1 led suit, 0 when nothing was
     led, -1 for a card that cannot win. A wild joker stands in for the led suit's A, so it takes
@@ -187,12 +191,13 @@ class Judgement:
 
 def judge_trick(plays: list[tuple[int, str]], led: str | None, trump: str | None, rule: str) -> Judgement:
     """Remove batting cards, then equal ranks if nothing follows, then find the best card left."""
+    keys = _BATTING_KEYS[rule]
     key_counts: dict[str, int] = {}
     for _, card in plays:
-        key = batting_key(card, rule)
+        key = keys[card]
         key_counts[key] = key_counts.get(key, 0) + 1
-    batted = tuple(p for p in plays if key_counts[batting_key(p[1], rule)] > 1)
-    left = [p for p in plays if key_counts[batting_key(p[1], rule)] == 1]
+    batted = tuple(p for p in plays if key_counts[keys[p[1]]] > 1)
+    left = [p for p in plays if key_counts[keys[p[1]]] == 1]
     collided: tuple[tuple[int, str], ...] = ()
     if left and not any(is_following(card, led, trump) for _, card in left):
         rank_counts: dict[int, int] = {}
@@ -248,14 +253,14 @@ class TrickState:
 def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
     """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
     led, trump = trick.led_suit, trick.trump
-    plain = [card for card in hand if card != JOKER]
+    plain = [card for card in hand if card != JOKER] if JOKER in hand else hand
     base = plain
     if led is not None:
-        following = [card for card in plain if card[0] == led]
+        following = list(filter(_SUIT_CARDS[led].__contains__, plain))
         if following:
             base = following
         elif trump is not None:
-            base = [card for card in plain if card[0] == trump] or plain
+            base = list(filter(_SUIT_CARDS[trump].__contains__, plain)) or plain
     if must_win and base:
         best: tuple[int, int] | None = None
         for _, card in trick.plays:
@@ -332,7 +337,8 @@ class FamiliaMatch(Match):
 
     @property
     def rule(self) -> str:
-        return batting_rule(self.batting_familia, self.table.decks)
+        table = self.table
+        return batting_rule(table.batting[max(self.deal_no, 1) - 1], table.decks)
 
     def _deal_first(self, deal_no: int) -> int:
         return self.seat_after(self.hand_first, deal_no - 1)
@@ -559,8 +565,8 @@ class FamiliaMatch(Match):
         """Play a card known to be legal."""
         trick = self.trick
         assert trick is not None
-        played_keys = {batting_key(c, self.rule) for _, c in trick.plays}
-        batting = card != JOKER and batting_key(card, self.rule) in played_keys
+        keys = _BATTING_KEYS[self.rule]
+        batting = card != JOKER and keys[card] in {keys[c] for _, c in trick.plays}
         self.holdings[seat].remove(card)
         if card in self.known[seat]:
             self.known[seat].remove(card)
