@@ -122,6 +122,8 @@ def trump_number(card: str) -> int:
 
 _TRUMP = {card: trump_number(card) for card in DECK}
 _RANK = {card: RANK_ORDER[card[1:]] for card in DECK if card[0] in SUITS}
+_SUIT_CARDS = {suit: frozenset(c for c in DECK if c[0] == suit) for suit in (*SUITS, "T")}
+"""Every card of each suit (and the trumps, "T"): hands are filtered by membership, in C."""
 
 CONTRACT_NAMES = {
     "prise": {"en": "Prise", "ja": "プリーズ"},
@@ -149,13 +151,13 @@ def playable_cards(hand: list[str], trick_cards: list[str]) -> list[str]:
     if suit is None:
         return list(hand)
     if suit != "T":
-        following = [c for c in hand if c[0] == suit]
+        following = list(filter(_SUIT_CARDS[suit].__contains__, hand))
         if following:
             return following + ([EXCUSE] if EXCUSE in hand else [])
-    trumps = [c for c in hand if c[0] == "T"]
+    trumps = list(filter(_SUIT_CARDS["T"].__contains__, hand))
     if not trumps:
         return list(hand)
-    top = max((_TRUMP[c] for c in trick_cards), default=0)
+    top = max(map(_TRUMP.__getitem__, trick_cards), default=0)
     higher = [c for c in trumps if _TRUMP[c] > top]
     allowed = higher or trumps
     return allowed + ([EXCUSE] if EXCUSE in hand else [])
@@ -344,6 +346,9 @@ class FrenchTarotMatch(Match):
 
     # ---- contract -------------------------------------------------------------------------
     def _to_act(self) -> list[int]:
+        if self.phase == "play":
+            trick = self.hand.trick
+            return [(trick.leader + len(trick.plays)) % self.players]
         if self.phase == "match_over":
             return []
         if self.phase == "deal":
@@ -378,7 +383,7 @@ class FrenchTarotMatch(Match):
             return [PASS_ACTION, _DECLARE_SLAM]
         # play
         assert hand.trick is not None
-        actions = list(map(play_one, playable_cards(cards, hand.trick.cards)))
+        actions = list(map(play_one, playable_cards(cards, [c for _, c in hand.trick.plays])))
         if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
             for level, shown in poignee_sets(cards, self.players).items():
                 actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})
