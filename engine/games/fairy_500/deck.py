@@ -109,8 +109,21 @@ class Ranking:
         return following or hand
 
 
+_RANKINGS: dict[tuple[tuple[str, ...], str, str | None], Ranking] = {}
+"""Rankings made so far, by (card set, mode, trump): a handful per player count, shared by every
+match (a Ranking is frozen and its tables are only read)."""
+
+
 def build_ranking(cards: list[str], mode: str, trump: str | None = None) -> Ranking:
-    """Make the look-up tables for a trump suit, no-trumps, or misère/Ramsch."""
+    """The look-up tables for a trump suit, no-trumps, or misère/Ramsch (made once per card set)."""
+    key = (tuple(cards), mode, trump)
+    ranking = _RANKINGS.get(key)
+    if ranking is None:
+        ranking = _RANKINGS[key] = _build_ranking(cards, mode, trump)
+    return ranking
+
+
+def _build_ranking(cards: list[str], mode: str, trump: str | None) -> Ranking:
     if mode == "trump":
         assert trump in SUITS
         return _trump_ranking(cards, trump)

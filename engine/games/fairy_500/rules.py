@@ -71,7 +71,7 @@ from typing import Any
 
 from engine.cards import PASS_ACTION, play_one
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.fairy_500.bids import Bid, bids_for, find_bid, misere_bid_points
 from engine.games.fairy_500.deck import (
     NO_TRUMP,
@@ -95,6 +95,18 @@ from engine.tricks import Trick
 
 HAND_SIZE = 10
 KITTY_SIZE = 4
+
+
+_BID_ACTIONS: dict[tuple[str, int], Action] = {}
+
+
+def _bid_action(bid: Bid) -> Action:
+    """The one shared `bid` action object of `bid` (legal lists and logs only read actions)."""
+    key = (bid.code, bid.points)
+    action = _BID_ACTIONS.get(key)
+    if action is None:
+        action = _BID_ACTIONS[key] = shared_action({"type": "bid", "bid": bid.code, "points": bid.points})
+    return action
 
 
 @dataclass(slots=True)
@@ -171,12 +183,7 @@ class FairyFiveHundredMatch(Match):
         phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
-            bids: list[Action] = [
-                {"type": "bid", "bid": bid.code, "points": bid.points}
-                for bid in self.bid_list
-                if bid.points > floor
-            ]
-            return [PASS_ACTION, *bids]
+            return [PASS_ACTION, *(_bid_action(bid) for bid in self.bid_list if bid.points > floor)]
         if phase == "call":
             return [{"type": "call", "card": card} for card in self._callable()]
         if phase == "discard":
