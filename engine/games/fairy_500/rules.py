@@ -74,11 +74,11 @@ from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.fairy_500.bids import Bid, bids_for, find_bid, misere_bid_points
 from engine.games.fairy_500.deck import (
+    DISPLAY_KEYS,
     NO_TRUMP,
     Ranking,
     build_ranking,
     card_set,
-    display_key,
     is_fairy,
 )
 from engine.games.fairy_500.options import FairyFiveHundredOptions
@@ -216,7 +216,7 @@ class FairyFiveHundredMatch(Match):
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
         for i, seat in enumerate(self.seats_from(self.seat_after(dealer))):
-            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=display_key)
+            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=DISPLAY_KEYS.__getitem__)
         self.hand = HandState(
             dealer=dealer,
             hands=hands,
@@ -324,7 +324,7 @@ class FairyFiveHundredMatch(Match):
         hand = self.hand
         declarer_hand = hand.hands[hand.declarer]
         declarer_hand.extend(hand.kitty)
-        declarer_hand.sort(key=display_key)
+        declarer_hand.sort(key=DISPLAY_KEYS.__getitem__)
         hand.kitty = []
 
     # naming lieutenants
