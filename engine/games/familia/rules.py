@@ -88,7 +88,7 @@ from typing import Any
 
 from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.familia import scoring
 from engine.games.familia.options import (
     BLACK_SUITS,
@@ -282,6 +282,11 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
     if JOKER in hand:
         allowed.add(JOKER)
     return sorted(allowed, key=_SORT_KEYS.__getitem__)
+
+
+_CREST_ACTIONS = tuple(shared_action({"type": "choose", "crest": suit}) for suit in SUITS)
+_PILE_ACTIONS = {pile: shared_action({"type": "choose", "pile": pile}) for pile in PILES}
+"""The crest and pile choices, one shared object each (legal lists and logs only read actions)."""
 
 
 def _msg(en: str, ja: str) -> dict[str, str]:
@@ -484,11 +489,9 @@ class FamiliaMatch(Match):
         """Every legal action of `seat`; none for CHANCE, whose shuffle is built by
         `random_chance_action` (or by a test) rather than picked from a list."""
         if self.phase == "crest":
-            return [{"type": "choose", "crest": suit} for suit in SUITS]
+            return list(_CREST_ACTIONS)
         if self.phase == "pile":
-            return [
-                {"type": "choose", "pile": p} for p in PILES if (self.black if p == "black" else self.red)
-            ]
+            return [_PILE_ACTIONS[p] for p in PILES if (self.black if p == "black" else self.red)]
         assert self.trick is not None
         cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
         return list(map(play_one, cards))
