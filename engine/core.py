@@ -325,6 +325,10 @@ class Match:
         return determinize(self, seat, rng)
 
 
+_DEFAULT_OPTIONS: dict[tuple[type, int], GameOptions] = {}
+"""(Game class, players) → its checked default Options (a memo of immutable values)."""
+
+
 class Game:
     """One card game: its identity, player counts and options, and a factory for matches."""
 
@@ -345,6 +349,16 @@ class Game:
             )
         if isinstance(options, GameOptions):
             parsed = options
+        elif not options:
+            # The default table, asked for by every new match without options: parsed and checked
+            # once per game and player count (Options are frozen, so one object serves all).
+            key = (type(self), players)
+            default = _DEFAULT_OPTIONS.get(key)
+            if default is None:
+                default = self.Options.model_validate({})
+                self.check_options(default, players)
+                _DEFAULT_OPTIONS[key] = default
+            return default
         else:
             try:
                 parsed = self.Options.model_validate(dict(options or {}))

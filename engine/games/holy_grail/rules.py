@@ -68,7 +68,7 @@ class HolyGrailMatch(Match):
         self.hand_no = 0
         self.hand = None
         self.hands_total = self.options.hands or self.players
-        self.cards = card_set(self.players)
+        self.cards = _CARD_SETS[self.players]  # shared: only read
         self.per_round, self.rounds = DEALS[self.players]
 
     # ---- whose turn --------------------------------------------------------------------------
@@ -296,6 +296,9 @@ _SUIT_CARDS = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for sui
 """Every card of each suit: hands are filtered by membership, in C."""
 _NOT_HEARTS = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
 _MAJORS = _SUIT_CARDS["M"]
+
+_CARD_SETS = {players: tuple(card_set(players)) for players in DEALS}
+"""card_set per player count, made once: every match reads the same tuple."""
 
 _PLAY_ACTIONS = {card: play_one(card) for card in SUIT_OF}
 """One action object per card, shared by every match (legal lists and logs only read them)."""
