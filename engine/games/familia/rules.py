@@ -289,6 +289,24 @@ _PILE_ACTIONS = {pile: shared_action({"type": "choose", "pile": pile}) for pile 
 """The crest and pile choices, one shared object each (legal lists and logs only read actions)."""
 
 
+_TABLES: dict[tuple[Any, int], Table] = {}
+"""(options, players) → the resolved Table: frozen, so matches with the same options share one."""
+
+
+def _table(options: Any, players: int) -> Table:
+    """`resolve(options, players)`, made once per distinct (hashable) options and player count."""
+    try:
+        key = (options, players)
+        table = _TABLES.get(key)
+    except TypeError:  # options holding a list: resolve each time
+        return resolve(options, players)
+    if table is None:
+        if len(_TABLES) >= 256:  # bounded: a server meeting many custom tables starts afresh
+            _TABLES.clear()
+        table = _TABLES[key] = resolve(options, players)
+    return table
+
+
 def _msg(en: str, ja: str) -> dict[str, str]:
     return {"en": en, "ja": ja}
 
@@ -300,7 +318,7 @@ class FamiliaMatch(Match):
     table: Table
 
     def _setup(self) -> None:
-        self.table = resolve(self.options, self.players)  # type: ignore[arg-type]
+        self.table = _table(self.options, self.players)  # type: ignore[arg-type]
         self.phase = "deal"
         self.hand_no = 0
         self.match_face_counts = [0] * self.players
