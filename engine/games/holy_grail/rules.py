@@ -173,14 +173,15 @@ class HolyGrailMatch(Match):
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if len(trick.plays) < self.players:
             return events
-        winner = _winner(trick)
-        hearts = [c for _, c in trick.plays if SUIT_OF[c] == HEART]
+        cards = [c for _, c in trick.plays]
+        winner = trick.plays[cards.index(max(cards, key=_POWER[SUIT_OF[cards[0]]].__getitem__))][0]
+        hearts = list(filter(_HEARTS.__contains__, cards))
         hand_state.captured_hearts[winner].extend(hearts)
         hand_state.tricks_won[winner] += 1
         if hearts:
             hand_state.hearts_broken = True
         hand_state.last = (trick, winner)
-        events.append({"type": "trick", "winner": winner, "cards": trick.cards, "hearts": hearts})
+        events.append({"type": "trick", "winner": winner, "cards": cards, "hearts": hearts})
         if hand_state.hands[winner]:
             hand_state.trick = Trick(leader=winner)
         elif hand_state.stock:
@@ -271,16 +272,6 @@ class HolyGrailMatch(Match):
         }
 
 
-def _winner(trick: Trick) -> int:
-    """The highest major wins; otherwise the highest card of the led suit."""
-    plays = trick.plays
-    majors = [(STRENGTH[c], s) for s, c in plays if SUIT_OF[c] == "M"]
-    if majors:
-        return max(majors)[1]
-    led = SUIT_OF[plays[0][1]]
-    return max((STRENGTH[c], s) for s, c in plays if SUIT_OF[c] == led)[1]
-
-
 _SUIT_ORDER = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
 
 
@@ -295,6 +286,16 @@ _SORT_KEYS = {card: _sort_key(card) for card in SUIT_OF}
 _SUIT_CARDS = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for suit in _SUIT_ORDER}
 """Every card of each suit: hands are filtered by membership, in C."""
 _NOT_HEARTS = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
+_HEARTS = _SUIT_CARDS[HEART]
+_POWER = {
+    led: {
+        c: 100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1
+        for c in SUIT_OF
+    }
+    for led in _SUIT_ORDER
+}
+"""Led suit → card → its power in a trick: the highest major wins, otherwise the highest card of
+the led suit; other cards cannot win. A trick's cards all differ, so one card has the top power."""
 _MAJORS = _SUIT_CARDS["M"]
 
 _CARD_SETS = {players: tuple(card_set(players)) for players in DEALS}
