@@ -174,10 +174,14 @@ def _by_suit(hand: list[str]) -> dict[str, dict[int, str]]:
 def _singles(
     by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
 ) -> None:
-    for value, cards in by_rank.items():
-        if _stronger_value(value, top, revolution):
-            for card in cards:
-                out.append(play_one(card))
+    if top is None:
+        for cards in by_rank.values():
+            out.extend(map(play_one, cards))
+    elif not top.all_f:  # nothing beats a lone F
+        old = top.value
+        for value, cards in by_rank.items():
+            if value < old if revolution else value > old:
+                out.extend(map(play_one, cards))
     if fs and (top is None or not top.all_f):
         out.append(play_one(fs[0]))
 
@@ -199,6 +203,9 @@ def _sets(
                 for extra in range(f_count + 1):
                     size = count + extra
                     if size < 2 or (wanted is not None and size != wanted):
+                        continue
+                    if not extra:
+                        out.append(_play(list(chosen), {}))
                         continue
                     used = fs[:extra]
                     names = _set_names([card[0] for card in chosen], extra, value)
