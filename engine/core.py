@@ -97,6 +97,10 @@ class Match:
             self._rng = random.Random(self._seed)
         return self._rng
 
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+
     # ---- hooks for each game -------------------------------------------------------------
     def _setup(self) -> None:
         """Initialise the state before the first action (usually: await a CHANCE shuffle)."""
@@ -271,7 +275,10 @@ class Match:
                     finally:
                         self._busy = False
                     entries = _LOG_ENTRIES.get(id(listed))
-                    self.log.append(entries[seat] if entries is not None else (seat, listed))
+                    if entries is not None and 0 <= seat < MAX_SEATS:
+                        self.log.append(entries[seat])
+                    else:
+                        self.log.append((seat, listed))
                     return events
         return self._apply_checked(seat, action)
 
@@ -298,7 +305,10 @@ class Match:
             self._busy = False
         if listed is not None:  # an equal copy (e.g. from JSON): the log keeps the listed object
             entries = _LOG_ENTRIES.get(id(listed))
-            self.log.append(entries[seat] if entries is not None else (seat, listed))
+            if entries is not None and 0 <= seat < MAX_SEATS:
+                self.log.append(entries[seat])
+            else:
+                self.log.append((seat, listed))
         else:
             self.log.append((seat, dict(action)))
         return events
