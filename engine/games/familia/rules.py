@@ -323,8 +323,9 @@ class FamiliaMatch(Match):
         self.hand_no = 0
         self.match_face_counts = [0] * self.players
         self.match_face_points = [0] * self.players
-        self.last_trick: dict[str, Any] | None = None
-        """Kept across deals and hands, so the final trick's judging stays on show."""
+        self.last_judged: tuple[TrickState, Judgement, list[dict[str, Any]]] | None = None
+        """The last finished trick, its judgement and steps, kept across deals and hands so the
+        final trick's judging stays on show (turned into the view's `last_trick` on demand)."""
         self._start_hand()
 
     # ---- hand and deal life cycle -------------------------------------------------------------
@@ -353,6 +354,19 @@ class FamiliaMatch(Match):
         self.tricks_played = 0
         self.known: list[list[str]] = [[] for _ in range(n)]
         self.last_draws: list[dict[str, Any]] = []
+
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The view's `last_trick`: the last finished trick with its judgement."""
+        if self.last_judged is None:
+            return None
+        trick, verdict, steps = self.last_judged
+        record = trick.to_json()
+        record["winner"] = verdict.winner
+        record["winning_card"] = verdict.winning_card
+        record["void"] = verdict.winner is None
+        record["steps"] = steps
+        return record
 
     @property
     def batting_familia(self) -> bool:
@@ -602,16 +616,12 @@ class FamiliaMatch(Match):
         trick = self.trick
         assert trick is not None
         verdict = judge_trick(trick.plays, trick.led_suit, trick.trump, self.rule)
-        record = trick.to_json()
-        record["winner"] = verdict.winner
-        record["winning_card"] = verdict.winning_card
-        record["void"] = verdict.winner is None
-        record["steps"] = [
+        steps = [
             {"kind": kind, "cards": [{"seat": s, "card": c} for s, c in cards]}
             for kind, cards in (("batting", verdict.batting), ("rank", verdict.rank_collisions))
             if cards
         ]
-        self.last_trick = record
+        self.last_judged = (trick, verdict, steps)
         self.trick = None
         self.tricks_played += 1
         if verdict.winner is None:
@@ -626,7 +636,7 @@ class FamiliaMatch(Match):
                 "winner": verdict.winner,
                 "face": trick.face,
                 "winning_card": verdict.winning_card,
-                "steps": record["steps"],
+                "steps": steps,
             }
         ]
         self.last_draws = []

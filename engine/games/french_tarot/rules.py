@@ -365,7 +365,14 @@ class FrenchTarotMatch(Match):
         hand = self.hand
         assert hand is not None
         cards = hand.hands[seat]
-        if self.phase == "bid":
+        phase = self.phase
+        if phase == "play":
+            actions = list(map(play_one, playable_cards(cards, [c for _, c in hand.trick.plays])))
+            if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
+                for level, shown in poignee_sets(cards, self.players).items():
+                    actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})
+            return actions
+        if phase == "bid":
             standing = self._standing_bid()
             start = 0 if standing is None else CONTRACTS.index(standing) + 1
             actions: list[Action] = [PASS_ACTION]
@@ -373,21 +380,14 @@ class FrenchTarotMatch(Match):
             if self.options.petit_sec and holds_petit_sec(cards):
                 actions.append({"type": "declare", "what": "petit_sec"})
             return actions
-        if self.phase == "call":
+        if phase == "call":
             rank = call_rank(cards)
             return [{"type": "call", "card": suit + rank} for suit in SUITS]
-        if self.phase == "discard":
+        if phase == "discard":
             remaining = self.dog_size - len(hand.discard)
             return [{"type": "discard", "cards": [c]} for c in discard_choices(cards, remaining)]
-        if self.phase == "slam":
-            return [PASS_ACTION, _DECLARE_SLAM]
-        # play
-        assert hand.trick is not None
-        actions = list(map(play_one, playable_cards(cards, [c for _, c in hand.trick.plays])))
-        if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
-            for level, shown in poignee_sets(cards, self.players).items():
-                actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})
-        return actions
+        assert phase == "slam", phase
+        return [PASS_ACTION, _DECLARE_SLAM]
 
     def random_chance_action(self, rng: random.Random) -> Action:
         return shuffle_action(DECK, rng)

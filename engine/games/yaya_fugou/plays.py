@@ -73,6 +73,10 @@ def _stronger_value(value: int, old: Shape | None, revolution: bool) -> bool:
     return value < old.value if revolution else value > old.value
 
 
+_SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
+"""The shape of each natural card played alone (what `classify` finds for it)."""
+
+
 class BadPlay(ValueError):
     """A group of cards that is not a single, set or straight (the reason is readable)."""
 
@@ -81,6 +85,10 @@ def classify(cards: list[str], as_map: dict[str, str]) -> Shape:
     """The shape of `cards` with F's standing for the cards in `as_map`; raises BadPlay.
 
     The caller has checked that the cards are distinct cards of the deck."""
+    if len(cards) == 1 and not as_map:
+        single = _SINGLE_SHAPES.get(cards[0])  # the commonest play: one natural card
+        if single is not None:
+            return single
     naturals = [card for card in cards if not IS_F[card]]
     fs = [card for card in cards if IS_F[card]]
     if not naturals:
