@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 JOKER = "X"
 SUITS = ("S", "H", "D", "C")
@@ -150,17 +149,7 @@ def _singles_value(singles: Sequence[Role]) -> int:
 
 
 def best_partition(cards: Sequence[str], sex: str, crest: str | None = None) -> tuple[list[Role], list[Role]]:
-    """The split of joker-free `cards` into roles and singles that scores most for `sex`
-    (it depends only on which cards, not their order, so it is searched once per set)."""
-    roles, singles = _best_partition(tuple(sorted(cards)), sex, crest)
-    return list(roles), list(singles)
-
-
-@lru_cache(maxsize=4096)
-def _best_partition(
-    cards: tuple[str, ...], sex: str, crest: str | None
-) -> tuple[tuple[Role, ...], tuple[Role, ...]]:
-    """`best_partition` of sorted `cards`, as tuples of frozen Roles (shared by every caller).
+    """The split of joker-free `cards` into roles and singles that scores most for `sex`.
 
     Exhaustive, because the zero-sum bonus can make a smaller split worth more than a bigger
     one. Familias are the only roles spanning suits, so for every choice of familia counts the
@@ -219,7 +208,7 @@ def _best_partition(
             counts[suit + rank] -= used
     order = {kind: i for i, kind in enumerate(ROLE_POINTS)}
     roles.sort(key=lambda role: order[role.kind])
-    return tuple(roles), tuple(_singles_from(counts, sex))
+    return roles, _singles_from(counts, sex)
 
 
 def _product_ranges(limits: Sequence[int]) -> list[tuple[int, ...]]:
