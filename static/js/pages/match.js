@@ -29,7 +29,7 @@ export async function matchPage(id) {
   const totals = match.totals || seatNumbers.map((n) => hands.reduce((sum, hand) => sum + (hand.scores[n] || 0), 0));
   // Until the match ends there is no stored ranking; rank the running totals instead.
   const ranking = Array.isArray(match.ranking) && match.ranking.length ? match.ranking : rankSeats(totals);
-  const title = match.room_name ? matchTitle(match.room_name, match.number) : t("match.title", { id: match.id });
+  const title = match.room_name ? matchTitle(match.room_name, match.number) : t("match.number", { n: match.number });
   setTabTitle(title);
   replace(main,
     h("p", null, h("a", { href: "/history" }, `← ${t("nav.history")}`)),
