@@ -4,16 +4,20 @@ per-room match numbers, through the real server and database."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import pytest
 
 from app.match_store import MatchStore
+from app.rematch import DealPlan, plan_deals
 from engine import CHANCE, get_game
+from engine.bots import bot_action
 from tests.api.harness import WAIT, Person, Server, browser, make_room, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -160,6 +164,53 @@ async def test_a_rematch_that_needs_more_shuffles_than_its_source_deals_fresh_ca
         [versus] = (await host.get(f"/api/matches/{rematch_id}"))["same_deals"]
         assert versus["fresh_hands"] == [2, 3]
         assert [row["fresh"] for row in versus["hands"]] == [False]  # only hand 1 exists in both
+
+
+def _play(
+    game_id: str, players: int, options: dict[str, Any], seed: int, plan: DealPlan | None = None
+) -> Log:
+    """A bots' match through the engine contract, dealt from `plan` while it lasts."""
+    game = get_game(game_id)
+    parsed = game.parse_options({**game.default_options(players), **options}, players).model_dump(mode="json")
+    rng = random.Random(seed)
+    match = game.new_match(players, parsed)
+    while match.to_act():
+        acting = match.to_act()
+        if CHANCE in acting:
+            planned = plan.next_action(match) if plan is not None else None
+            if planned is None:
+                match.deal_random(rng)
+            else:
+                match.apply(CHANCE, planned)
+        else:
+            match.apply(acting[0], bot_action(match, acting[0], rng))
+    return list(match.log)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    [
+        ("holy-grail", 5, {"hands": 2}),
+        ("french-tarot", 5, {"hands": 2}),
+        ("fairy-500", 4, {}),
+        ("yaya-fugou", 4, {"hands": 2}),
+        ("familia", 4, {"hands": 1}),
+        ("familia", 5, {"hands": 1}),
+    ],
+)
+async def test_every_games_deals_rotate_one_seat_through_the_engine_contract(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    """The plan (app/rematch.py) for each game's deal format: every deal of a rotated rematch
+    made at the same point of the game gives seat s what seat s-1 got in the source."""
+    game = get_game(game_id)
+    parsed = game.parse_options({**game.default_options(players), **options}, players).model_dump(mode="json")
+    source_log = _play(game_id, players, options, seed=1)
+    plan = DealPlan(1, True, tuple(plan_deals(game, players, parsed, source_log, rotate=True)))
+    rematch_log = _play(game_id, players, options, seed=2, plan=plan)
+    source = SimpleNamespace(game_id=game_id, players=players, options=parsed, log=source_log)
+    rematch = SimpleNamespace(game_id=game_id, players=players, options=parsed, log=rematch_log)
+    assert assert_same_cards(source, rematch, rotate=True) >= 1
 
 
 @asynccontextmanager
