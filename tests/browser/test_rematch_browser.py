@@ -80,10 +80,20 @@ def test_host_renames_the_room_and_plays_the_same_cards_again_with_a_comparison(
     expect(ken.get_by_test_id("room-name")).to_contain_text("Friday cards")
     expect(ken).to_have_title(re.compile(r"^Friday cards"))
 
-    # Bots play a short match; afterwards the host may deal the same cards again.
+    # Bots play a short match (a bot plays the host's seat for her, so it counts in her history);
+    # afterwards the host may deal the same cards again.
+    hana.get_by_test_id("take-0").click()
+    expect(hana.get_by_test_id("leave-0")).to_be_visible()
     hana.get_by_test_id("fill-bots").click()
     expect(hana.get_by_test_id("start")).to_be_enabled()
     hana.get_by_test_id("start").click()
+    status = hana.evaluate(
+        """(code) => fetch(`/api/rooms/${code}/seats/0`, {method: "POST",
+             headers: {"Content-Type": "application/json"}, body: JSON.stringify({as: "bot", replace: true})})
+             .then((r) => r.status)""",
+        code,
+    )
+    assert status == 200
     first = wait_finished(hana, code, 1)["match"]
     close_results(hana, "same-deals")
     same = hana.get_by_test_id("same-deals")
@@ -122,6 +132,19 @@ def test_host_renames_the_room_and_plays_the_same_cards_again_with_a_comparison(
         "rematch-match-1280",
         scope="main",
         required=("[data-testid=same-deals-table]",),
+        vertical=False,
+    )
+
+    # The host's history names the room and the match's number in it.
+    hana.goto("/history")
+    row = hana.get_by_test_id("history").locator(f"tr[data-match='{first['id']}']")
+    expect(row).to_contain_text("Friday cards — match 1")
+    check_screen(
+        hana,
+        artifacts,
+        "rematch-history-1280",
+        scope="main",
+        required=("[data-testid=history]",),
         vertical=False,
     )
 
