@@ -33,6 +33,7 @@ export async function matchPage(id) {
     h("h1", null, gameName(game) || match.game_id, " ", h("span", { class: "muted small" }, t("match.title", { id: match.id }))),
     h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
       match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, t("room.title", { code: match.room_code }))] : null),
+    match.status === "finished" ? h("p", null, h("a", { class: "replay-link", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
     h("h2", null, t("match.hands")),
