@@ -29,6 +29,8 @@ addStrings({
     "replay.next_trick": "Next trick (↓ or Shift+→)",
     "replay.play": "Play (Space)",
     "replay.pause": "Pause (Space)",
+    "replay.play.short": "Play",
+    "replay.pause.short": "Pause",
     "replay.speed": "Speed",
     "replay.speed.value": "{s} s per action",
     "replay.jump": "Jump to hand",
@@ -82,6 +84,8 @@ addStrings({
     "replay.next_trick": "次のトリック（↓ または Shift+→）",
     "replay.play": "再生（スペース）",
     "replay.pause": "一時停止（スペース）",
+    "replay.play.short": "再生",
+    "replay.pause.short": "停止",
     "replay.speed": "速さ",
     "replay.speed.value": "1手 {s} 秒",
     "replay.jump": "ハンドへ移動",
@@ -123,6 +127,10 @@ addStrings({
 
 const CHANCE = -1;
 const SPEEDS = [2, 1, 0.5, 0.25];
+const SHORT_PILE = 12;
+/** Piles the reader opened or closed by hand (kept while stepping). */
+const openPiles = new Set();
+const closedPiles = new Set();
 
 /** Whole views from the patch encoding (the mirror of app/replays.py `expand_steps`). */
 export function expandSteps(replay) {
@@ -271,11 +279,12 @@ export async function replayPage(id) {
     const button = (label, text, onclick, testid) => h("button", { type: "button", class: "replay-btn", title: label, "aria-label": label, "data-testid": testid, onclick }, text);
     return h("div", { class: "replay-controls", "data-testid": "replay-controls" },
       h("div", { class: "replay-buttons" },
-        button(t("replay.prev_trick"), "⏮", prevTrick, "replay-prev-trick"),
+        button(t("replay.prev_trick"), "◀◀", prevTrick, "replay-prev-trick"),
         button(t("replay.prev_step"), "◀", () => go(index - 1), "replay-prev"),
-        button(t(timer ? "replay.pause" : "replay.play"), timer ? "⏸" : "▶▶", play, "replay-play"),
         button(t("replay.next_step"), "▶", () => go(index + 1), "replay-next"),
-        button(t("replay.next_trick"), "⏭", nextTrick, "replay-next-trick"),
+        button(t("replay.next_trick"), "▶▶", nextTrick, "replay-next-trick"),
+        h("button", { type: "button", class: ["replay-btn", "replay-play", timer && "playing"], "data-testid": "replay-play", onclick: play,
+          title: t(timer ? "replay.pause" : "replay.play") }, t(timer ? "replay.pause.short" : "replay.play.short")),
         h("select", { class: "replay-speed", "aria-label": t("replay.speed"), title: t("replay.speed"), onchange: (e) => {
           speed = Number(e.target.value);
           if (timer) {
@@ -298,9 +307,17 @@ export async function replayPage(id) {
     const rows = (view.all_hands || []).map((cards, n) => h("li", { class: ["replay-seat-hand", toAct.includes(n) && "to-act"], dataset: { seat: String(n) } },
       h("span", { class: "replay-seat-name" }, table.seatName(n, true), h("span", { class: "muted" }, ` ${cards.length}`)),
       h("div", { class: "replay-hand fan-row", "data-testid": "replay-hand" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
-    const piles = Object.entries(view.unseen || {}).map(([name, cards]) => h("li", { class: "replay-pile", dataset: { pile: name } },
-      h("span", { class: "replay-seat-name" }, t(`replay.unseen.${name}`), h("span", { class: "muted" }, ` ${cards.length}`)),
-      h("div", { class: "replay-hand fan-row" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
+    // Cards no seat holds; a long pile (a stock, a draw pile) stays folded until opened.
+    const piles = Object.entries(view.unseen || {}).map(([name, cards]) => {
+      const open = openPiles.has(name) || (!closedPiles.has(name) && cards.length <= SHORT_PILE);
+      return h("li", { class: "replay-pile", dataset: { pile: name } },
+        h("details", { open, ontoggle: (e) => {
+          (e.target.open ? openPiles : closedPiles).add(name);
+          (e.target.open ? closedPiles : openPiles).delete(name);
+        } },
+        h("summary", { class: "replay-seat-name" }, t(`replay.unseen.${name}`), h("span", { class: "muted" }, ` ${cards.length}`)),
+        h("div", { class: "replay-hand fan-row" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
+    });
     return h("section", { class: "replay-hands", "data-testid": "replay-hands", "aria-label": t("replay.hands") },
       h("ul", null, rows, piles));
   }
