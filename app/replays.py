@@ -32,7 +32,7 @@ from app.errors import ApiError
 from app.match_store import MatchStore, StoredMatch
 from app.models import HandResult, MatchResult, MatchRow, MatchSeat, Person, Room
 from app.repository import BOT_NAME, is_member
-from engine import GAMES, Game
+from engine import GAMES, Game, Match
 
 CACHED_REPLAYS = 8
 """Encoded replays each process keeps (a gzip body is tens to a few hundred KB)."""
@@ -111,14 +111,14 @@ async def finished_match(
 
 
 # ---- the replay ----------------------------------------------------------------------------------
-def encode_replay(review: FinishedMatch) -> bytes:
-    """The replay's JSON body (see the module docstring), built by replaying the log. CPU-bound:
-    run it in a thread."""
-    stored, game = review.stored, review.game
-    match = game.new_match(stored.players, stored.options)
+def encode_steps(
+    game: Game, players: int, options: dict[str, Any], log: list[tuple[int, Any]]
+) -> tuple[str, Match]:
+    """The `steps` array as JSON text (see the module docstring) and the replayed match."""
+    match = game.new_match(players, options)
     previous: dict[str, str] = {}
     steps: list[str] = []
-    for version, (seat, action) in enumerate(stored.log, start=1):
+    for version, (seat, action) in enumerate(log, start=1):
         match.apply(int(seat), action)
         view = match.view_all()
         view["hands_done"] = len(view.pop("hands"))
@@ -131,6 +131,13 @@ def encode_replay(review: FinishedMatch) -> bytes:
         steps.append(
             f'{{"version":{version},"seat":{int(seat)},"action":{_compact(action)},"view":{{{",".join(changed)}}}}}'
         )
+    return f"[{','.join(steps)}]", match
+
+
+def encode_replay(review: FinishedMatch) -> bytes:
+    """The replay's JSON body, built by replaying the stored log. CPU-bound: run it in a thread."""
+    stored, game = review.stored, review.game
+    steps, match = encode_steps(game, stored.players, stored.options, stored.log)
     head = {
         "match_id": review.row.id,
         "room_code": review.room_code,
@@ -144,7 +151,7 @@ def encode_replay(review: FinishedMatch) -> bytes:
         "scores": match.scores,
         "encoding": "patch",
     }
-    return f'{_compact(head)[:-1]},"steps":[{",".join(steps)}]}}'.encode()
+    return f'{_compact(head)[:-1]},"steps":{steps}}}'.encode()
 
 
 def expand_steps(steps: list[dict[str, Any]], hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
