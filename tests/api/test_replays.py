@@ -113,7 +113,9 @@ async def test_only_members_of_the_room_may_review_a_match(database_url: str) ->
             assert (await guest.http.get(path)).status_code == 200
         assert (await host.http.get("/api/matches/999999/replay")).status_code == 404
         # A client that does not accept gzip gets the same replay uncompressed.
-        plain = await host.http.get(f"/api/matches/{match_id}/replay", headers={"Accept-Encoding": "identity"})
+        plain = await host.http.get(
+            f"/api/matches/{match_id}/replay", headers={"Accept-Encoding": "identity"}
+        )
         assert "content-encoding" not in plain.headers and plain.json()["match_id"] == match_id
 
 

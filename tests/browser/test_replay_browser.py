@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.replays import expand_steps
 from tests.browser.conftest import NewPerson
 from tests.browser.layout import check_screen
 
@@ -28,18 +29,22 @@ REQUIRED = (
 )
 
 
-def bots_play_a_match(page: Page, name: str, game: str = "holy-grail", seats: int = 4) -> int:
+def bots_play_a_match(page: Page, name: str, game: str = "holy-grail", seats: int = 4, hands: int = 2) -> int:
     """Sign `name` up through the API, sit them in seat 0 of a two-hand match and hand that seat
     to a bot once it starts (so it is theirs in their history), and let basic bots play it."""
     page.goto("/")
     assert page.request.post("/api/people", data={"name": name}).ok
-    room = page.request.post("/api/rooms", data={"game_id": game, "seats": seats, "options": {"hands": 2}}).json()
+    room = page.request.post(
+        "/api/rooms", data={"game_id": game, "seats": seats, "options": {"hands": hands}}
+    ).json()
     code = room["code"]
     assert page.request.post(f"/api/rooms/{code}/seats/0", data={"as": "me"}).ok
     for n in range(1, seats):
         assert page.request.post(f"/api/rooms/{code}/seats/{n}", data={"as": "bot", "level": "basic"}).ok
     match_id = int(page.request.post(f"/api/rooms/{code}/start").json()["match"]["id"])
-    taken = page.request.post(f"/api/rooms/{code}/seats/0", data={"as": "bot", "level": "basic", "replace": True})
+    taken = page.request.post(
+        f"/api/rooms/{code}/seats/0", data={"as": "bot", "level": "basic", "replace": True}
+    )
     assert taken.ok, taken.text()
     deadline = time.monotonic() + 90
     while page.request.get(f"/api/matches/{match_id}").json()["status"] != "finished":
@@ -133,4 +138,37 @@ def test_a_replay_is_stepped_with_the_keyboard_and_says_each_action(
     # End: the last action, the match over.
     page.keyboard.press("End")
     expect(page.get_by_test_id("replay-step")).to_contain_text(f"{len(log)} / {len(log)}")
+    assert not page.console_errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("french-tarot", 5), ("fairy-500", 4), ("yaya-fugou", 7), ("familia", 6)]
+)
+def test_every_game_replays_on_one_screen_with_its_hidden_piles(
+    new_person: NewPerson, artifacts: Path, game: str, seats: int
+) -> None:
+    page = new_person(viewport=LAPTOP)
+    match_id = bots_play_a_match(page, "Sora", game, seats, hands=1)
+    log = page.request.get(f"/api/matches/{match_id}/log").json()["log"]
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        size = f"{viewport['width']}x{viewport['height']}"
+        page.goto(f"/matches/{match_id}/replay")
+        expect(page.get_by_test_id("replay-action")).to_have_text("Cards are dealt.")
+        dealt = shown(page)
+        assert len(dealt["hands"]) == seats and all(dealt["hands"])
+        assert dealt["piles"], "the cards no seat holds are shown too"
+        check_screen(
+            page, artifacts, f"replay-{game}-deal-{size}", scope="[data-testid=replay]", required=REQUIRED
+        )
+        # Mid-match, from the address (#step=N keeps the position across a reload).
+        replay = page.request.get(f"/api/matches/{match_id}/replay").json()
+        views = [step["view"] for step in expand_steps(replay["steps"], replay["hands"])]
+        middle = next(i + 1 for i in range(len(log) // 2, len(log)) if all(views[i]["all_hands"]))
+        page.goto(f"/matches/{match_id}/replay#step={middle}")
+        page.reload()
+        expect(page.get_by_test_id("replay-step")).to_contain_text(f"{middle} / {len(log)}")
+        check_screen(
+            page, artifacts, f"replay-{game}-mid-{size}", scope="[data-testid=replay]", required=REQUIRED
+        )
     assert not page.console_errors  # type: ignore[attr-defined]

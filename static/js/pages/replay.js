@@ -31,8 +31,8 @@ addStrings({
     "replay.pause": "Pause (Space)",
     "replay.play.short": "Play",
     "replay.pause.short": "Pause",
-    "replay.speed": "Speed",
-    "replay.speed.value": "{s} s per action",
+    "replay.speed": "Speed: seconds per action",
+    "replay.speed.value": "{s} s",
     "replay.jump": "Jump to hand",
     "replay.position": "Position in the match",
     "replay.hint": "Keys: ← → one action · ↑ ↓ or Shift+← → one trick · Space play/pause · Home/End",
@@ -86,8 +86,8 @@ addStrings({
     "replay.pause": "一時停止（スペース）",
     "replay.play.short": "再生",
     "replay.pause.short": "停止",
-    "replay.speed": "速さ",
-    "replay.speed.value": "1手 {s} 秒",
+    "replay.speed": "速さ（1手あたりの秒数）",
+    "replay.speed.value": "{s} 秒",
     "replay.jump": "ハンドへ移動",
     "replay.position": "試合の中の位置",
     "replay.hint": "キー操作：← → 1手ずつ・↑ ↓ または Shift+← → 1トリックずつ・スペース 再生/停止・Home/End",
@@ -291,14 +291,15 @@ export async function replayPage(id) {
             stop();
             play();
           }
-        } }, SPEEDS.map((s) => h("option", { value: String(s), selected: s === speed }, t("replay.speed.value", { s })))),
+        } }, SPEEDS.map((s) => h("option", { value: String(s), selected: s === speed }, t("replay.speed.value", { s }))))),
+      h("div", { class: "replay-where" },
         hands.length > 1
           ? h("select", { class: "replay-jump", "aria-label": t("replay.jump"), title: t("replay.jump"), "data-testid": "replay-jump",
             onchange: (e) => go(handStarts.get(Number(e.target.value))) },
           hands.map((n) => h("option", { value: String(n), selected: n === handNo }, t("replay.hand", { n }))))
-          : null),
-      h("input", { type: "range", class: "replay-slider", min: "1", max: String(steps.length), value: String(index + 1),
-        "aria-label": t("replay.position"), "data-testid": "replay-slider", oninput: (e) => go(Number(e.target.value) - 1) }),
+          : null,
+        h("input", { type: "range", class: "replay-slider", min: "1", max: String(steps.length), value: String(index + 1),
+          "aria-label": t("replay.position"), "data-testid": "replay-slider", oninput: (e) => go(Number(e.target.value) - 1) })),
       h("p", { class: "replay-hint", "data-testid": "replay-hint" }, t("replay.hint")));
   }
 
@@ -309,7 +310,8 @@ export async function replayPage(id) {
       h("div", { class: "replay-hand fan-row", "data-testid": "replay-hand" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
     // Cards no seat holds; a long pile (a stock, a draw pile) stays folded until opened.
     const piles = Object.entries(view.unseen || {}).map(([name, cards]) => {
-      const open = openPiles.has(name) || (!closedPiles.has(name) && cards.length <= SHORT_PILE);
+      const short = cards.length <= SHORT_PILE && window.innerWidth >= 700; // a phone has no room to spare
+      const open = openPiles.has(name) || (!closedPiles.has(name) && short);
       return h("li", { class: "replay-pile", dataset: { pile: name } },
         h("details", { open, ontoggle: (e) => {
           (e.target.open ? openPiles : closedPiles).add(name);
