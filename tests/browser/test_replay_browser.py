@@ -135,6 +135,17 @@ def test_a_replay_is_stepped_with_the_keyboard_and_says_each_action(
     seat, action = log[step_number(japanese["step"]) - 1]
     assert japanese["action"].startswith(f"{names[seat].replace('Bot', 'ボット')}が")
     check_screen(page, artifacts, f"replay-ja-{size}", scope="[data-testid=replay]", required=REQUIRED)
+    # Play at the fastest speed moves on by itself until paused.
+    page.locator(".replay-speed").select_option("0.25")
+    started = step_number(shown(page)["step"])
+    page.get_by_test_id("replay-play").click()
+    step_js = "(n) => parseInt(document.querySelector('[data-testid=replay-step]').textContent) > n"
+    page.wait_for_function(step_js, arg=started + 2)
+    page.get_by_test_id("replay-play").click()
+    paused = shown(page)["step"]
+    assert step_number(paused) > started + 2
+    page.wait_for_timeout(800)
+    assert shown(page)["step"] == paused, "paused"
     # End: the last action, the match over.
     page.keyboard.press("End")
     expect(page.get_by_test_id("replay-step")).to_contain_text(f"{len(log)} / {len(log)}")
