@@ -153,7 +153,8 @@ def test_a_replay_is_stepped_with_the_keyboard_and_says_each_action(
 
 
 @pytest.mark.parametrize(
-    ("game", "seats"), [("french-tarot", 5), ("fairy-500", 4), ("yaya-fugou", 7), ("familia", 6)]
+    ("game", "seats"),
+    [("french-tarot", 5), ("fairy-500", 4), ("yaya-fugou", 7), ("familia", 6), ("holy-grail", 10)],
 )
 def test_every_game_replays_on_one_screen_with_its_hidden_piles(
     new_person: NewPerson, artifacts: Path, game: str, seats: int
@@ -161,6 +162,9 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
     page = new_person(viewport=LAPTOP)
     match_id = bots_play_a_match(page, "Sora", game, seats, hands=1)
     log = page.request.get(f"/api/matches/{match_id}/log").json()["log"]
+    replay = page.request.get(f"/api/matches/{match_id}/replay").json()
+    views = [step["view"] for step in expand_steps(replay["steps"], replay["hands"])]
+    first_deal = next(i for i, (seat, action) in enumerate(log) if seat == -1 and action["type"] == "shuffle")
     for viewport in (LAPTOP, PHONE):
         page.set_viewport_size(viewport)
         size = f"{viewport['width']}x{viewport['height']}"
@@ -168,13 +172,11 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
         expect(page.get_by_test_id("replay-action")).to_have_text("Cards are dealt.")
         dealt = shown(page)
         assert len(dealt["hands"]) == seats and all(dealt["hands"])
-        assert dealt["piles"], "the cards no seat holds are shown too"
+        assert dealt["piles"] == list(views[first_deal]["unseen"]), "the cards no seat holds are shown too"
         check_screen(
             page, artifacts, f"replay-{game}-deal-{size}", scope="[data-testid=replay]", required=REQUIRED
         )
         # Mid-match, from the address (#step=N keeps the position across a reload).
-        replay = page.request.get(f"/api/matches/{match_id}/replay").json()
-        views = [step["view"] for step in expand_steps(replay["steps"], replay["hands"])]
         middle = next(i + 1 for i in range(len(log) // 2, len(log)) if all(views[i]["all_hands"]))
         page.goto(f"/matches/{match_id}/replay#step={middle}")
         page.reload()

@@ -320,7 +320,8 @@ export async function replayPage(id) {
         h("summary", { class: "replay-seat-name" }, t(`replay.unseen.${name}`), h("span", { class: "muted" }, ` ${cards.length}`)),
         h("div", { class: "replay-hand fan-row" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
     });
-    return h("section", { class: "replay-hands", "data-testid": "replay-hands", "aria-label": t("replay.hands") },
+    const many = (view.all_hands || []).length > 6; // a crowded table: smaller cards, and two columns on a phone
+    return h("section", { class: ["replay-hands", many && "many"], "data-testid": "replay-hands", "aria-label": t("replay.hands") },
       h("ul", null, rows, piles));
   }
 
