@@ -177,7 +177,8 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
             page, artifacts, f"replay-{game}-deal-{size}", scope="[data-testid=replay]", required=REQUIRED
         )
         # Mid-match, from the address (#step=N keeps the position across a reload).
-        middle = next(i + 1 for i in range(len(log) // 2, len(log)) if all(views[i]["all_hands"]))
+        near_middle = sorted(range(len(log)), key=lambda i: abs(i - len(log) // 2))
+        middle = next(i + 1 for i in near_middle if all(views[i]["all_hands"]) and views[i]["trick"])
         page.goto(f"/matches/{match_id}/replay#step={middle}")
         page.reload()
         expect(page.get_by_test_id("replay-step")).to_contain_text(f"{middle} / {len(log)}")
