@@ -161,7 +161,9 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
 ) -> None:
     page = new_person(viewport=LAPTOP)
     match_id = bots_play_a_match(page, "Sora", game, seats, hands=1)
-    log = page.request.get(f"/api/matches/{match_id}/log").json()["log"]
+    export = page.request.get(f"/api/matches/{match_id}/log").json()
+    log = export["log"]
+    names = [f"Bot {s['n'] + 1}" if s["kind"] == "bot" else s["name"] for s in export["seats"]]
     replay = page.request.get(f"/api/matches/{match_id}/replay").json()
     views = [step["view"] for step in expand_steps(replay["steps"], replay["hands"])]
     first_deal = next(i for i, (seat, action) in enumerate(log) if seat == -1 and action["type"] == "shuffle")
@@ -176,6 +178,18 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
         check_screen(
             page, artifacts, f"replay-{game}-deal-{size}", scope="[data-testid=replay]", required=REQUIRED
         )
+        # Every following action is said in words (no generic "name: type" line), naming its seat.
+        for version in range(first_deal + 2, min(first_deal + 12, len(log)) + 1):
+            page.keyboard.press("ArrowRight")
+            expect(page.get_by_test_id("replay-step")).to_contain_text(f"{version} / ")
+            seat, action = log[version - 1]
+            said = shown(page)["action"]
+            assert ": " not in said and said.startswith(names[seat] if seat >= 0 else "Cards"), (action, said)
+            if action["type"] == "bid" and game == "french-tarot":
+                contract = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans"}.get(
+                    action["contract"]
+                )
+                assert said == f"{names[seat]} bids {contract or 'Garde contre'}.", said
         # Mid-match, from the address (#step=N keeps the position across a reload).
         near_middle = sorted(range(len(log)), key=lambda i: abs(i - len(log) // 2))
         middle = next(i + 1 for i in near_middle if all(views[i]["all_hands"]) and views[i]["trick"])

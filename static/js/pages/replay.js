@@ -181,7 +181,7 @@ export function describeStep(step, before, table) {
     case "pass":
       return t(before && before.phase === "slam" ? "replay.no_slam" : "replay.passes", { name });
     case "bid": {
-      let bid = action.contract ? t(`ft.contract.${action.contract}`) : action.bid;
+      let bid = action.contract ? t(`${table.gameId}.contract.${action.contract}`) : action.bid;
       const entry = [...(view.auction || [])].reverse().find((e) => e.seat === step.seat && e.bid === action.bid);
       if (entry && entry.label) bid = pick(entry.label);
       return t("replay.bids", { name, bid });
@@ -320,7 +320,7 @@ export async function replayPage(id) {
         h("summary", { class: "replay-seat-name" }, t(`replay.unseen.${name}`), h("span", { class: "muted" }, ` ${cards.length}`)),
         h("div", { class: "replay-hand fan-row" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
     });
-    const many = (view.all_hands || []).length > 6; // a crowded table: smaller cards, and two columns on a phone
+    const many = (view.all_hands || []).length > 5; // a crowded table: smaller cards, and two columns on a phone
     return h("section", { class: ["replay-hands", many && "many"], "data-testid": "replay-hands", "aria-label": t("replay.hands") },
       h("ul", null, rows, piles));
   }
