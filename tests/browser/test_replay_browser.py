@@ -190,12 +190,20 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
                     action["contract"]
                 )
                 assert said == f"{names[seat]} bids {contract or 'Garde contre'}.", said
+
         # Mid-match, from the address (#step=N keeps the position across a reload).
-        near_middle = sorted(range(len(log)), key=lambda i: abs(i - len(log) // 2))
+        # (French Tarot: a step where the called partner is still secret, when the deal had one.)
+        def secret(view: dict[str, Any]) -> list[int]:
+            """Seats that alone know they are the partner: the observer marks them."""
+            private = view["seat_private"]
+            return [n for n, own in enumerate(private) if own.get("partner") == n != view.get("partner")]
+
+        near_middle = sorted(range(len(log)), key=lambda i: (not secret(views[i]), abs(i - len(log) // 2)))
         middle = next(i + 1 for i in near_middle if all(views[i]["all_hands"]) and views[i]["trick"])
         page.goto(f"/matches/{match_id}/replay#step={middle}")
         page.reload()
         expect(page.get_by_test_id("replay-step")).to_contain_text(f"{middle} / {len(log)}")
+        expect(page.get_by_test_id("replay-secret-partner")).to_have_count(len(secret(views[middle - 1])))
         check_screen(
             page, artifacts, f"replay-{game}-mid-{size}", scope="[data-testid=replay]", required=REQUIRED
         )

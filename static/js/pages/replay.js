@@ -67,6 +67,7 @@ addStrings({
     "replay.unseen.black_carry": "Black face cards carried over",
     "replay.unseen.red_carry": "Red face cards carried over",
     "replay.empty": "This match has no actions to replay.",
+    "replay.secret_partner": "(secret partner)",
   },
   ja: {
     "replay.title": "リプレイ",
@@ -122,6 +123,7 @@ addStrings({
     "replay.unseen.black_carry": "持ち越しの黒の絵札",
     "replay.unseen.red_carry": "持ち越しの赤の絵札",
     "replay.empty": "この試合には再生する手がありません。",
+    "replay.secret_partner": "（隠れパートナー）",
   },
 });
 
@@ -206,6 +208,13 @@ export function describeStep(step, before, table) {
   }
   const what = Object.entries(action).map(([k, v]) => (k === "type" ? v : `${k} ${JSON.stringify(v)}`)).join(" ");
   return t("replay.other", { name, what });
+}
+
+/** Whether seat n is a partner nobody else knows of yet (French Tarot's called card): only that
+ * seat's own view names it (`seat_private`), the table's does not. */
+function secretPartner(view, n) {
+  const own = (view.seat_private || [])[n] || {};
+  return own.partner === n && view.partner !== n;
 }
 
 let keyHandler = null;
@@ -306,7 +315,8 @@ export async function replayPage(id) {
   function handsPanel(view) {
     const toAct = (view.to_act || []).filter((s) => s >= 0);
     const rows = (view.all_hands || []).map((cards, n) => h("li", { class: ["replay-seat-hand", toAct.includes(n) && "to-act"], dataset: { seat: String(n) } },
-      h("span", { class: "replay-seat-name" }, table.seatName(n, true), h("span", { class: "muted" }, ` ${cards.length}`)),
+      h("span", { class: "replay-seat-name" }, table.seatName(n, true), h("span", { class: "muted" }, ` ${cards.length}`),
+        secretPartner(view, n) ? h("span", { class: "replay-secret", "data-testid": "replay-secret-partner" }, ` ${t("replay.secret_partner")}`) : null),
       h("div", { class: "replay-hand fan-row", "data-testid": "replay-hand" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
     // Cards no seat holds; a long pile (a stock, a draw pile) stays folded until opened.
     const piles = Object.entries(view.unseen || {}).map(([name, cards]) => {
