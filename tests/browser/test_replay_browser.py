@@ -184,7 +184,8 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
             expect(page.get_by_test_id("replay-step")).to_contain_text(f"{version} / ")
             seat, action = log[version - 1]
             said = shown(page)["action"]
-            assert ": " not in said and said.startswith(names[seat] if seat >= 0 else "Cards"), (action, said)
+            who = names[seat] if seat >= 0 else "Cards"
+            assert said.startswith(who) and not said.startswith(f"{who}: "), (action, said)
             if action["type"] == "bid" and game == "french-tarot":
                 contract = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans"}.get(
                     action["contract"]
