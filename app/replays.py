@@ -32,6 +32,7 @@ from app.errors import ApiError
 from app.match_store import MatchStore, StoredMatch
 from app.models import HandResult, MatchResult, MatchRow, MatchSeat, Person, Room
 from app.repository import BOT_NAME, is_member
+from app.room_names import room_display_name
 from engine import GAMES, Game, Match
 
 CACHED_REPLAYS = 8
@@ -51,6 +52,7 @@ class FinishedMatch:
 
     row: MatchRow
     room_code: str | None
+    room_name: dict[str, str] | None
     seats: list[dict[str, Any]]
     stored: StoredMatch
 
@@ -105,9 +107,15 @@ async def finished_match(
             "対戦はまだ終わっていません。リプレイは終了後に見られます",
         )
     room = await session.get(Room, row.room_id)
+    room_name = None
+    if room is not None:
+        host = await session.get(Person, room.host_id)
+        room_name = room_display_name(room.name, host.name if host else None, room.game_id)
     seats = await _seats(session, match_id)
     stored = await store.load(match_id)
-    return FinishedMatch(row=row, room_code=room.code if room else None, seats=seats, stored=stored)
+    return FinishedMatch(
+        row=row, room_code=room.code if room else None, room_name=room_name, seats=seats, stored=stored
+    )
 
 
 # ---- the replay ----------------------------------------------------------------------------------
@@ -141,6 +149,7 @@ def encode_replay(review: FinishedMatch) -> bytes:
     head = {
         "match_id": review.row.id,
         "room_code": review.room_code,
+        "room_name": review.room_name,
         "number": review.row.number,
         "game_id": game.id,
         "game_names": dict(game.names),
@@ -223,6 +232,7 @@ async def export_log(session: AsyncSession, review: FinishedMatch) -> dict[str, 
         "format": LOG_FORMAT,
         "match_id": match_id,
         "room_code": review.room_code,
+        "room_name": review.room_name,
         "number": review.row.number,
         "game_id": stored.game_id,
         "players": stored.players,

@@ -231,6 +231,7 @@ class ReplayStep(_Open):
 class ReplayOut(_Open):
     match_id: int
     room_code: str | None
+    room_name: dict[str, str] | None
     number: int
     game_id: str
     game_names: dict[str, str]
@@ -255,6 +256,7 @@ class MatchLogExport(_Open):
     format: int
     match_id: int
     room_code: str | None
+    room_name: dict[str, str] | None
     number: int
     game_id: str
     players: int

@@ -11,6 +11,7 @@ import { addStrings, lang, pick, t } from "../i18n.js";
 import { Table, loadPlugin } from "../table.js";
 import { cardEl, describeCard, suitName } from "../cards.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
+import { matchTitle, setTabTitle } from "./names.js";
 
 addStrings({
   en: {
@@ -349,7 +350,7 @@ export async function replayPage(id) {
     replace(root,
       h("div", { class: "replay-status" },
         h("a", { href: `/matches/${replay.match_id}` }, `← ${t("replay.back")}`),
-        h("strong", null, `${pick(replay.game_names)} · ${t("replay.match", { n: replay.number })} · ${t("replay.title")}`),
+        h("strong", { "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
         h("span", { "data-testid": "replay-hand-no" }, handText),
         h("span", { class: "replay-counter", "data-testid": "replay-step" }, t("replay.step", { n: index + 1, total: steps.length })),
         h("a", { class: "replay-log", href: `/api/matches/${replay.match_id}/log`, download: `match-${replay.match_id}.json` }, t("replay.log"))),
@@ -365,6 +366,9 @@ export async function replayPage(id) {
       controls());
   }
 
+  // "‹room name› — match 3", as the match page and history name it.
+  const title = matchTitle(replay.room_name, replay.number, `${pick(replay.game_names)} · ${t("replay.match", { n: replay.number })}`);
+  setTabTitle(`${title} · ${t("replay.title")}`);
   table.onRender = draw;
   if (keyHandler) document.removeEventListener("keydown", keyHandler);
   keyHandler = (event) => {
