@@ -12,7 +12,7 @@
  * place, never the hand's or the controls'. Lines arrive from the room socket (`receive`); the
  * history is read over HTTP on every (re)connect (`reload`) and page by page (`earlier`).
  */
-import { h, replace } from "./dom.js";
+import { h, replace, svg } from "./dom.js";
 import { addStrings, lang, t } from "./i18n.js";
 
 addStrings({
@@ -125,8 +125,13 @@ export class ChatPanel {
   }
 
   drawToggle() {
-    this.toggle.replaceChildren();
-    this.toggle.append(document.createTextNode(t("chat.title")));
+    // A speech bubble (phones show only it, so the status line keeps its one row) and the word.
+    const bubble = svg("svg", { class: "chat-icon", viewBox: "0 0 16 16", width: "14", height: "14", "aria-hidden": "true" },
+      svg("path", { d: "M2 2.5h12a1 1 0 0 1 1 1v7a1 1 0 0 1-1 1H7l-3.5 3v-3H2a1 1 0 0 1-1-1v-7a1 1 0 0 1 1-1z", fill: "currentColor" }));
+    const word = h("span", { class: "chat-toggle-word" });
+    word.textContent = t("chat.title");
+    this.toggle.replaceChildren(bubble, word);
+    this.toggle.setAttribute("aria-label", this.unread > 0 ? `${t("chat.title")} (${t("chat.unread", { n: this.unread })})` : t("chat.title"));
     if (this.unread > 0) {
       const badge = h("span", { class: "chat-unread", "data-testid": "chat-unread", title: t("chat.unread", { n: this.unread }) });
       badge.textContent = String(this.unread);

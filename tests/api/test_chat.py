@@ -220,6 +220,10 @@ async def test_two_server_processes_deliver_chat_across_and_share_one_rate_limit
             await ada_ws.send({"type": "chat", "text": "from server one"})
             heard = await ben_ws.wait_for(lambda m: is_chat(m) and m["message"]["name"] == "Ada")
             assert heard["message"]["text"] == "from server one"
+            # The longest line, escaped at its widest (500 emoji), still fits one NOTIFY.
+            await ben_ws.send({"type": "chat", "text": "🂡" * 500})
+            heard = await ada_ws.wait_for(lambda m: is_chat(m) and m["message"]["name"] == "Ben")
+            assert heard["message"]["text"] == "🂡" * 500
 
             # Ada in two tabs, one on each process, sends eight lines at once: five are stored.
             async with browser(two) as ada_elsewhere:
