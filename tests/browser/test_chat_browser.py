@@ -43,6 +43,8 @@ def test_two_people_chat_at_a_table_on_a_laptop_and_a_phone(new_person: NewPerso
     # In the lobby the chat is open under the room's sections.
     say(ada, "hello from the lobby")
     expect(ben.get_by_test_id("chat-text")).to_have_text(["hello from the lobby"])
+    ada.screenshot(path=str(artifacts / "chat-lobby-laptop.png"), full_page=True)
+    ben.screenshot(path=str(artifacts / "chat-lobby-phone.png"), full_page=True)
 
     ada.get_by_test_id("take-0").click()
     expect(ada.locator(".seat-row[data-seat='0'] .seat-who")).to_contain_text("Ada")
