@@ -7,7 +7,9 @@
  *
  * The panel is one long-lived element (`el`). On the table it is the table's dock
  * (table.js `setDock`): never detached by the table's redraws, so typing survives every state.
- * Laptops show it in the side column under the game panel; phones fold it (the toggle button
+ * Laptops show it in the side column under the game panel, in the height the panel leaves (a
+ * tall decision panel keeps its room: the chat then shrinks to its title, or out of sight,
+ * until the panel is short again); phones fold it (the toggle button
  * sits in the table's status line and counts unread lines) and, when opened, it takes the felt's
  * place, never the hand's or the controls'. Lines arrive from the room socket (`receive`); the
  * history is read over HTTP on every (re)connect (`reload`) and page by page (`earlier`).
@@ -92,9 +94,10 @@ export class ChatPanel {
       } }, this.input, this.sendButton);
       this.quick = h("div", { class: "chat-quick", role: "group" });
     }
-    this.el = h("section", { class: "chat-dock", "data-testid": "chat" },
+    // The dock is the box the layout sizes; the panel inside it shows only what fits (style.css).
+    this.el = h("section", { class: "chat-dock", "data-testid": "chat" }, h("div", { class: "chat-box" },
       h("div", { class: "chat-head" }, this.titleEl, this.earlierButton),
-      this.list, this.errorEl, this.quick, this.form);
+      this.list, this.errorEl, this.quick, this.form));
     this.toggle = h("button", { type: "button", class: "small chat-toggle", "data-testid": "chat-toggle",
       "aria-expanded": "false", onclick: () => this.setOpen(!this.open) });
     this.drawLabels();
