@@ -49,7 +49,7 @@ import tempfile
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -349,15 +349,28 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     return (after - before) / elapsed, [x for h in humans for x in h.latencies]
 
 
+async def start_humans(humans: list[Human]) -> list[asyncio.Task[None]]:
+    """Set up each human's room (ten at a time) and connect them all; their playing tasks."""
+    for chunk in range(0, len(humans), 10):
+        await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
+    tasks = [asyncio.create_task(h.run()) for h in humans]
+    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
+    return tasks
+
+
 async def open_tables(
     procs: Processes, game: str, tables: int, seed: int
 ) -> tuple[list[Human], list[asyncio.Task[None]]]:
     humans = [Human(procs.app_url, game, seed=seed + i) for i in range(tables)]
-    for chunk in range(0, tables, 10):
-        await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
-    tasks = [asyncio.create_task(h.run()) for h in humans]
-    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
-    return humans, tasks
+    return humans, await start_humans(humans)
+
+
+async def close_tables(humans: Iterable[Human], tasks: list[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for human in humans:
+        await human.http.aclose()
 
 
 async def run_tables(
@@ -385,11 +398,7 @@ async def run_tables(
             result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
         result.memory_kb_per_table = (rss_kb(procs.app.pid) - rss_before) / tables
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for human in humans:
-            await human.http.aclose()
+        await close_tables(humans, tasks)
     return result
 
 
@@ -404,10 +413,7 @@ async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, 
         for kind in kinds
     }
     everyone = [h for group in humans.values() for h in group]
-    for chunk in range(0, len(everyone), 10):
-        await asyncio.gather(*(h.setup() for h in everyone[chunk : chunk + 10]))
-    tasks = [asyncio.create_task(h.run()) for h in everyone]
-    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in everyone)), 60)
+    tasks = await start_humans(everyone)
     seats = GAME_SEATS.get(game, GAMES[game].min_players)
     try:
         for _ in range(rounds):
@@ -418,28 +424,18 @@ async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, 
                 result.bot_gaps.extend(gap for h in humans[kind] for gap in h.bot_gaps)
                 await asyncio.sleep(STRONG_DELAY * (seats - 1))  # the idle tables' bots finish
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for human in everyone:
-            await human.http.aclose()
+        await close_tables(everyone, tasks)
     return results
 
 
 async def bytes_phase(procs: Processes, seconds: float) -> dict[str, Sizes]:
     """One table per game, played for `seconds`: the bytes its human receives per state."""
     humans = {game: Human(procs.app_url, game, seed=7) for game in GAMES}
-    for human in humans.values():
-        await human.setup()
-    tasks = [asyncio.create_task(h.run()) for h in humans.values()]
+    tasks = await start_humans(list(humans.values()))
     for human in humans.values():
         human.active = True
     await asyncio.sleep(seconds)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    for human in humans.values():
-        await human.http.aclose()
+    await close_tables(humans.values(), tasks)
     return {game: human.sizes for game, human in humans.items()}
 
 
@@ -501,11 +497,7 @@ async def memory_phase(procs: Processes, game: str, tables: int, seconds: float)
             await asyncio.sleep(1.0)  # let the bots settle
             rss.append(rss_kb(procs.app.pid))
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for human in humans:
-            await human.http.aclose()
+        await close_tables(humans, tasks)
     return (rss[1] - rss[0]) / tables
 
 
