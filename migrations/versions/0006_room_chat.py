@@ -1,7 +1,7 @@
 """chat_messages: every room's chat, kept so a person who (re)joins reads the recent lines
 
 Revision ID: 0006
-Revises: 0005
+Revises: 0008 (chained after main's 0008 at merge; 0007 is left to the absent-players work)
 Create Date: 2026-11-23
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0005"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
