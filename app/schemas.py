@@ -267,3 +267,20 @@ class MatchLogExport(_Open):
     scores: list[Score]
     created_at: str
     finished_at: str | None
+
+
+class ChatMessageOut(_Open):
+    """One chat line; `at` is an ISO 8601 time with its offset."""
+
+    id: int
+    person_id: int
+    name: str | None
+    text: str
+    at: str
+
+
+class ChatPage(_Open):
+    """Chat lines, newest last; `has_more`: older lines remain (ask with `before` = the first id)."""
+
+    messages: list[ChatMessageOut]
+    has_more: bool

@@ -6,6 +6,7 @@ import { formatScore, loadPlugin, rankSeats } from "../table.js";
 import { cardEl } from "../cards.js";
 import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
 import { formatDate } from "./boards.js";
+import { ChatPanel } from "../chat.js";
 import { matchTitle, roomName, setTabTitle } from "./names.js";
 
 export async function matchPage(id) {
@@ -46,7 +47,20 @@ export async function matchPage(id) {
       h("tbody", null, hands.map((hand, index) => h("tr", null, h("td", null, String(hand.hand_no ?? index + 1)),
         seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
       h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n])))))),
-    handExplanations(plugin, match, hands, seatName, totals)));
+    handExplanations(plugin, match, hands, seatName, totals)),
+    matchChat(match, person));
+}
+
+/** What the room said while this match ran (read-only). */
+function matchChat(match, person) {
+  const chat = new ChatPanel({
+    load: (before) => get(`/api/matches/${encodeURIComponent(match.id)}/chat${before ? `?before=${before}` : ""}`),
+    me: person ? person.id : null,
+    emptyKey: "chat.empty.match",
+  });
+  chat.el.classList.add("match-chat");
+  chat.reload();
+  return chat.el;
 }
 
 /** The same cards in two matches, hand by hand: each seat's score here and (in brackets) the
