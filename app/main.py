@@ -23,7 +23,7 @@ from app.errors import install_error_handlers
 from app.middleware import RequestGuard, SecurityHeaders
 from app.presence import Presence
 from app.pubsub import InProcessPubSub, PostgresPubSub, PubSub
-from app.routes import games, health, history, people, rooms, ws
+from app.routes import chat, games, health, history, people, replays, rooms, ws
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
     # Outermost last: every answer, refusals of the guard included, carries the security headers.
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    for module in (health, people, games, rooms, history, ws):
+    for module in (health, people, games, rooms, history, replays, chat, ws):
         app.include_router(module.router)
     mount_docs(app)
     mount_client(app, settings.static_dir)

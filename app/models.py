@@ -265,6 +265,26 @@ class LoginFailure(Base):
     failed_at: Mapped[datetime] = _now()
 
 
+class ChatMessage(Base):
+    """One line of a room's chat (app/chat.py). `at` is the clock time of the insert, so a
+    match's chat is the room's lines between its start and its end."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        CheckConstraint("char_length(text) BETWEEN 1 AND 500", name="chat_text_length"),
+        Index("ix_chat_messages_room", "room_id", "id"),
+        Index("ix_chat_messages_person_at", "person_id", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.clock_timestamp(), nullable=False
+    )
+
+
 class SeatDeadline(Base):
     """A deadline the server enforces for one seat of a room (app/deadlines.py): `away` (the
     seat's person is disconnected; due when the room's grace is over, then a bot plays for the

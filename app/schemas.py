@@ -221,3 +221,74 @@ class MatchDetail(_Open):
     hands: list[HandRow]
     totals: list[Score]
     ranking: list[RankingRow]
+
+
+class ReplayStep(_Open):
+    """One logged action and the all-seeing observer's view after it (`Match.view_all`).
+
+    `view` is whole in the first step; later steps hold only the top-level keys that changed
+    (and `"$removed": [keys]`), merged over the previous view; `view.hands_done` counts the
+    finished hands, whose results are the replay's `hands[:hands_done]`."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
+    view: dict[str, Any]
+
+
+class ReplayOut(_Open):
+    match_id: int
+    room_code: str | None
+    room_name: dict[str, str] | None
+    number: int
+    game_id: str
+    game_names: dict[str, str]
+    players: int
+    options: dict[str, Any]
+    seats: list[MatchSeatOut]
+    hands: list[dict[str, Any]]
+    scores: list[Score]
+    encoding: Literal["patch"]
+    steps: list[ReplayStep]
+
+
+class HandScores(_Open):
+    hand_no: int
+    scores: list[Score]
+
+
+class MatchLogExport(_Open):
+    """A finished match as `game.replay(players, options, log)` rebuilds it, with the stored
+    results (`hands[i].scores` per hand, `scores` final per seat) to check the rebuild against."""
+
+    format: int
+    match_id: int
+    room_code: str | None
+    room_name: dict[str, str] | None
+    number: int
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    seats: list[MatchSeatOut]
+    log: list[tuple[int, dict[str, Any]]]
+    hands: list[HandScores]
+    scores: list[Score]
+    created_at: str
+    finished_at: str | None
+
+
+class ChatMessageOut(_Open):
+    """One chat line; `at` is an ISO 8601 time with its offset."""
+
+    id: int
+    person_id: int
+    name: str | None
+    text: str
+    at: str
+
+
+class ChatPage(_Open):
+    """Chat lines, newest last; `has_more`: older lines remain (ask with `before` = the first id)."""
+
+    messages: list[ChatMessageOut]
+    has_more: bool

@@ -15,10 +15,16 @@ run once per state, and an action found among the legal actions already listed g
 straight to the game's `_perform` without being validated a second time. Code that changes
 a match's state other than through `apply` (a test building a position, a determinizing
 search) calls `state_changed()` afterwards.
+
+`view_all()` (a compatible addition to the contract) is the table as an all-seeing observer
+sees it: the spectator view plus every seat's hand and private view keys and the cards no seat
+holds. It is for replays of finished matches only; a game takes part through its optional
+`engine/games/<package>/hidden.py` (`unseen_piles(match)` and `PRIVATE_KEYS`).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
@@ -143,6 +149,26 @@ class Match:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator). Never another seat's hidden cards."""
         raise NotImplementedError
+
+    def view_all(self) -> dict[str, Any]:
+        """Everything on and under the table, for an all-seeing observer (a finished match's
+        replay; never a player's screen while the match runs). The spectator view plus:
+        `all_hands` (each seat's hand as its own view shows it), `seat_private` (per seat, the
+        view keys the game's hidden.py names in `PRIVATE_KEYS` as that seat sees them: a
+        secret partner, a discard) and `unseen` ({pile: cards}, top or first card first, from
+        hidden.py's `unseen_piles(match)`: a kitty, dog, stock, or cards set aside). Built
+        from views so that it holds whatever the game's views hold, and nothing else."""
+        view = self.view(None)
+        seat_views = [self.view(seat) for seat in range(self.players)]
+        hook = _hidden_hook(self.game.id)
+        private_keys = tuple(getattr(hook, "PRIVATE_KEYS", ()))
+        unseen = getattr(hook, "unseen_piles", None)
+        view["observer"] = True
+        view["all_hands"] = [list(seat_view["hand"]) for seat_view in seat_views]
+        view["seat_private"] = [{key: seat_view.get(key) for key in private_keys} for seat_view in seat_views]
+        piles = unseen(self) if unseen is not None else {}
+        view["unseen"] = {name: list(cards) for name, cards in piles.items() if cards}
+        return view
 
     def random_chance_action(self, rng: random.Random) -> Action:
         """The chance action (usually a shuffle) the match awaits, drawn from `rng`."""
@@ -333,6 +359,14 @@ class Match:
         from engine.infoset import determinize
 
         return determinize(self, seat, rng)
+
+
+def _hidden_hook(game_id: str) -> Any:
+    """The game's optional `hidden.py` module, or None (Python's module cache keeps it)."""
+    try:
+        return importlib.import_module(f"engine.games.{game_id.replace('-', '_')}.hidden")
+    except ModuleNotFoundError:
+        return None
 
 
 _DEFAULT_OPTIONS: dict[tuple[type, int], GameOptions] = {}

@@ -14,6 +14,7 @@ CLIENT_PAGES = [
     "/history",
     "/leaderboard",
     "/matches/{match_id}",
+    "/matches/{match_id}/replay",
     "/rules/{game_id}",
     "/me",
 ]

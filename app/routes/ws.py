@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app import chat
 from app.deadlines import room_extras
 from app.errors import ApiError
 from app.middleware import json_too_deep
@@ -124,13 +125,13 @@ class RoomConnection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(json.dumps(message))
 
-    async def error(self, code: str, message: str) -> None:
+    async def error(self, code: str, message: str, ja: str | None = None) -> None:
         await self.send(
             {
                 "type": "error",
                 "code": code,
                 "message": message,
-                "messages": {"en": message, "ja": ERROR_JA[code]},
+                "messages": {"en": message, "ja": ja or ERROR_JA[code]},
             }
         )
 
@@ -167,6 +168,8 @@ class RoomConnection:
                     await self.send_room(asyncio.get_running_loop().time())
                 elif message.get("kind") == "state":
                     await self.send_state(int(message["match_id"]), message.get("version"))
+                elif message.get("kind") == "chat":
+                    await self.send({"type": "chat", "message": message["message"]})
                 elif message.get("kind") == "timers":
                     # Turn countdowns (app/deadlines.py): seconds left when the change was made.
                     await self.send(
@@ -198,8 +201,23 @@ class RoomConnection:
             await self.send({"type": "pong"})
         elif kind == "action":
             await self.act(message)
+        elif kind == "chat":
+            await self.chat(message)
         else:
-            await self.error("malformed", f"unknown message type {kind!r}; expected 'action' or 'ping'")
+            await self.error(
+                "malformed", f"unknown message type {kind!r}; expected 'action', 'chat' or 'ping'"
+            )
+
+    async def chat(self, message: dict[str, Any]) -> None:
+        """A chat line: stored (committed) first, then published to every socket of the room on
+        every process, this one included; a refused line gets an error and is not stored."""
+        try:
+            async with self.services.db.session() as session:
+                line = await chat.post(session, self.room_id, self.person.id, message.get("text"))
+        except chat.ChatRejected as rejected:
+            await self.error(rejected.code, rejected.en, rejected.ja)
+            return
+        await self.services.pubsub.publish(room_channel(self.room_id), {"kind": "chat", "message": line})
 
     async def act(self, message: dict[str, Any]) -> None:
         """An action for the match named in the message (or, from older clients, the newest

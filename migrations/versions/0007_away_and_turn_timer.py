@@ -8,7 +8,7 @@ timer; a bot then plays that one move). A process claims a due row (`claimed_by`
 `claimed_until`: a lease, so the row comes back if that process dies) before it acts.
 
 Revision ID: 0007
-Revises: 0008 (on this branch after merging main; the lead re-chains 0006, 0007 and 0008 at merge)
+Revises: 0006 (on this branch after merging main: 0005, 0008, 0006, 0007)
 Create Date: 2026-11-23
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007"
-down_revision: str | None = "0008"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

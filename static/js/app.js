@@ -6,6 +6,7 @@
  *   /r/{code}        room and table (lobby, seats, options, start/rematch, live table)
  *   /history         your matches and the overall leaderboard (also /leaderboard)
  *   /matches/{id}    one match: hand-by-hand score table and final ranking
+ *   /matches/{id}/replay  a finished match step by step with every hand face up
  *   /rules/{game}    a game's rule page (static/rules/<id>.<lang>.html)
  *
  * Links are ordinary links (full loads), which keeps every page addressable and the WebSocket
@@ -19,6 +20,7 @@ import { landingPage } from "./pages/landing.js";
 import { roomPage } from "./pages/room.js";
 import { historyPage } from "./pages/history.js";
 import { matchPage } from "./pages/match.js";
+import { replayPage } from "./pages/replay.js";
 import { rulesPage } from "./pages/rules.js";
 
 function route() {
@@ -32,6 +34,7 @@ function route() {
     return landingPage();
   }
   if ((m = path.match(/^\/matches\/([^/]+)$/))) return matchPage(decodeURIComponent(m[1]));
+  if ((m = path.match(/^\/matches\/([^/]+)\/replay$/))) return replayPage(decodeURIComponent(m[1]));
   if ((m = path.match(/^\/rules\/([^/]+)$/))) return rulesPage(decodeURIComponent(m[1]));
   header(null);
   replace(main, h("p", null, t("notfound")));

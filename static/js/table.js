@@ -253,6 +253,7 @@ export class Table {
     this.log = null;
     this.logOpen = false;
     this.wasMyTurn = false;
+    this.dock = null;
     // Turn countdowns (seat -> performance.now() when it runs out) and presence notes.
     this.timers = new Map();
     this.timerTick = null;
@@ -270,6 +271,14 @@ export class Table {
     this.room = room;
     if (before && this.state) this.notePresence(before, room);
     if (room && room.timers) this.setTimers({ timers: room.timers }, false);
+    this.render();
+  }
+
+  /** A panel the page keeps on the table across redraws (the room chat, static/js/chat.js):
+   * `{el, button()}`. `el` is never detached by a redraw, so what a person types there survives
+   * every state; `button()` is drawn among the status line's tools (phones open the panel). */
+  setDock(dock) {
+    this.dock = dock;
     this.render();
   }
 
@@ -560,13 +569,22 @@ export class Table {
     const toAct = (view.to_act || []).filter((s) => s >= 0);
     this.noticeTurn(view, ctx);
     const panel = this.plugin.renderPanel ? this.pluginPanel(ctx) : null;
-    replace(this.root,
-      this.statusBar(view, ctx, toAct),
-      h("div", { class: "table-stage" }, this.felt(view, ctx, players, toAct)),
+    const head = [this.statusBar(view, ctx, toAct), h("div", { class: "table-stage" }, this.felt(view, ctx, players, toAct))];
+    const rest = [
       h("div", { class: ["table-side", panel && "has-panel"] }, this.lastTrick(view), panel, this.scoreTable(view, ctx)),
       this.handArea(view, ctx),
       this.logOpen ? this.logDialog(view) : null,
-      this.dialogHand !== null ? this.resultDialog(view, ctx) : null);
+      this.dialogHand !== null ? this.resultDialog(view, ctx) : null,
+    ].filter(Boolean);
+    if (this.dock) {
+      // Everything but the dock is drawn anew around it (between the felt and the side column).
+      for (const child of [...this.root.childNodes]) if (child !== this.dock.el) child.remove();
+      if (this.dock.el.parentNode !== this.root) this.root.append(this.dock.el);
+      this.dock.el.before(...head);
+      this.dock.el.after(...rest);
+    } else {
+      replace(this.root, head, rest);
+    }
     this.revealControls();
   }
 
@@ -628,6 +646,7 @@ export class Table {
             this.render();
           },
         }, "♪", h("span", { class: "sound-word" }, ` ${t(sound ? "sound.on" : "sound.off")}`)),
+        this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
       this.awayLine(),
       view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);

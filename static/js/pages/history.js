@@ -45,7 +45,8 @@ export async function historyPage() {
           h("td", { "data-label": t("history.status") }, t(`status.${m.status}`)),
           h("td", { class: "num", "data-label": t("history.score") }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : ""),
           h("td", { class: "num", "data-label": t("history.rank") }, m.my_rank ?? ""),
-          h("td", null, h("a", { href: `/matches/${m.id}` }, t("history.open"))))))))
+          h("td", null, h("span", null, h("a", { href: `/matches/${m.id}` }, t("history.open")),
+            m.status === "finished" ? [" · ", h("a", { href: `/matches/${m.id}/replay`, "data-testid": "history-replay" }, t("history.replay"))] : null)))))))
       : h("p", { class: "muted" }, t("history.none")),
     h("h2", null, t("leaderboard.overall")),
     rows.length ? leaderboardTable(rows, nameOf) : h("p", { class: "muted" }, t("leaderboard.none")));

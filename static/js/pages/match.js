@@ -6,6 +6,7 @@ import { formatScore, loadPlugin, rankSeats } from "../table.js";
 import { cardEl } from "../cards.js";
 import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
 import { formatDate } from "./boards.js";
+import { ChatPanel } from "../chat.js";
 import { matchTitle, roomName, setTabTitle } from "./names.js";
 
 export async function matchPage(id) {
@@ -36,6 +37,7 @@ export async function matchPage(id) {
     h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
     h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
       match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
+    match.status === "finished" ? h("p", null, h("a", { class: "replay-link", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
     (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
@@ -45,7 +47,20 @@ export async function matchPage(id) {
       h("tbody", null, hands.map((hand, index) => h("tr", null, h("td", null, String(hand.hand_no ?? index + 1)),
         seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
       h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n])))))),
-    handExplanations(plugin, match, hands, seatName, totals)));
+    handExplanations(plugin, match, hands, seatName, totals)),
+    matchChat(match, person));
+}
+
+/** What the room said while this match ran (read-only). */
+function matchChat(match, person) {
+  const chat = new ChatPanel({
+    load: (before) => get(`/api/matches/${encodeURIComponent(match.id)}/chat${before ? `?before=${before}` : ""}`),
+    me: person ? person.id : null,
+    emptyKey: "chat.empty.match",
+  });
+  chat.el.classList.add("match-chat");
+  chat.reload();
+  return chat.el;
 }
 
 /** The same cards in two matches, hand by hand: each seat's score here and (in brackets) the

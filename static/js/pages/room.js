@@ -3,6 +3,7 @@ import { h, replace } from "../dom.js";
 import { ApiError, del, gameById, get, me, patch, post } from "../api.js";
 import { lang, t } from "../i18n.js";
 import { RoomSocket } from "../socket.js";
+import { ChatPanel } from "../chat.js";
 import { Table, loadPlugin } from "../table.js";
 import { errorBox, errorText, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
 import { optionsEditor } from "./options-editor.js";
@@ -57,7 +58,13 @@ export function roomPage(code) {
       rulesHref: rulesHref(),
     });
     page.table.setRoom(page.room);
-    replace(main, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl);
+    // The room's chat: under the lobby until a table is shown, then the table's dock.
+    page.chat = new ChatPanel({
+      load: (before) => get(`/api/rooms/${encodeURIComponent(code)}/chat${before ? `?before=${before}` : ""}`),
+      send: (text) => (page.socket ? page.socket.send({ type: "chat", text }) : false),
+      me: page.person.id,
+    });
+    replace(main, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl, h("div", { class: "chat-home" }, page.chat.el));
     renderLobby();
     loadLeaderboard();
     page.socket = new RoomSocket(code, {
@@ -71,6 +78,7 @@ export function roomPage(code) {
           return;
         }
         page.connection = status;
+        if (status === "open") page.chat.reload(); // lines sent while away are read back
         page.table.setConnection(status);
         renderConnection(seconds);
       },
@@ -99,16 +107,21 @@ export function roomPage(code) {
       renderLobby();
       const status = page.room.match ? page.room.match.status : null;
       if (status !== previousStatus) loadLeaderboard();
+    } else if (message.type === "chat") {
+      page.chat.receive(message.message);
     } else if (message.type === "state") {
       const before = matchStatus();
       const firstState = !page.hasState;
       page.hasState = true;
+      if (firstState) page.table.setDock(page.chat.dock());
       page.table.setState(message);
       if (before !== matchStatus()) {
         page.lobbyOpen = null;
         loadLeaderboard();
       }
       if (firstState || before !== matchStatus()) renderLobby();
+    } else if (message.type === "error" && ["bad_chat", "rate_limited"].includes(message.code)) {
+      page.chat.refused(message);
     } else if (message.type === "timers") {
       page.table.setTimers(message);
     } else if (message.type === "error") {
@@ -479,6 +492,8 @@ export function roomPage(code) {
 
   page.rerender = () => {
     if (!page.room) return start();
+    page.chat.drawLabels();
+    page.chat.drawLines();
     page.table.render();
     renderLobby();
   };

@@ -1,0 +1,58 @@
+"""Reviewing a finished match: its step-by-step replay with every hand shown, and its log."""
+
+from __future__ import annotations
+
+import gzip
+from typing import Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from app.errors import error_responses
+from app.replays import ReplayCache, export_log, finished_match
+from app.schemas import MatchLogExport, ReplayOut
+from app.services import SignedIn, get_services
+
+BIGINT_MAX = 2**63 - 1
+
+router = APIRouter(prefix="/api")
+
+
+def _cache(request: Request) -> ReplayCache:
+    """This app's replay cache (per app, not per module: tests run several apps, each with its
+    own database and so its own match ids)."""
+    state = request.app.state
+    if not hasattr(state, "replays"):
+        state.replays = ReplayCache()
+    return state.replays
+
+
+@router.get(
+    "/matches/{match_id}/replay", response_model=ReplayOut, responses=error_responses(401, 403, 404, 409)
+)
+async def match_replay(
+    request: Request, person: SignedIn, match_id: int = Path(ge=1, le=BIGINT_MAX)
+) -> Response:
+    """One step per logged action with the all-seeing observer's view after it (patch-encoded,
+    see app/replays.py); gzip when the client accepts it."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        review = await finished_match(session, services.tables.store, match_id, person)
+    body = await _cache(request).gzipped(review)
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=3600"}
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(body, media_type="application/json", headers={**headers, "Content-Encoding": "gzip"})
+    return Response(gzip.decompress(body), media_type="application/json", headers=headers)
+
+
+@router.get(
+    "/matches/{match_id}/log", response_model=MatchLogExport, responses=error_responses(401, 403, 404, 409)
+)
+async def match_log(
+    request: Request, person: SignedIn, match_id: int = Path(ge=1, le=BIGINT_MAX)
+) -> dict[str, Any]:
+    """The match as JSON that `game.replay(players, options, log)` rebuilds, with its stored scores."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        review = await finished_match(session, services.tables.store, match_id, person)
+        return await export_log(session, review)
