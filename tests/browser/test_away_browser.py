@@ -1,5 +1,6 @@
-"""Absent players in the browser (issue 13): two people at a table; one closes their browser,
-the other sees the notice and the bot playing for them, the first comes back and plays again.
+"""Friends at the table in the browser (issue 13): two people chat at a table; one closes their
+browser, the other sees the notice and the bot playing for them, the first comes back, reads
+what was said while he was gone, answers and plays again.
 
 The server runs with `CARDTABLE_DEADLINE_SCALE=0.5` (test-only): the room's real settings (a
 10 s grace, a 15 s turn timer, chosen in the create form) last 5 s and 7.5 s here.
@@ -17,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson, ServerProcess
 from tests.browser.layout import check_screen
+from tests.browser.test_chat_browser import say
 from tests.browser.test_platform_browser import sign_up
 
 pytestmark = pytest.mark.browser
@@ -108,6 +110,10 @@ def test_a_player_leaves_a_bot_plays_for_them_and_they_come_back(
     for page in (ada, ben):
         expect(page.locator("[data-testid=hand] .card")).to_have_count(12)
 
+    # They chat at the table: Ada's laptop shows the chat, Ben's phone counts the unread line.
+    say(ada, "back in a minute?")
+    expect(ben.get_by_test_id("chat-unread")).to_have_text("1")
+
     # Whoever is to act has a countdown on their seat, seen by both.
     expect(ada.locator(".felt .seat.to-act .seat-timer")).to_have_count(1, timeout=10_000)
 
@@ -159,5 +165,14 @@ def test_a_player_leaves_a_bot_plays_for_them_and_they_come_back(
     assert play_one(ben)
     expect(ben.locator("[data-testid=hand] .card")).to_have_count(held - 1)
     expect(ben.get_by_test_id("away-notice")).to_have_count(0, timeout=10_000)
+
+    # Back at the table he opens the chat, reads what Ada wrote while he was away, and answers.
+    say(ada, "the bot played your cards")
+    ben.get_by_test_id("chat-toggle").click()
+    expect(ben.get_by_test_id("chat-text")).to_have_text(["back in a minute?", "the bot played your cards"])
+    ben.locator("[data-testid=chat-reaction][data-key='chat.quick.sorry']").click()
+    expect(ada.get_by_test_id("chat-text").last).to_have_text("ごめん")
+    expect(ada.locator(".chat-line").last.locator(".chat-name")).to_have_text("Ben")
+    check_screen(ben, artifacts, "away-phone-ben-back-chat-ja")
     assert not ada.console_errors, ada.console_errors  # type: ignore[attr-defined]
     assert not errors, errors
