@@ -63,6 +63,8 @@ def bot_action(
         return choose(match.view(seat), legal, rng)
     if level != "strong":
         raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
-    now = CLOCKS[clock]
+    now = CLOCKS.get(clock)
+    if now is None:
+        raise ValueError(f"unknown clock {clock!r}; known: {', '.join(CLOCKS)}")
     deadline = now() + min(max(budget, 0.0), MAX_BUDGET)
     return search_action(match, seat, rng, choose, should_stop=lambda: now() >= deadline)

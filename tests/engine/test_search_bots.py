@@ -94,3 +94,16 @@ def test_candidates_start_with_the_default_even_in_another_spelling() -> None:
     many = [{"type": "play", "cards": [f"S{n}"]} for n in range(20)]
     picked = candidates(many, many[7], random.Random(1))
     assert picked[0] == many[7] and len(picked) == 8 and len({str(a) for a in picked}) == 8
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_strong_bot_counts_its_budget_on_either_clock(clock: str) -> None:
+    match, seat = _first_real_choice("yaya-fugou", seed=5)
+    action = bot_action(match, seat, random.Random(3), level="strong", budget=0.01, clock=clock)  # type: ignore[arg-type]
+    assert action in match.legal_actions(seat)
+
+
+def test_unknown_clock_is_refused() -> None:
+    match, seat = _first_real_choice("holy-grail", seed=6)
+    with pytest.raises(ValueError, match="unknown clock"):
+        bot_action(match, seat, random.Random(1), level="strong", clock="sundial")  # type: ignore[arg-type]
