@@ -150,13 +150,17 @@ def main() -> None:
         "(a loaded machine then does not weaken the strong bot)",
     )
     parser.add_argument("--time-limit", type=float, default=170.0, help="stop handing out deals after this")
+    parser.add_argument(
+        "--report-every", type=float, default=0.0, help="also print the table so far every this many seconds"
+    )
     args = parser.parse_args()
 
     start = time.perf_counter()
-    load_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    load_start = _load()
     results: dict[str, list[DealResult]] = {g: [] for g in args.games}
     work = tasks(args.games, args.deals, args.seed, args.budget, args.clock)
     cut = False
+    last_report = start
     with multiprocessing.Pool(args.workers) as pool:
         pending = pool.imap_unordered(play_deal, work)
         while True:
@@ -170,12 +174,24 @@ def main() -> None:
                 pool.terminate()
                 break
             results[result.game_id].append(result)
-    elapsed = time.perf_counter() - start
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            if args.report_every and time.perf_counter() - last_report >= args.report_every:
+                last_report = time.perf_counter()
+                report(args, results, last_report - start, "so far", load_start)
+    report(args, results, time.perf_counter() - start, "time limit reached" if cut else "", load_start)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def report(
+    args: argparse.Namespace, results: dict[str, list[DealResult]], elapsed: float, note: str, load_start: str
+) -> None:
+    """The header (budget, clock, workers, load averages) and one line per game."""
     print(
         f"{PLAYERS} seats, budget {args.budget} s ({args.clock} clock), {args.workers} worker(s),"
-        f" {elapsed:.0f} s"
-        f"{' (time limit reached)' if cut else ''}, load avg {load_start} at start, {load} at end",
+        f" seed {args.seed}, {elapsed:.0f} s{f' ({note})' if note else ''},"
+        f" load avg {load_start} at start, {_load()} now",
         flush=True,
     )
     print(
@@ -188,10 +204,10 @@ def main() -> None:
         s = summarize(results[game_id])
         print(
             f"{game_id:<14}{s['n']:>6}{s['strong']:>9.1f}{s['basic']:>9.1f}{s['mean']:>8.2f}{s['se']:>7.2f}"
-            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['searched']:>9.1f}{s['seconds']:>8.1f}{s['slowest']:>7.2f}",
+            f"{s['z']:>6.1f}{s['wins']:>8}{s['losses']:>7}{s['ties']:>6}{s['p']:>9.2g}{s['searched']:>9.1f}"
+            f"{s['seconds']:>8.1f}{s['slowest']:>7.2f}",
             flush=True,
         )
-
 
 if __name__ == "__main__":
     main()
