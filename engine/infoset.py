@@ -59,8 +59,9 @@ a clone shares them instead of copying (tests/engine/test_search.py checks they 
 def clone(match: Match) -> Match:
     """An independent copy of `match`. A search clones a match per candidate and guess, so this
     copies only what play can change: the game, the frozen options, the setup's lookup tables
-    (`SHARED_TABLES`), the log's entries and the finished hands' records (appended, never
-    changed) are shared; the per-state caches start empty; the match's own RNG is copied by its
+    (`SHARED_TABLES`), the log's entries, the finished hands' records (appended, never changed)
+    and the cached legal lists (replaced, never changed: sharing their actions keeps the
+    engine's lookups by identity working) are shared; the match's own RNG is copied by its
     state (a deep copy of its 625 numbers costs more than a whole playout)."""
     memo: dict[int, Any] = {id(match.game): match.game, id(match.options): match.options}
     state = vars(match)
@@ -75,13 +76,13 @@ def clone(match: Match) -> Match:
     if isinstance(hands, list):
         memo[id(hands)] = list(hands)
     legal = state.get("_legal")
-    if isinstance(legal, dict):
-        memo[id(legal)] = {}
-    rng = state.get("rng")
-    if type(rng) is random.Random:
-        twin = random.Random()
-        twin.setstate(rng.getstate())
-        memo[id(rng)] = twin
+    if isinstance(legal, dict):  # cached legal lists: never changed, only replaced
+        memo[id(legal)] = dict(legal)
+    for value in state.values():
+        if type(value) is random.Random:
+            twin = random.Random()
+            twin.setstate(value.getstate())
+            memo[id(value)] = twin
     return copy.deepcopy(match, memo)
 
 
