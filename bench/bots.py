@@ -10,13 +10,16 @@ its standard error, and the sign test: how often strong did better / worse on th
 with the two-sided binomial p-value (ties left out).
 
     .venv/bin/python -m bench.bots --games holy-grail --deals 20 --budget 0.05   # a quick look
-    .venv/bin/python -m bench.bots --deals 400 --workers 2 --time-limit 3600     # the definitive run
+    .venv/bin/python -m bench.bots --deals 400 --workers 2 --time-limit 3600     # idle machine
+    .venv/bin/python -m bench.bots --games holy-grail --deals 2000 --clock cpu \
+        --seed 7 --time-limit 4000 --report-every 600                          # shared machine
 
-Bounded: `--time-limit` (seconds, default 170) stops the run and reports the deals finished.
-A deal costs about (the test seat's decisions with a choice, 5–15 a hand) × budget plus the
-basic run: 1.5–3 s at the default 0.2 s, so 400 deals of each of the five games take about
-2000 × 2.2 s / 2 workers ≈ 40 minutes on an idle 2-core machine (use one worker per core: the
-budget is wall-clock time, so an overloaded machine weakens the strong bot). On a shared,
+Bounded: `--time-limit` (seconds, default 170) stops the run and reports the deals finished;
+`--report-every` also prints the table so far. A deal costs about (the test seat's decisions
+with a choice, 9–21 a hand) × budget plus the basic run: 2–5 s of CPU at the default 0.2 s
+(Holy Grail and French Tarot, with the most decisions, cost most), so 400 deals of each of the
+five games take about an hour on an idle 2-core machine with 2 workers (one worker per core:
+the budget is wall-clock time by default, so an overloaded machine weakens the strong bot). On a shared,
 loaded machine `--clock cpu` counts the strong bot's budget in its process's CPU time instead
 (`time.process_time`), so the bot thinks as much as it would on an idle machine; the table
 itself always counts wall-clock time. The header line names the clock and the load averages.
