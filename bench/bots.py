@@ -28,6 +28,8 @@ itself always counts wall-clock time. The header line names the clock and the lo
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import multiprocessing
 import os
@@ -153,10 +155,22 @@ def main() -> None:
         "(a loaded machine then does not weaken the strong bot)",
     )
     parser.add_argument("--time-limit", type=float, default=170.0, help="stop handing out deals after this")
+    parser.add_argument("--jsonl", help="also append every deal's result to this file, one JSON line each")
+    parser.add_argument(
+        "--summarize",
+        nargs="+",
+        metavar="JSONL",
+        help="play nothing: print the table of the deals saved in these files (runs pooled)",
+    )
     parser.add_argument(
         "--report-every", type=float, default=0.0, help="also print the table so far every this many seconds"
     )
     args = parser.parse_args()
+    if args.summarize:
+        pooled, runs = load_results(args.summarize)
+        print(f"pooled from {' '.join(args.summarize)}: {'; '.join(sorted(runs))}", flush=True)
+        print_table(args.games, pooled)
+        return
 
     start = time.perf_counter()
     load_start = _load()
@@ -177,10 +191,38 @@ def main() -> None:
                 pool.terminate()
                 break
             results[result.game_id].append(result)
+            if args.jsonl:
+                with open(args.jsonl, "a", encoding="utf-8") as out:
+                    run = {"seed": args.seed, "budget": args.budget, "clock": args.clock}
+                    out.write(json.dumps({**dataclasses.asdict(result), **run}) + "\n")
             if args.report_every and time.perf_counter() - last_report >= args.report_every:
                 last_report = time.perf_counter()
                 report(args, results, last_report - start, "so far", load_start)
     report(args, results, time.perf_counter() - start, "time limit reached" if cut else "", load_start)
+
+
+RUN_KEYS = ("seed", "budget", "clock")
+"""What `--jsonl` saves with every deal besides its result, to tell the pooled runs apart."""
+
+
+def load_results(paths: list[str]) -> tuple[dict[str, list[DealResult]], set[str]]:
+    """Deals saved by `--jsonl` runs, per game (a deal saved twice counts once), and the runs'
+    settings (seed, budget, clock) found."""
+    fields = {f.name for f in dataclasses.fields(DealResult)}
+    seen: dict[tuple[str, object, int], DealResult] = {}
+    runs: set[str] = set()
+    for path in paths:
+        with open(path, encoding="utf-8") as saved:
+            for line in saved:
+                if line.strip():
+                    row = json.loads(line)
+                    result = DealResult(**{k: v for k, v in row.items() if k in fields})
+                    seen[(result.game_id, row.get("seed"), result.deal)] = result
+                    runs.add(", ".join(f"{k} {row.get(k)}" for k in RUN_KEYS))
+    pooled: dict[str, list[DealResult]] = {}
+    for result in seen.values():
+        pooled.setdefault(result.game_id, []).append(result)
+    return pooled, runs
 
 
 def _load() -> str:
@@ -197,12 +239,17 @@ def report(
         f" load avg {load_start} at start, {_load()} now",
         flush=True,
     )
+    print_table(args.games, results)
+
+
+def print_table(games: list[str], results: dict[str, list[DealResult]]) -> None:
+    """One line per game: deals, mean scores, the difference with its SE and z, the sign test."""
     print(
         f"{'game':<14}{'deals':>6}{'strong':>9}{'basic':>9}{'diff':>8}{'SE':>7}{'z':>6}"
         f"{'better':>8}{'worse':>7}{'tied':>6}{'sign p':>9}{'searches':>9}{'s/deal':>8}{'max s':>7}"
     )
-    for game_id in args.games:
-        if not results[game_id]:
+    for game_id in games:
+        if not results.get(game_id):
             continue
         s = summarize(results[game_id])
         print(
