@@ -19,9 +19,7 @@ import uvicorn
 from app.config import Settings
 from app.embedded_pg import EmbeddedPostgres
 from app.main import create_app
-
-WS_MAX_MESSAGE_BYTES = 1 << 20
-"""Client messages are small actions; anything near this size is abuse, not play."""
+from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:
@@ -66,7 +64,8 @@ def main() -> None:
             host=settings.host,
             port=settings.port,
             log_level="info",
-            ws_max_size=WS_MAX_MESSAGE_BYTES,
+            ws=protocol_class(settings.ws_compression),
+            ws_max_size=MAX_MESSAGE_BYTES,
             timeout_graceful_shutdown=5,
         )
     finally:

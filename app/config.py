@@ -63,6 +63,13 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CARDTABLE_HOST", "host"))
     port: int = Field(default=8000, validation_alias=AliasChoices("CARDTABLE_PORT", "port"))
 
+    ws_compression: Literal["message", "stream", "off"] = Field(
+        default="message", validation_alias=AliasChoices("CARDTABLE_WS_COMPRESSION", "ws_compression")
+    )
+    """permessage-deflate on WebSockets: each message compressed on its own (no zlib state kept per
+    socket), one stream per socket (several times fewer bytes, ~45 KB of zlib state per socket), or
+    none. See app/ws_protocol.py."""
+
     migrate_on_start: bool = Field(
         default=True, validation_alias=AliasChoices("CARDTABLE_MIGRATE_ON_START", "migrate_on_start")
     )

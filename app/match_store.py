@@ -27,13 +27,14 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db import Database
-from app.models import HandResult, MatchAction, MatchRow, MatchSeat, RoomSeat
+from app.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
 HANDS = HandResult.__table__
 MATCH_SEATS = MatchSeat.__table__
 ROOM_SEATS = RoomSeat.__table__
+ROOMS = Room.__table__
 
 
 APPEND = """
@@ -87,6 +88,9 @@ class StoredMatch:
     log: list[tuple[int, dict[str, Any]]]
     hands_stored: int
     controllers: dict[int, Controller]
+    same_deals_as: int | None = None
+    """The finished match whose chance actions this one replays (app/rematch.py), if any."""
+    rotate_deals: bool = False
 
 
 @dataclass
@@ -142,7 +146,7 @@ class MatchStore:
                 await conn.execute(
                     select(
                         MATCHES.c.room_id, MATCHES.c.game_id, MATCHES.c.players, MATCHES.c.options,
-                        MATCHES.c.status,
+                        MATCHES.c.status, MATCHES.c.same_deals_as, MATCHES.c.rotate_deals,
                     ).where(MATCHES.c.id == match_id)
                 )
             ).first()  # fmt: skip
@@ -170,6 +174,8 @@ class MatchStore:
             log=[(seat, action) for seat, action in actions],
             hands_stored=int(hands_stored or 0),
             controllers=controllers,
+            same_deals_as=row.same_deals_as,
+            rotate_deals=bool(row.rotate_deals),
         )
 
     async def controllers(self, room_id: int) -> dict[int, Controller]:
@@ -210,19 +216,32 @@ class MatchStore:
         players: int,
         options: dict[str, Any],
         log: list[tuple[int, dict[str, Any]]],
+        same_deals_as: int | None = None,
+        rotate_deals: bool = False,
     ) -> tuple[int, dict[int, Controller]]:
         """A new match for the room's current seating, with its opening log, inside the caller's
-        transaction (the start route commits it). Returns its id and the seats' controllers."""
+        transaction (the start route commits it). Returns its id and the seats' controllers.
+        Its number in the room comes from bumping the room's counter: the UPDATE holds the
+        room's row until commit, so two processes starting matches in one room get 1, 2, …"""
         conn = await session.connection()
         seating = await MatchStore._controllers(conn, room_id)
+        highest = (
+            select(func.coalesce(func.max(MATCHES.c.number), 0))
+            .where(MATCHES.c.room_id == room_id)
+            .scalar_subquery()
+        )
         number = await conn.scalar(
-            select(func.coalesce(func.max(MATCHES.c.number), 0) + 1).where(MATCHES.c.room_id == room_id)
+            update(ROOMS)
+            .where(ROOMS.c.id == room_id)
+            .values(matches_started=func.greatest(ROOMS.c.matches_started, highest) + 1)
+            .returning(ROOMS.c.matches_started)
         )
         match_id = await conn.scalar(
             insert(MATCHES)
             .values(
                 room_id=room_id, number=int(number or 1), game_id=game_id, players=players,
                 options=options, status="running", version=len(log),
+                same_deals_as=same_deals_as, rotate_deals=rotate_deals,
             )
             .returning(MATCHES.c.id)
         )  # fmt: skip

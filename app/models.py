@@ -99,6 +99,10 @@ class Room(Base):
     seat_count: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = _now()
+    name: Mapped[str | None] = mapped_column(String(60))
+    """The host's name for the room; None: the default, built when read (app/room_names.py)."""
+    matches_started: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    """Matches started here; a new match's `number` comes from bumping it (atomic per room)."""
 
 
 class Membership(Base):
@@ -153,6 +157,12 @@ class MatchRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = _now()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    same_deals_as: Mapped[int | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL", name="fk_matches_same_deals_as"), index=True
+    )
+    """The finished match whose chance actions (shuffles) this one replays (app/rematch.py)."""
+    rotate_deals: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
+    """With `same_deals_as`: every hand's cards go one seat round (seat s gets seat s-1's)."""
 
 
 class MatchSeat(Base):

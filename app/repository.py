@@ -23,6 +23,8 @@ from app.models import (
     RoomSeat,
     Session,
 )
+from app.rematch import comparisons
+from app.room_names import room_display_name
 from app.security import new_account_id, new_session_token, token_hash
 from engine import GAMES, Game, IllegalAction
 
@@ -162,6 +164,8 @@ async def room_json(
     names = {person_id: name for person_id, name in members}
     seats = await room_seats(session, room.id)
     missing = {s.person_id for s in seats.values() if s.person_id is not None and s.person_id not in names}
+    if room.host_id not in names:
+        missing.add(room.host_id)
     if missing:
         for person_id, name in await session.execute(
             select(Person.id, Person.name).where(Person.id.in_(missing))
@@ -204,6 +208,8 @@ async def room_json(
     viewer_id = viewer.id if viewer else None
     return {
         "code": room.code,
+        "name": room.name,
+        "display_name": room_display_name(room.name, names.get(room.host_id), room.game_id),
         "game_id": room.game_id,
         "game_names": dict(game.names) if game else None,
         "host_id": room.host_id,
@@ -249,15 +255,16 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
     match_ids = select(MatchSeat.match_id).where(MatchSeat.person_id == person.id)
     rows = (
         await session.execute(
-            select(MatchRow, Room.code)
+            select(MatchRow, Room.code, Room.name, Person.name)
             .join(Room, Room.id == MatchRow.room_id)
+            .join(Person, Person.id == Room.host_id)
             .where(MatchRow.id.in_(match_ids))
             .order_by(MatchRow.created_at.desc(), MatchRow.id.desc())
         )
     ).all()
     if not rows:
         return []
-    ids = [m.id for m, _ in rows]
+    ids = [m.id for m, *_ in rows]
     seats = (await session.execute(select(MatchSeat).where(MatchSeat.match_id.in_(ids)))).scalars().all()
     results = (
         (await session.execute(select(MatchResult).where(MatchResult.match_id.in_(ids)))).scalars().all()
@@ -270,7 +277,7 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
     for result in results:
         results_by_match[result.match_id][result.seat] = result
     answer = []
-    for match, code in rows:
+    for match, code, room_name, host_name in rows:
         match_seats = sorted(seats_by_match[match.id], key=lambda s: s.n)
         finals = results_by_match.get(match.id, {})
         my_seats = [s.n for s in match_seats if s.person_id == person.id]
@@ -279,6 +286,7 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
             {
                 "id": match.id,
                 "room_code": code,
+                "room_name": room_display_name(room_name, host_name, match.game_id),
                 "number": match.number,
                 "game_id": match.game_id,
                 "game_names": dict(game.names) if game else None,
@@ -351,10 +359,15 @@ async def match_detail(session: AsyncSession, match_id: int, person: Person) -> 
             {"hand_no": hand.hand_no, "scores": hand.scores, "totals": list(totals), "details": hand.details}
         )
     game = GAMES.get(row.game_id)
+    host_name = (await _names(session, {room.host_id})).get(room.host_id) if room else None
     return {
         "id": row.id,
         "room_code": room.code if room else None,
+        "room_name": room_display_name(room.name, host_name, room.game_id) if room else None,
         "number": row.number,
+        "same_deals_as": row.same_deals_as,
+        "rotate_deals": row.rotate_deals,
+        "same_deals": await comparisons(session, row),
         "game_id": row.game_id,
         "game_names": dict(game.names) if game else None,
         "status": row.status,

@@ -96,6 +96,10 @@ class ViewerOut(_Open):
 
 class RoomOut(_Open):
     code: str
+    name: str | None = None
+    """The host's name for the room; null when the default name applies."""
+    display_name: dict[str, str]
+    """What to show, in "en" and "ja": the name, or the default ("‹host›'s ‹game› table")."""
     game_id: str
     game_names: dict[str, str] | None
     host_id: int | None
@@ -139,6 +143,7 @@ class ScoredSeatOut(MatchSeatOut):
 class MatchSummary(_Open):
     id: int
     room_code: str
+    room_name: dict[str, str]
     number: int
     game_id: str
     game_names: dict[str, str] | None
@@ -167,9 +172,34 @@ class RankingRow(_Open):
     rank: int
 
 
+class SameDealHand(_Open):
+    hand_no: int
+    scores: list[Score]
+    other_scores: list[Score | None]
+    """Per seat of this match: the other match's score of the seat that held the same cards."""
+    fresh: bool
+    """The rematch dealt fresh cards in this hand (it needed more shuffles than the source had)."""
+
+
+class SameDealComparison(_Open):
+    match_id: int
+    number: int
+    status: str
+    relation: Literal["replay_of", "replayed_by"]
+    rotate: bool
+    seat_map: list[int]
+    other_seats: list[MatchSeatOut | None]
+    hands: list[SameDealHand]
+    fresh_hands: list[int]
+
+
 class MatchDetail(_Open):
     id: int
     room_code: str | None
+    room_name: dict[str, str] | None
+    same_deals_as: int | None
+    rotate_deals: bool
+    same_deals: list[SameDealComparison]
     number: int
     game_id: str
     game_names: dict[str, str] | None

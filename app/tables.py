@@ -9,7 +9,8 @@ Processing one action (always under the match's asyncio.Lock):
    had the very same legal actions (others acted meanwhile, as in a simultaneous exchange);
    else `stale`, and nothing changes,
 3. the engine validates and applies it on the live match (`IllegalAction` leaves it untouched),
-4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied,
+4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied
+   (a same-deal rematch takes them from its source match's log instead: app/rematch.py),
 5. the new log rows (plus finished hands and final results) are committed in one transaction
    by `MatchStore.append`; if that fails the cached match is dropped and rebuilt from the log,
 6. only then is the shared snapshot rebuilt (once per version, for every seat being watched;
@@ -40,6 +41,7 @@ from app.db import Database
 from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from app.pubsub import PubSub
 from app.races import log_commit_failure
+from app.rematch import DealPlan, PlanCache, plan_deals
 from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
@@ -96,6 +98,8 @@ class LiveMatch:
     snapshot: Snapshot | None = None
     # True while a bot reads the match in a worker thread: readers then wait for the lock.
     busy: bool = False
+    # A same-deal rematch: the chance actions to deal instead of random ones.
+    deals: DealPlan | None = None
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -236,6 +240,7 @@ class TableService:
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
+        self._plans = PlanCache()
 
     # ---- cache --------------------------------------------------------------------------------
     def lock(self, match_id: int) -> asyncio.Lock:
@@ -258,6 +263,9 @@ class TableService:
             raise KeyError(match_id) from None
         game = get_game(stored.game_id)
         match = await asyncio.to_thread(game.replay, stored.players, stored.options, stored.log)
+        deals = None
+        if stored.same_deals_as is not None and not stored.finished:
+            deals = await self.deal_plan(stored.same_deals_as, stored.rotate_deals)
         live = LiveMatch(
             match_id=match_id,
             room_id=stored.room_id,
@@ -266,6 +274,7 @@ class TableService:
             controllers=stored.controllers,
             hands_stored=stored.hands_stored,
             finished=stored.finished,
+            deals=deals,
         )
         self._live[match_id] = live
         return live
@@ -296,16 +305,38 @@ class TableService:
         self._live.pop(match_id, None)
 
     # ---- starting -------------------------------------------------------------------------------
+    async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
+        """The chance actions of finished match `source_id` (rotated one seat when asked)."""
+        plan = self._plans.get(source_id, rotate)
+        if plan is None:
+            source = await self.store.load(source_id)
+            game = get_game(source.game_id)
+            actions = await asyncio.to_thread(
+                plan_deals, game, source.players, source.options, source.log, rotate
+            )
+            plan = DealPlan(source_id=source_id, rotate=rotate, actions=tuple(actions))
+            self._plans.put(plan)
+        return plan
+
     async def start_match(
-        self, session: AsyncSession, room_id: int, game_id: str, players: int, options: dict[str, Any]
+        self,
+        session: AsyncSession,
+        room_id: int,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        same_deals_as: int | None = None,
+        rotate: bool = False,
     ) -> LiveMatch:
         """Create a match for the room's current seating inside the caller's transaction, with its
-        opening chance actions logged. The caller commits, then calls `activate` with the result."""
+        opening chance actions logged (from match `same_deals_as`, when given). The caller
+        commits, then calls `activate` with the result."""
         game = get_game(game_id)
         match = game.new_match(players, options)
-        events = self._settle_chance(match)
+        deals = await self.deal_plan(same_deals_as, rotate) if same_deals_as is not None else None
+        events = self._settle_chance(match, deals)
         match_id, controllers = await self.store.create(
-            session, room_id, game_id, players, options, list(match.log)
+            session, room_id, game_id, players, options, list(match.log), same_deals_as, rotate
         )
         live = LiveMatch(
             match_id=match_id,
@@ -315,6 +346,7 @@ class TableService:
             controllers=controllers,
             hands_stored=0,
             finished=False,
+            deals=deals,
         )
         live.recent_events.append((live.version, events))
         return live
@@ -330,11 +362,19 @@ class TableService:
 
     # ---- actions --------------------------------------------------------------------------------
     @staticmethod
-    def _settle_chance(match: Match) -> list[dict[str, Any]]:
-        """Apply every chance action the match awaits (shuffles, draws) from fresh randomness."""
+    def _settle_chance(match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
+        """Apply every chance action the match awaits (shuffles, draws): the planned one of a
+        same-deal rematch while its plan lasts and the engine accepts it, else fresh randomness."""
         events: list[dict[str, Any]] = []
         rng: random.Random | None = None
         while CHANCE in match.to_act():
+            planned = deals.next_action(match) if deals is not None else None
+            if planned is not None:
+                try:
+                    events.extend(match.apply(CHANCE, planned))
+                    continue
+                except IllegalAction as exc:  # e.g. the options changed since: deal fresh cards
+                    log.info("planned deal refused (%s); dealing at random", exc.reason)
             rng = rng or _chance_rng()
             events.extend(match.deal_random(rng))
         return events
@@ -385,7 +425,7 @@ class TableService:
             log.exception("engine error on match %s for %r", live.match_id, action)
             self.forget(live.match_id)
             raise ActionRejected("illegal", "the game could not apply this action") from None
-        events.extend(self._settle_chance(live.match))
+        events.extend(self._settle_chance(live.match, live.deals))
         refusal = "the action could not be saved; the table was reloaded"
         await self._commit_or_forget(live, before, events, refusal)
 
@@ -555,7 +595,7 @@ class TableService:
 
     async def _apply_chance(self, live: LiveMatch) -> None:
         before = live.version
-        events = self._settle_chance(live.match)
+        events = self._settle_chance(live.match, live.deals)
         await self._commit_or_forget(live, before, events, "the shuffle could not be saved")
 
     # ---- publishing ------------------------------------------------------------------------------

@@ -49,9 +49,10 @@ import tempfile
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -61,6 +62,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from app.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.wire import StateReader
+from app.ws_protocol import MEM_LEVEL, WINDOW_BITS
 from engine import GAMES
 
 GAME_SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
@@ -181,6 +183,26 @@ class Sizes:
     hands_seen: int = 0
 
 
+class Deflate:
+    """The bytes permessage-deflate puts on the wire for a message, with the server's settings
+    (app/ws_protocol.py, CARDTABLE_WS_COMPRESSION): one zlib stream per socket, or a fresh one
+    per message."""
+
+    def __init__(self) -> None:
+        self.mode = os.environ.get("CARDTABLE_WS_COMPRESSION", "message")
+        self.stream = self._new()
+
+    @staticmethod
+    def _new() -> Any:
+        return zlib.compressobj(6, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+
+    def size(self, data: bytes) -> int:
+        if self.mode == "off":
+            return len(data)
+        stream = self.stream if self.mode == "stream" else self._new()
+        return len(stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)) - 4  # RFC 7692 drops the tail
+
+
 class Human:
     """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
 
@@ -221,7 +243,7 @@ class Human:
         ws_url = self.base.replace("http", "ws", 1) + f"/ws/rooms/{self.code}"
         async with websockets.connect(ws_url, additional_headers=headers, max_size=None) as ws:
             reader = StateReader()
-            deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
+            deflate = Deflate()
             pending: tuple[int, float] | None = None
             acted: set[tuple[int, int]] = set()
             last_state: tuple[int, int, float] | None = None  # match, version, when
@@ -237,7 +259,7 @@ class Human:
                 state = reader.read(message)
                 data = text.encode()
                 self.sizes.raw.append(len(data))
-                self.sizes.deflated.append(len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)))
+                self.sizes.deflated.append(deflate.size(data))
                 view = state["views"].get("0") or {}
                 self.sizes.by_hand[int(view.get("hand_no") or 0)].append(len(data))
                 self.sizes.hands_seen = len(view.get("hands") or [])
@@ -327,16 +349,36 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     return (after - before) / elapsed, [x for h in humans for x in h.latencies]
 
 
+async def start_humans(humans: list[Human]) -> list[asyncio.Task[None]]:
+    """Set up each human's room (ten at a time) and connect them all; their playing tasks."""
+    for chunk in range(0, len(humans), 10):
+        await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
+    tasks = [asyncio.create_task(h.run()) for h in humans]
+    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
+    return tasks
+
+
+async def open_tables(
+    procs: Processes, game: str, tables: int, seed: int
+) -> tuple[list[Human], list[asyncio.Task[None]]]:
+    humans = [Human(procs.app_url, game, seed=seed + i) for i in range(tables)]
+    return humans, await start_humans(humans)
+
+
+async def close_tables(humans: Iterable[Human], tasks: list[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for human in humans:
+        await human.http.aclose()
+
+
 async def run_tables(
     procs: Processes, tables: int, seconds: float, rounds: int, game: str, profile: str | None = None
 ) -> Result:
     result = Result(tables)
     rss_before = rss_kb(procs.app.pid)
-    humans = [Human(procs.app_url, game, seed=tables * 1000 + i) for i in range(tables)]
-    for chunk in range(0, tables, 10):
-        await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
-    tasks = [asyncio.create_task(h.run()) for h in humans]
-    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
+    humans, tasks = await open_tables(procs, game, tables, seed=tables * 1000)
     try:
         for round_no in range(rounds):
             profiler = None
@@ -356,11 +398,7 @@ async def run_tables(
             result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
         result.memory_kb_per_table = (rss_kb(procs.app.pid) - rss_before) / tables
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for human in humans:
-            await human.http.aclose()
+        await close_tables(humans, tasks)
     return result
 
 
@@ -375,10 +413,7 @@ async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, 
         for kind in kinds
     }
     everyone = [h for group in humans.values() for h in group]
-    for chunk in range(0, len(everyone), 10):
-        await asyncio.gather(*(h.setup() for h in everyone[chunk : chunk + 10]))
-    tasks = [asyncio.create_task(h.run()) for h in everyone]
-    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in everyone)), 60)
+    tasks = await start_humans(everyone)
     seats = GAME_SEATS.get(game, GAMES[game].min_players)
     try:
         for _ in range(rounds):
@@ -389,28 +424,18 @@ async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, 
                 result.bot_gaps.extend(gap for h in humans[kind] for gap in h.bot_gaps)
                 await asyncio.sleep(STRONG_DELAY * (seats - 1))  # the idle tables' bots finish
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for human in everyone:
-            await human.http.aclose()
+        await close_tables(everyone, tasks)
     return results
 
 
 async def bytes_phase(procs: Processes, seconds: float) -> dict[str, Sizes]:
     """One table per game, played for `seconds`: the bytes its human receives per state."""
     humans = {game: Human(procs.app_url, game, seed=7) for game in GAMES}
-    for human in humans.values():
-        await human.setup()
-    tasks = [asyncio.create_task(h.run()) for h in humans.values()]
+    tasks = await start_humans(list(humans.values()))
     for human in humans.values():
         human.active = True
     await asyncio.sleep(seconds)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    for human in humans.values():
-        await human.http.aclose()
+    await close_tables(humans.values(), tasks)
     return {game: human.sizes for game, human in humans.items()}
 
 
@@ -450,6 +475,37 @@ def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
     finally:
         tracemalloc.stop()
     return used / tables / 1024
+
+
+async def memory_phase(procs: Processes, game: str, tables: int, seconds: float) -> float:
+    """RSS per live table at steady state: T tables are opened and played for a while (warming
+    the process: pools, caches, allocator arenas), then T more; the second batch's growth divided
+    by T is what one more live table costs (its match, socket, room and session state)."""
+    humans: list[Human] = []
+    tasks: list[asyncio.Task[None]] = []
+    rss: list[int] = []
+    try:
+        for batch in range(2):
+            opened, started = await open_tables(procs, game, tables, seed=90_000 + batch * tables)
+            humans += opened
+            tasks += started
+            for human in opened:
+                human.active = True
+            await asyncio.sleep(seconds)
+            for human in opened:
+                human.active = False
+            await asyncio.sleep(1.0)  # let the bots settle
+            rss.append(rss_kb(procs.app.pid))
+    finally:
+        await close_tables(humans, tasks)
+    return (rss[1] - rss[0]) / tables
+
+
+def report_memory(memory: dict[str, float], tables: int) -> None:
+    print(f"server RSS per live table (the second batch of {tables} live tables, after a first batch "
+          f"warmed the process; CARDTABLE_WS_COMPRESSION={Deflate().mode}):")  # fmt: skip
+    for game, kb in memory.items():
+        print(f"  {game:13s} {kb:7.1f} KB per table, live match heap {live_heap_kb(game):5.1f} KB")
 
 
 def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
@@ -527,6 +583,14 @@ async def main_async(args: argparse.Namespace) -> None:
             sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
             server_errors(procs)
         report(results, sizes)
+    if args.memory_tables > 0:
+        memory: dict[str, float] = {}
+        for game in args.memory_games.split(","):
+            async with processes(args.port_base, args.app_root) as procs:
+                memory[game] = await memory_phase(procs, game, args.memory_tables, args.memory_seconds)
+                server_errors(procs)
+            print(f"... memory of {game} tables done", file=sys.stderr)
+        report_memory(memory, args.memory_tables)
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
         strong: list[tuple[Result, Result]] = []
@@ -555,6 +619,11 @@ def main() -> None:
         default="",
         help="comma-separated table counts for the strong-bot figure (a second server; empty: skip)",
     )
+    parser.add_argument("--memory-tables", type=int, default=0, help="live tables per batch (RSS per table)")
+    parser.add_argument(
+        "--memory-games", default="holy-grail", help="games for --memory-tables, comma-separated"
+    )
+    parser.add_argument("--memory-seconds", type=float, default=4, help="play time of each memory batch")
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")
     parser.add_argument(

@@ -16,12 +16,14 @@ from app.repository import (
     check_seat_count,
     effective_options,
     game_or_error,
+    is_member,
     join_room,
     room_by_code,
     room_json,
     room_leaderboard,
     room_seats,
 )
+from app.room_names import clean_room_name
 from app.schemas import RoomLeaderboardEntry, RoomOut
 from app.security import new_invite_code
 from app.services import Services, SignedIn, current_person, get_services
@@ -42,11 +44,24 @@ class CreateRoomBody(BaseModel):
     seats: SeatCount | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     preset: str | None = Field(default=None, max_length=64)
+    # The room's name; absent or null: the default ("‹host›'s ‹game› table"), see app/room_names.py.
+    name: str | None = Field(default=None, max_length=500)
 
 
 class PatchRoomBody(BaseModel):
+    """Every field is optional and independent: only the ones sent change."""
+
     seats: SeatCount | None = None
     options: dict[str, Any] | None = None
+    # A new room name; null goes back to the default name. Allowed during a match.
+    name: str | None = Field(default=None, max_length=500)
+
+
+class StartBody(BaseModel):
+    # Play the same cards again: reuse this finished match's shuffles (a match of this room).
+    same_deals_as: int | None = Field(default=None, ge=1, le=2**63 - 1)
+    # With same_deals_as: every hand's cards go one seat round (seat s gets what seat s-1 had).
+    rotate: bool = False
 
 
 class SeatBody(BaseModel):
@@ -105,9 +120,11 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     seats = seats or game.min_players
     check_seat_count(game, seats)
     effective_options(game, seats, options)
+    name = clean_room_name(body.name) if body.name is not None else None
     async with services.db.session() as session:
         room = Room(
-            code=new_invite_code(), game_id=game.id, host_id=person.id, seat_count=seats, options=options
+            code=new_invite_code(), game_id=game.id, host_id=person.id, seat_count=seats, options=options,
+            name=name,
         )
         session.add(room)
         await session.flush()
@@ -134,27 +151,33 @@ async def get_room(code: Code, request: Request) -> dict:
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
 async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
-    """Host only, between matches: change the seat count and/or the options."""
+    """Host only. Seat count and options change between matches; the name at any time."""
     services = get_services(request)
     async with services.db.session() as session:
         room = await room_by_code(session, code, lock=True)
         _host_only(room, person)
-        if await _running_match(session, room.id) is not None:
-            raise ApiError(
-                409, "a match is running; change the table after it ends", "対戦中は変更できません"
-            )
-        game = game_or_error(room.game_id)
-        seats = body.seats if body.seats is not None else room.seat_count
-        options = body.options if body.options is not None else room.options
-        check_option_bounds(options)
-        check_seat_count(game, seats)
-        effective_options(game, seats, options)
-        room.seat_count = seats
-        room.options = dict(options)
-        await session.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id, RoomSeat.n >= seats))
+        if body.seats is not None or body.options is not None:
+            await _change_table(session, room, body)
+        if "name" in body.model_fields_set:
+            room.name = clean_room_name(body.name) if body.name is not None else None
         room_id = room.id
     await _announce(services, room_id)
     return await _room_answer(services, code, person)
+
+
+async def _change_table(session: Any, room: Room, body: PatchRoomBody) -> None:
+    """The seat count and/or options, which a running match holds fixed."""
+    if await _running_match(session, room.id) is not None:
+        raise ApiError(409, "a match is running; change the table after it ends", "対戦中は変更できません")
+    game = game_or_error(room.game_id)
+    seats = body.seats if body.seats is not None else room.seat_count
+    options = body.options if body.options is not None else room.options
+    check_option_bounds(options)
+    check_seat_count(game, seats)
+    effective_options(game, seats, options)
+    room.seat_count = seats
+    room.options = dict(options)
+    await session.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id, RoomSeat.n >= seats))
 
 
 @router.post("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -229,8 +252,17 @@ async def leave_seat(code: Code, n: SeatNumber, request: Request, person: Signed
 
 
 @router.post("/{code}/start", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
-async def start(code: Code, request: Request, person: SignedIn) -> dict:
-    """Host: start a match with the current seating (a rematch once the last one has ended)."""
+async def start(code: Code, request: Request, person: SignedIn, body: StartBody | None = None) -> dict:
+    """Host: start a match with the current seating (a rematch once the last one has ended).
+    With `same_deals_as`, the new match deals the same cards as that finished match of this room
+    (rotated one seat with `rotate`); see app/rematch.py."""
+    body = body or StartBody()
+    if body.rotate and body.same_deals_as is None:
+        raise ApiError(
+            422,
+            "rotate needs same_deals_as: the match whose cards to deal again",
+            "rotate には same_deals_as（同じ配札にする対戦）が必要です",
+        )
     services = get_services(request)
     async with services.db.session() as session:
         room = await room_by_code(session, code, lock=True)
@@ -247,12 +279,50 @@ async def start(code: Code, request: Request, person: SignedIn) -> dict:
                 f"empty seats: {listed}; fill them with people or bots first",
                 f"空席があります（{listed}）。人かボットで埋めてください",
             )
+        if body.same_deals_as is not None:
+            await _check_same_deals(session, room, person, body.same_deals_as)
         options = effective_options(game, room.seat_count, room.options)
-        live = await services.tables.start_match(session, room.id, game.id, room.seat_count, options)
+        live = await services.tables.start_match(
+            session, room.id, game.id, room.seat_count, options, body.same_deals_as, body.rotate
+        )
         room_id = room.id
     await services.tables.activate(live)
     await _announce(services, room_id)
     return await _room_answer(services, code, person)
+
+
+async def _check_same_deals(session: Any, room: Room, person: Person, source_id: int) -> None:
+    """The match whose cards are dealt again must be a finished match of this room's game and
+    seat count, played in this room. A match of a room the host is not a member of is "not found"."""
+    source = await session.get(MatchRow, source_id)
+    if source is None or not await is_member(session, source.room_id, person.id):
+        raise ApiError(
+            404, f"there is no match {source_id} you can see", f"対戦 {source_id} は見つかりません"
+        )
+    if source.status != "finished":
+        raise ApiError(
+            409,
+            f"match {source_id} has not finished; only a finished match's cards can be dealt again",
+            f"対戦 {source_id} はまだ終わっていません。終わった対戦の配札だけを使えます",
+        )
+    if source.game_id != room.game_id:
+        raise ApiError(
+            409,
+            f"match {source_id} was a game of {source.game_id}; this room plays {room.game_id}",
+            f"対戦 {source_id} は別のゲーム（{source.game_id}）です。この部屋のゲームは {room.game_id} です",
+        )
+    if source.players != room.seat_count:
+        raise ApiError(
+            409,
+            f"match {source_id} had {source.players} seats; this room has {room.seat_count}",
+            f"対戦 {source_id} は{source.players}席でした。この部屋は{room.seat_count}席です",
+        )
+    if source.room_id != room.id:
+        raise ApiError(
+            409,
+            f"match {source_id} was played in another room; only this room's matches can be dealt again here",
+            f"対戦 {source_id} は別の部屋の対戦です。この部屋の対戦の配札だけを使えます",
+        )
 
 
 @router.get("/{code}/leaderboard", response_model=list[RoomLeaderboardEntry], responses=error_responses(404))

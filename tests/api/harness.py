@@ -17,6 +17,7 @@ import websockets
 from app.config import Settings
 from app.main import create_app
 from app.wire import StateReader
+from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 TEST_BOT_DELAY = 0.02
 TEST_BOT_BUDGET = 0.01
@@ -45,7 +46,13 @@ async def running_server(
     settings = Settings(database_url=database_url, bot_delay=bot_delay, migrate_on_start=False, **overrides)
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws="websockets-sansio"
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        ws=protocol_class(settings.ws_compression),
+        ws_max_size=MAX_MESSAGE_BYTES,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

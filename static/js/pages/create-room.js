@@ -1,11 +1,13 @@
-/** The create-room form: game, preset, seat count and the game's options. */
+/** The create-room form: the room's name, game, preset, seat count and the game's options. */
 import { h, replace } from "../dom.js";
 import { post } from "../api.js";
 import { pick, t } from "../i18n.js";
 import { field, form, gameName } from "./common.js";
 import { defaultsFor, optionsEditor } from "./options-editor.js";
 
-export function createRoomPanel(catalog, plugins) {
+export function createRoomPanel(catalog, plugins, person = null) {
+  // Empty: the server's default name ("‹host›'s ‹game› table"), shown as the placeholder.
+  const nameInput = h("input", { name: "name", maxlength: 60, "data-testid": "room-name-field", autocomplete: "off" });
   const gameSelect = h("select", { name: "game_id", "data-testid": "game-select" },
     catalog.map((game) => h("option", { value: game.id }, gameName(game))));
   const seatsSelect = h("select", { name: "seats", "data-testid": "seats-select" });
@@ -39,6 +41,7 @@ export function createRoomPanel(catalog, plugins) {
     replace(presetSelect, presets.map((preset) => h("option", { value: preset.key }, pick(preset.names))));
     presetField.hidden = presets.length < 2;
     fillOptions();
+    nameInput.placeholder = t("room.name.default", { host: person ? person.name : "", game: gameName(game) });
     rulesLink.href = game.rules_url || `/rules/${game.id}`;
     rulesLink.textContent = t("room.rules", { game: gameName(game) });
   };
@@ -59,10 +62,13 @@ export function createRoomPanel(catalog, plugins) {
       rulesLink,
       presetField,
       field(t("landing.create.seats"), seatsSelect),
+      field(t("room.name"), nameInput, t("room.name.help")),
       h("fieldset", null, h("legend", null, t("landing.create.options")), optionsHolder),
       h("button", { type: "submit", class: "primary" }, t("landing.create.submit")),
     ], async () => {
-      const room = await post("/api/rooms", { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: editor ? editor.read() : {} });
+      const body = { game_id: gameSelect.value, seats: Number(seatsSelect.value), options: editor ? editor.read() : {} };
+      if (nameInput.value.trim()) body.name = nameInput.value;
+      const room = await post("/api/rooms", body);
       location.assign(`/r/${room.code}`);
       return "";
     }));

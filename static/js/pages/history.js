@@ -5,6 +5,7 @@ import { pick, t } from "../i18n.js";
 import { formatScore } from "../table.js";
 import { errorBox, gameName, header, loading, loginForm, main, nameForm } from "./common.js";
 import { formatDate, leaderboardTable, normaliseLeaderboard } from "./boards.js";
+import { roomName, setTabTitle } from "./names.js";
 
 export async function historyPage() {
   loading();
@@ -26,6 +27,7 @@ export async function historyPage() {
   const list = Array.isArray(matches) ? matches : matches && Array.isArray(matches.matches) ? matches.matches : [];
   const nameOf = (id) => gameName(catalog.find((g) => g.id === id)) || id;
   const rows = normaliseLeaderboard(board);
+  setTabTitle(t("history.title"));
   replace(main,
     h("h1", null, t("history.title")),
     list.length
@@ -36,7 +38,10 @@ export async function historyPage() {
           // data-label: on a phone each match is a stacked card of labelled cells (style.css).
           h("td", { "data-label": t("history.date") }, formatDate(m.created_at)),
           h("td", { "data-label": t("history.game") }, m.game_names ? pick(m.game_names) : nameOf(m.game_id)),
-          h("td", { "data-label": t("history.room") }, m.room_code ? h("a", { href: `/r/${m.room_code}` }, m.room_code) : ""),
+          h("td", { "data-label": t("history.room") }, m.room_code
+            ? [h("a", { href: `/r/${m.room_code}` }, roomName(m.room_name, m.room_code)), " — ",
+              h("a", { href: `/matches/${m.id}`, "data-testid": "history-match-number" }, t("match.number", { n: m.number }))]
+            : ""),
           h("td", { "data-label": t("history.status") }, t(`status.${m.status}`)),
           h("td", { class: "num", "data-label": t("history.score") }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : ""),
           h("td", { class: "num", "data-label": t("history.rank") }, m.my_rank ?? ""),

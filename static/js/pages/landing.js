@@ -31,7 +31,7 @@ export async function landingPage() {
   }
   replace(main,
     h("section", { class: "hero" }, h("h1", null, t("landing.welcome", { name: person.name }))),
-    createRoomPanel(catalog, plugins),
+    createRoomPanel(catalog, plugins, person),
     joinForm(),
     profilePanel(person));
   if (location.hash === "#profile") document.getElementById("profile")?.scrollIntoView();

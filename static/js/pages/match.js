@@ -6,6 +6,7 @@ import { formatScore, loadPlugin, rankSeats } from "../table.js";
 import { cardEl } from "../cards.js";
 import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
 import { formatDate } from "./boards.js";
+import { matchTitle, roomName, setTabTitle } from "./names.js";
 
 export async function matchPage(id) {
   loading();
@@ -28,11 +29,14 @@ export async function matchPage(id) {
   const totals = match.totals || seatNumbers.map((n) => hands.reduce((sum, hand) => sum + (hand.scores[n] || 0), 0));
   // Until the match ends there is no stored ranking; rank the running totals instead.
   const ranking = Array.isArray(match.ranking) && match.ranking.length ? match.ranking : rankSeats(totals);
+  const title = match.room_name ? matchTitle(match.room_name, match.number) : t("match.number", { n: match.number });
+  setTabTitle(title);
   replace(main,
     h("p", null, h("a", { href: "/history" }, `← ${t("nav.history")}`)),
-    h("h1", null, gameName(game) || match.game_id, " ", h("span", { class: "muted small" }, t("match.title", { id: match.id }))),
+    h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
     h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
-      match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, t("room.title", { code: match.room_code }))] : null),
+      match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
+    (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
     h("h2", null, t("match.hands")),
@@ -42,6 +46,46 @@ export async function matchPage(id) {
         seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
       h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n])))))),
     handExplanations(plugin, match, hands, seatName, totals)));
+}
+
+/** The same cards in two matches, hand by hand: each seat's score here and (in brackets) the
+ * score of the seat that held the same cards in the other match. */
+function sameDealsSection(match, versus, seatName, seatNumbers) {
+  const other = h("a", { href: `/matches/${versus.match_id}` }, matchTitle(match.room_name, versus.number));
+  const line = (key) => {
+    const [before, after] = t(key, { match: "\u0000" }).split("\u0000");
+    return h("p", null, before, other.cloneNode(true), after);
+  };
+  const otherName = (n) => {
+    const seat = versus.other_seats[n];
+    return seat ? seatLabel(seat, seat.n) : "";
+  };
+  const cell = (mine, theirs) => h("td", { class: "num" }, formatScore(mine), " ",
+    h("span", { class: "muted small" }, `(${theirs === null || theirs === undefined ? "–" : formatScore(theirs)})`));
+  const sum = (rows, pick) => seatNumbers.map((n) => rows.reduce((total, row) => total + (Number(pick(row)[n]) || 0), 0));
+  const rows = versus.hands || [];
+  const fresh = versus.fresh_hands || [];
+  const rematchTitle = versus.relation === "replay_of" ? matchTitle(match.room_name, match.number) : matchTitle(match.room_name, versus.number);
+  return h("section", { class: "same-deals-panel", "data-testid": "same-deals" },
+    h("h2", null, t("match.same_deals.title")),
+    line(`match.same_deals.${versus.relation}`),
+    versus.rotate ? h("p", { class: "help" }, t("match.same_deals.rotated")) : null,
+    line("match.same_deals.legend"),
+    fresh.length ? h("p", { class: "notice", "data-testid": "same-deals-fresh" },
+      t("match.same_deals.fresh", { hands: fresh.join(", "), match: rematchTitle })) : null,
+    rows.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "same-deals-table" },
+      h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n),
+        versus.rotate ? h("div", { class: "muted small" }, t("match.same_deals.vs", { name: otherName(n) })) : null)))),
+      h("tbody", null, rows.map((row) => h("tr", { class: row.fresh ? "fresh" : null },
+        h("td", null, String(row.hand_no), row.fresh ? h("span", { class: "tag" }, t("match.same_deals.fresh_row")) : null),
+        seatNumbers.map((n) => cell(row.scores[n], row.other_scores[n]))))),
+      h("tfoot", null, h("tr", null, h("th", null, t("match.total")),
+        (() => {
+          const mine = sum(rows, (row) => row.scores);
+          const theirs = sum(rows, (row) => row.other_scores);
+          return seatNumbers.map((n) => h("th", { class: "num" }, formatScore(mine[n]), " ",
+            h("span", { class: "muted small" }, `(${formatScore(theirs[n])})`)));
+        })())))) : null);
 }
 
 /** Each hand's explanation from the game plugin (the same as the table's result dialog). */

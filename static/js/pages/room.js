@@ -7,6 +7,7 @@ import { Table, loadPlugin } from "../table.js";
 import { errorBox, errorText, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
 import { optionsEditor } from "./options-editor.js";
 import { leaderboardTable, normaliseLeaderboard } from "./boards.js";
+import { roomName, setTabTitle } from "./names.js";
 
 export function roomPage(code) {
   const page = {
@@ -28,6 +29,8 @@ export function roomPage(code) {
     lobbyOpen: null,
     optionsDraft: null,
     optionsStatus: null,
+    renaming: false,
+    rotateDeals: false,
   };
 
   async function start() {
@@ -272,6 +275,7 @@ export function roomPage(code) {
         onclick: () => act(() => post(`/api/rooms/${code}/start`)),
       }, t(finished ? "room.rematch" : "room.start")));
       if (emptySeats.length) startBar.push(h("p", { class: "help" }, t("room.need.seats")));
+      if (finished && room.match && !emptySeats.length) startBar.push(sameDealsControls(room.match));
     } else if (!running) {
       startBar.push(h("p", { class: "muted" }, t("room.waiting.host")));
     }
@@ -289,7 +293,7 @@ export function roomPage(code) {
 
     const content = [
       h("div", { class: "lobby-head" },
-        h("h2", null, gameName(page.game) || room.game_id, " ", h("span", { class: "muted small" }, t("room.title", { code: room.code }))),
+        roomHeading(),
         h("a", { href: rulesHref(), target: "_blank", rel: "noopener", class: "small-link" }, t("room.rules", { game: gameName(page.game) })),
         h("div", { id: "conn-line" })),
       h("section", { class: "lobby-section" },
@@ -317,12 +321,66 @@ export function roomPage(code) {
     if (showTable) {
       // Folded during play unless the person opened it; their choice survives redraws.
       const details = h("details", { class: "lobby-details", open: page.lobbyOpen ?? !running },
-        h("summary", { onclick: () => (page.lobbyOpen = !details.open) }, t("room.title", { code: room.code })), content);
+        h("summary", { onclick: () => (page.lobbyOpen = !details.open) }, roomName(room.display_name, t("room.title", { code: room.code }))), content);
       replace(page.lobbyEl, details);
     } else {
       replace(page.lobbyEl, content);
     }
     renderConnection();
+  }
+
+  /** The room's name (the host renames it in place) and its game; the tab shows the name too. */
+  function roomHeading() {
+    const room = page.room;
+    const name = roomName(room.display_name, t("room.title", { code: room.code }));
+    setTabTitle(name);
+    const game = h("span", { class: "muted small" }, gameName(page.game) || room.game_id);
+    if (!isHost() || !page.renaming) {
+      return h("h2", { class: "room-name", "data-testid": "room-name" }, name, " ", game,
+        isHost() ? h("button", { type: "button", class: "small link-button", "data-testid": "rename-room",
+          onclick: () => {
+            page.renaming = true;
+            page.nameDraft = room.name || "";
+            renderLobby();
+            document.querySelector("[data-testid=room-name-input]")?.focus();
+          } },
+        t("room.name.edit")) : null);
+    }
+    // The draft survives redraws (a room message while the host types).
+    const input = h("input", { value: page.nameDraft ?? room.name ?? "", maxlength: 60, "aria-label": t("room.name"),
+      "data-testid": "room-name-input", oninput: (e) => (page.nameDraft = e.target.value),
+      placeholder: t("room.name.default", { host: hostName(), game: gameName(page.game) || room.game_id }) });
+    const save = (value) => act(async () => {
+      const saved = await patch(`/api/rooms/${code}`, { name: value });
+      page.renaming = false;
+      page.nameDraft = null;
+      return saved;
+    });
+    return h("form", { class: "inline-form rename-form", "data-testid": "rename-form",
+      onsubmit: (event) => { event.preventDefault(); save(input.value.trim() ? input.value : null); } },
+      h("label", { class: "field" }, h("span", { class: "field-label" }, t("room.name")), input,
+        h("span", { class: "help" }, t("room.name.help"))),
+      h("button", { type: "submit", class: "primary", "data-testid": "save-room-name" }, t("common.save")),
+      h("button", { type: "button", onclick: () => { page.renaming = false; page.nameDraft = null; renderLobby(); } },
+        t("common.cancel")));
+  }
+
+  function hostName() {
+    const host = (page.room.members || []).find((m) => m.person_id === page.room.host_id);
+    return host ? host.name : "";
+  }
+
+  /** Host, after a finished match: the same shuffles again, optionally one seat round. */
+  function sameDealsControls(match) {
+    const rotate = h("input", { type: "checkbox", checked: page.rotateDeals, "data-testid": "same-deals-rotate",
+      onchange: (e) => (page.rotateDeals = e.target.checked) });
+    return h("div", { class: "same-deals" },
+      h("button", { type: "button", class: "big", "data-testid": "same-deals",
+        title: t("room.same_deals.help", { n: match.number }),
+        onclick: () => act(() => post(`/api/rooms/${code}/start`, { same_deals_as: match.id, rotate: page.rotateDeals })) },
+      t("room.same_deals")),
+      h("label", { class: "check" }, rotate, " ", t("room.same_deals.rotate")),
+      h("p", { class: "help" }, t("room.same_deals.help", { n: match.number })));
   }
 
   /** The room's options; the host edits them (an unsaved draft survives redraws) and saves. */

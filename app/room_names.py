@@ -1,0 +1,52 @@
+"""Names people read: a room's name (the host's, or a default built when read) and its checks.
+
+A room whose host never named it stores NULL and is shown as "‹host›'s ‹game› table" /
+"‹host›さんの‹game›卓", built at read time in both languages: each reader sees the default in
+their own language, and it follows the host's current display name. Storing one string would
+fix it in the creator's language for everyone."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+
+from app.errors import ApiError
+from engine import GAMES
+
+ROOM_NAME_MAX = 60
+_FORBIDDEN = {"Cc", "Zl", "Zp"}
+"""Control characters and line/paragraph separators: a name is one line of text."""
+
+
+def clean_room_name(name: str) -> str:
+    """A host's room name: trimmed, 1–60 characters, no control characters."""
+    cleaned = name.strip()
+    if not 1 <= len(cleaned) <= ROOM_NAME_MAX:
+        raise ApiError(
+            422,
+            f"a room name must have 1 to {ROOM_NAME_MAX} characters",
+            f"部屋の名前は1〜{ROOM_NAME_MAX}文字にしてください",
+        )
+    if any(unicodedata.category(ch) in _FORBIDDEN for ch in cleaned):
+        raise ApiError(
+            422, "a room name cannot contain control characters", "部屋の名前に制御文字は使えません"
+        )
+    return cleaned
+
+
+def default_room_name(host_name: str | None, game_id: str) -> dict[str, str]:
+    """The name of a room its host has not named, in English and Japanese."""
+    game = GAMES.get(game_id)
+    names: Mapping[str, str] = game.names if game is not None else {"en": game_id}
+    host = host_name or "?"
+    return {
+        "en": f"{host}'s {names['en']} table",
+        "ja": f"{host}さんの{names.get('ja', names['en'])}卓",
+    }
+
+
+def room_display_name(name: str | None, host_name: str | None, game_id: str) -> dict[str, str]:
+    """What to show for a room: its name in both languages, or the default."""
+    if name:
+        return {"en": name, "ja": name}
+    return default_room_name(host_name, game_id)

@@ -1,0 +1,61 @@
+"""The WebSocket protocol uvicorn runs for this server: its own permessage-deflate settings.
+
+uvicorn's default keeps one zlib compressor and one decompressor per socket for the socket's whole
+life (context takeover): a state message then costs a few dozen bytes on the wire, but every
+connected player holds about 45 KB of zlib state in the server even while nobody plays. A table
+of friends sends a few hundred bytes per move, so by default this server compresses each message
+on its own (no context takeover in either direction: zlib state exists only while a message is
+compressed), and a setting brings uvicorn's kept contexts back where bandwidth matters more
+than memory (`CARDTABLE_WS_COMPRESSION`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.server import ServerProtocol
+
+Compression = Literal["message", "stream", "off"]
+
+MAX_MESSAGE_BYTES = 1 << 20
+"""Client messages are small actions; anything near this size is abuse, not play."""
+
+WINDOW_BITS = 12
+"""zlib window (4 KB) in both directions: messages are smaller than that."""
+
+MEM_LEVEL = 5
+"""zlib's hash-table size for the compressor (uvicorn's choice too): 8 KB instead of 128 KB."""
+
+
+def deflate_factory(compression: Compression) -> ServerPerMessageDeflateFactory | None:
+    """The permessage-deflate offer the server accepts, or None when compression is off."""
+    if compression == "off":
+        return None
+    per_message = compression == "message"
+    return ServerPerMessageDeflateFactory(
+        server_no_context_takeover=per_message,
+        client_no_context_takeover=per_message,
+        server_max_window_bits=WINDOW_BITS,
+        client_max_window_bits=WINDOW_BITS,
+        compress_settings={"memLevel": MEM_LEVEL},
+    )
+
+
+def protocol_class(compression: Compression) -> type[WebSocketsSansIOProtocol]:
+    """uvicorn's sans-I/O WebSocket protocol whose handshake offers `compression`."""
+    factory = deflate_factory(compression)
+
+    class CardTableWebSocketProtocol(WebSocketsSansIOProtocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # Replaced before any byte arrives (connection_made has not run yet).
+            self.conn = ServerProtocol(
+                extensions=[factory] if factory is not None else [],
+                max_size=MAX_MESSAGE_BYTES,
+                logger=logging.getLogger("uvicorn.error"),
+            )
+
+    return CardTableWebSocketProtocol
