@@ -28,21 +28,29 @@ def hands_per_second(
 
     On a busy machine `time.process_time` (this process's CPU time) is the steadier clock."""
     rng = random.Random(seed)
+    choice = rng.choice
     hands = 0
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
         match = game.new_match(players, seed=rng.randrange(1 << 30))
-        while not match.is_over and clock() < deadline:
-            before = len(match.hands)
-            while len(match.hands) == before and not match.is_over:
-                seat = match.to_act()[0]
+        to_act, legal_actions, apply = match.to_act, match.legal_actions, match.apply
+        finished = 0
+        while clock() < deadline:
+            # One hand: to_act is [] once the match is over; a hand is counted when it is scored.
+            while len(match.hands) == finished:
+                acting = to_act()
+                if not acting:
+                    break
+                seat = acting[0]
                 if seat == CHANCE:
                     match.deal_random(rng)
                 else:
-                    match.apply(seat, rng.choice(match.legal_actions(seat)))
-            if len(match.hands) > before:
-                hands += 1
+                    apply(seat, choice(legal_actions(seat)))
+            if len(match.hands) == finished:
+                break
+            finished = len(match.hands)
+            hands += 1
     elapsed = clock() - start
     return hands / elapsed, hands
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.core import shared_action
+
 # ---- ExTarot --------------------------------------------------------------------------------
 EXTAROT_SUITS = ("H", "D", "C", "S")
 """聖杯 Holy Grail (hearts, red), 金貨 coins (diamonds, red), 聖樹 sacred tree (clubs, black),
@@ -146,3 +148,22 @@ def remove_cards(hand: list[str], cards: Iterable[str]) -> list[str] | None:
         except ValueError:
             return None
     return rest
+
+
+# ---- shared action objects -------------------------------------------------------------------------
+PASS_ACTION = shared_action({"type": "pass"})
+"""The one `{"type": "pass"}` object every game lists: legal lists and logs only read actions."""
+
+
+class _SharedPlays(dict[str, dict]):
+    """Card → the one `{"type": "play", "cards": [card]}` object for it, made on first use."""
+
+    def __missing__(self, card: str) -> dict:
+        action = self[card] = shared_action({"type": "play", "cards": [card]})
+        return action
+
+
+play_one = _SharedPlays().__getitem__
+"""The one single-card play action of `card`, shared by every match, so that legal lists are
+cheap to build (`map(play_one, cards)` runs in C) and a match's log holds no copies of them
+(a memo of immutable values: the same card always gives the same action)."""

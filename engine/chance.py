@@ -17,6 +17,9 @@ def shuffle_action(cards: Sequence[str], rng: random.Random) -> Action:
     return {"type": "shuffle", "deck": deck}
 
 
+_STR = {str}
+
+
 def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -> list[str]:
     """`order` if it is a list holding exactly `cards` (repeats counted), else IllegalAction.
 
@@ -27,7 +30,7 @@ def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -
     if len(distinct) == len(cards):
         # No repeats (the common case): the same set of as many cards is a permutation. Only
         # strings equal the card codes, so a set equal to them holds nothing else.
-        same = set(order) == distinct if all(type(card) is str for card in order) else False
+        same = set(map(type, order)) <= _STR and set(order) == distinct
     else:
         same = all(isinstance(card, str) for card in order) and Counter(order) == Counter(cards)
     if not same:

@@ -11,7 +11,7 @@ completely before it mutates anything, so that an `IllegalAction` leaves the mat
 
 `to_act` and `legal_actions` are asked many times per action (by `apply`, `view`, the server
 for every seat, a searching bot), so the base class computes each once per state: the hooks
-run once per log length, and an action found among the legal actions already listed goes
+run once per state, and an action found among the legal actions already listed goes
 straight to the game's `_perform` without being validated a second time. Code that changes
 a match's state other than through `apply` (a test building a position, a determinizing
 search) calls `state_changed()` afterwards.
@@ -30,6 +30,20 @@ CHANCE = -1
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+
+MAX_SEATS = 16
+_LOG_ENTRIES: dict[int, tuple[tuple[int, Action], ...]] = {}
+"""id of a shared action → its log entry `(seat, action)` for every seat: a match's log holds
+these tuples instead of making one per action. Only actions passed to `shared_action` (kept
+alive here, so their ids are never reused) are in it."""
+
+
+def shared_action(action: Action) -> Action:
+    """Register `action` as one object listed by every match that offers it (a game's module
+    table of actions: never changed by anyone), so that logging it allocates nothing."""
+    if id(action) not in _LOG_ENTRIES:
+        _LOG_ENTRIES[id(action)] = tuple((seat, action) for seat in range(MAX_SEATS))
+    return action
 
 
 class IllegalAction(ValueError):
@@ -64,15 +78,28 @@ class Match:
         self.game = game
         self.players = players
         self.options = options
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None
         self.log: list[tuple[int, Action]] = []
         self.hands: list[dict[str, Any]] = []
         self.scores: list[int | float] = [0] * players
-        self._stamp = -1  # len(log) at which the two caches below hold; -1: none
+        self._fresh = False  # the two caches below hold for the current state
         self._busy = False  # inside apply: the state is changing, so nothing is cached
         self._acting: list[int] = []
         self._legal: dict[int, list[Action]] = {}
         self._setup()
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's own seeded RNG for `deal_random()`, made on first use (a Random's
+        state is 2.5 KB, and a table whose server passes its own RNG never needs it)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
 
     # ---- hooks for each game -------------------------------------------------------------
     def _setup(self) -> None:
@@ -185,74 +212,105 @@ class Match:
     # ---- shared behaviour -----------------------------------------------------------------
     def _acting_now(self) -> list[int]:
         """`_to_act()` of the current state, computed once per state (never cached mid-apply)."""
-        if self._stamp == len(self.log):
+        if self._fresh:
             return self._acting
         acting = self._to_act()
         if not self._busy:
-            self._stamp = len(self.log)
+            self._fresh = True
             self._acting = acting
             self._legal = {}
         return acting
 
     def to_act(self) -> list[int]:
         """Seats (or CHANCE) whose decision is awaited; [] when the match is over."""
-        return (self._acting if self._stamp == len(self.log) else self._acting_now())[:]
+        return (self._acting if self._fresh else self._acting_now())[:]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of `seat` now (empty when it is not that seat's turn).
 
-        The list is new on every call but its actions are shared between calls: read them,
-        do not change them (copy one to build a variant)."""
-        if self._stamp == len(self.log):
-            if seat not in self._acting or seat == CHANCE:
-                return []
+        The list is new on every call but its actions are shared between calls (and may be
+        shared between matches): read them, do not change them (copy one to build a variant)."""
+        if self._fresh:
             legal = self._legal.get(seat)
-        elif seat not in self._acting_now() or seat == CHANCE:
-            return []
+            if legal is not None:
+                return legal[:]
+            acting = self._acting
         else:
-            legal = None
-        if legal is None:
-            legal = self._legal_actions(seat)
-            if not self._busy and self._stamp == len(self.log):
-                self._legal[seat] = legal
+            acting = self._acting_now()
+        if seat not in acting or seat == CHANCE:
+            return []
+        legal = self._legal_actions(seat)
+        if self._fresh:
+            self._legal[seat] = legal
         return legal[:]
 
     def state_changed(self) -> None:
         """Forget what was computed for the current state, after changing it outside `apply`."""
-        self._stamp = -1
+        self._fresh = False
 
     @property
     def is_over(self) -> bool:
-        return not (self._acting if self._stamp == len(self.log) else self._acting_now())
+        return not (self._acting if self._fresh else self._acting_now())
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action of `seat`; the match is unchanged if it raises IllegalAction."""
+        if self._fresh and type(action) is dict:
+            legal = self._legal.get(seat)
+            if legal is not None:
+                # Listed already (the caller picked it from `legal_actions`; found by identity,
+                # which is cheaper than comparing dicts): no second validation, and the log keeps
+                # the listed object itself, shared with the legal lists.
+                for listed in legal:
+                    if listed is action:
+                        break
+                else:
+                    listed = None
+                if listed is not None:
+                    self._busy, self._fresh = True, False
+                    try:
+                        events = self._perform(seat, listed)
+                    except IllegalAction:
+                        self._fresh = True  # refused after all: nothing was changed
+                        raise
+                    finally:
+                        self._busy = False
+                    entries = _LOG_ENTRIES.get(id(listed))
+                    if entries is not None and 0 <= seat < MAX_SEATS:
+                        self.log.append(entries[seat])
+                    else:
+                        self.log.append((seat, listed))
+                    return events
+        return self._apply_checked(seat, action)
+
+    def _apply_checked(self, seat: int, action: Action) -> list[Event]:
+        """`apply` for an action not found among the listed legal actions: validate it fully."""
         is_mapping = type(action) is dict or isinstance(action, Mapping)
         if not is_mapping or not isinstance(action.get("type"), str):
             raise IllegalAction("an action must be an object with a string 'type'")
-        stamp = self._stamp
-        if stamp == len(self.log):
-            acting = self._acting
-            legal = self._legal.get(seat)
-        else:
-            acting = self._acting_now()
-            stamp, legal = self._stamp, None
+        acting = self._acting if self._fresh else self._acting_now()
+        fresh = self._fresh
+        legal = self._legal.get(seat) if fresh else None
         if seat not in acting:
             if not acting:
                 raise IllegalAction("the match is over")
             raise IllegalAction(f"it is not seat {seat}'s turn")
-        self._busy, self._stamp = True, -1
+        listed = legal[legal.index(action)] if legal is not None and action in legal else None
+        self._busy, self._fresh = True, False
         try:
-            if legal is not None and action in legal:
-                events = self._perform(seat, action)
-            else:
-                events = self._apply(seat, dict(action))
+            events = self._perform(seat, listed) if listed is not None else self._apply(seat, dict(action))
         except IllegalAction:
-            self._stamp = stamp  # refused: the state, and so what was computed for it, is unchanged
+            self._fresh = fresh  # refused: the state, and so what was computed for it, is unchanged
             raise
         finally:
             self._busy = False
-        self.log.append((seat, dict(action)))
+        if listed is not None:  # an equal copy (e.g. from JSON): the log keeps the listed object
+            entries = _LOG_ENTRIES.get(id(listed))
+            if entries is not None and 0 <= seat < MAX_SEATS:
+                self.log.append(entries[seat])
+            else:
+                self.log.append((seat, listed))
+        else:
+            self.log.append((seat, dict(action)))
         return events
 
     def deal_random(self, rng: random.Random | None = None) -> list[Event]:
@@ -277,6 +335,10 @@ class Match:
         return determinize(self, seat, rng)
 
 
+_DEFAULT_OPTIONS: dict[tuple[type, int], GameOptions] = {}
+"""(Game class, players) → its checked default Options (a memo of immutable values)."""
+
+
 class Game:
     """One card game: its identity, player counts and options, and a factory for matches."""
 
@@ -297,6 +359,16 @@ class Game:
             )
         if isinstance(options, GameOptions):
             parsed = options
+        elif not options:
+            # The default table, asked for by every new match without options: parsed and checked
+            # once per game and player count (Options are frozen, so one object serves all).
+            key = (type(self), players)
+            default = _DEFAULT_OPTIONS.get(key)
+            if default is None:
+                default = self.Options.model_validate({})
+                self.check_options(default, players)
+                _DEFAULT_OPTIONS[key] = default
+            return default
         else:
             try:
                 parsed = self.Options.model_validate(dict(options or {}))

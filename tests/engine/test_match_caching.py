@@ -74,3 +74,35 @@ def test_state_changed_forgets_what_was_computed_for_the_old_state() -> None:
     match.hand.hands[seat] = kept  # a test or a search rewriting the position
     match.state_changed()
     assert [action["cards"][0] for action in match.legal_actions(seat)] == kept
+
+
+def test_the_log_keeps_the_listed_action_whether_it_came_back_as_itself_or_as_an_equal_copy() -> None:
+    match = started()
+    seat = match.to_act()[0]
+    picked = match.legal_actions(seat)[0]
+    match.apply(seat, picked)
+    assert match.log[-1] == (seat, picked) and match.log[-1][1] is picked
+    seat = match.to_act()[0]
+    listed = match.legal_actions(seat)[-1]
+    copy = {"type": listed["type"], "cards": list(listed["cards"])}  # as if parsed from JSON
+    match.apply(seat, copy)
+    assert match.log[-1][1] is listed and match.log[-1] == (seat, copy)
+
+
+def test_a_replayed_log_of_shared_actions_rebuilds_the_same_match() -> None:
+    for game_id in sorted(GAMES):
+        game = GAMES[game_id]
+        players = game.min_players + 1 if game.min_players < game.max_players else game.min_players
+        match = game.new_match(players, seed=3)
+        rng = random.Random(3)
+        for _ in range(80):
+            acting = match.to_act()
+            if not acting:
+                break
+            if acting[0] == CHANCE:
+                match.deal_random(rng)
+            else:
+                match.apply(acting[0], rng.choice(match.legal_actions(acting[0])))
+        again = game.replay(players, None, [(seat, dict(action)) for seat, action in match.log])
+        assert again.log == match.log
+        assert [again.view(seat) for seat in range(players)] == [match.view(seat) for seat in range(players)]

@@ -8,6 +8,7 @@ exactly four for the kitty. Rankings are turned into plain lookup tables once pe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from sys import intern
 
 SUITS = ("H", "D", "C", "S")
 """聖杯, 金貨, 聖樹, 魔剣 — also the fairies' strength order, strongest first."""
@@ -55,7 +56,7 @@ def card_set(players: int) -> list[str]:
     cards: list[str] = []
     for suit in SUITS:
         numbers = red if suit in RED else black
-        cards.extend(suit + rank for rank in [*numbers, *FACES])
+        cards.extend(intern(suit + rank) for rank in [*numbers, *FACES])  # one object per code
     return cards
 
 
@@ -109,8 +110,21 @@ class Ranking:
         return following or hand
 
 
+_RANKINGS: dict[tuple[tuple[str, ...], str, str | None], Ranking] = {}
+"""Rankings made so far, by (card set, mode, trump): a handful per player count, shared by every
+match (a Ranking is frozen and its tables are only read)."""
+
+
 def build_ranking(cards: list[str], mode: str, trump: str | None = None) -> Ranking:
-    """Make the look-up tables for a trump suit, no-trumps, or misère/Ramsch."""
+    """The look-up tables for a trump suit, no-trumps, or misère/Ramsch (made once per card set)."""
+    key = (tuple(cards), mode, trump)
+    ranking = _RANKINGS.get(key)
+    if ranking is None:
+        ranking = _RANKINGS[key] = _build_ranking(cards, mode, trump)
+    return ranking
+
+
+def _build_ranking(cards: list[str], mode: str, trump: str | None) -> Ranking:
     if mode == "trump":
         assert trump in SUITS
         return _trump_ranking(cards, trump)
@@ -191,6 +205,10 @@ _DISPLAY_SUIT = {"H": 0, "D": 1, "C": 2, "S": 3}
 def display_key(card: str) -> tuple[int, int]:
     """Hands are shown grouped by printed suit, strongest first (F, K, Q, C, J, 15 … 0)."""
     return _DISPLAY_SUIT[suit_of(card)], -(99 if is_fairy(card) else plain_rank_value(card))
+
+
+DISPLAY_KEYS = {card: display_key(card) for card in card_set(8)}
+"""display_key of every card (8 players use them all), looked up in C when sorting a hand."""
 
 
 def stack_deck(

@@ -69,15 +69,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import PASS_ACTION, play_one
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.fairy_500.bids import Bid, bids_for, find_bid, misere_bid_points
 from engine.games.fairy_500.deck import (
+    DISPLAY_KEYS,
     NO_TRUMP,
     Ranking,
     build_ranking,
     card_set,
-    display_key,
     is_fairy,
 )
 from engine.games.fairy_500.options import FairyFiveHundredOptions
@@ -94,6 +95,18 @@ from engine.tricks import Trick
 
 HAND_SIZE = 10
 KITTY_SIZE = 4
+
+
+_BID_ACTIONS: dict[tuple[str, int], Action] = {}
+
+
+def _bid_action(bid: Bid) -> Action:
+    """The one shared `bid` action object of `bid` (legal lists and logs only read actions)."""
+    key = (bid.code, bid.points)
+    action = _BID_ACTIONS.get(key)
+    if action is None:
+        action = _BID_ACTIONS[key] = shared_action({"type": "bid", "bid": bid.code, "points": bid.points})
+    return action
 
 
 @dataclass(slots=True)
@@ -170,12 +183,7 @@ class FairyFiveHundredMatch(Match):
         phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
-            bids: list[Action] = [
-                {"type": "bid", "bid": bid.code, "points": bid.points}
-                for bid in self.bid_list
-                if bid.points > floor
-            ]
-            return [{"type": "pass"}, *bids]
+            return [PASS_ACTION, *(_bid_action(bid) for bid in self.bid_list if bid.points > floor)]
         if phase == "call":
             return [{"type": "call", "card": card} for card in self._callable()]
         if phase == "discard":
@@ -183,7 +191,7 @@ class FairyFiveHundredMatch(Match):
                 {"type": "discard", "cards": list(combo)}
                 for combo in itertools.combinations(hand.hands[seat], KITTY_SIZE)
             ]
-        return [{"type": "play", "cards": [card]} for card in self._playable(seat)]
+        return list(map(play_one, self._playable(seat)))
 
     def _callable(self) -> list[str]:
         hand = self.hand
@@ -208,7 +216,7 @@ class FairyFiveHundredMatch(Match):
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
         for i, seat in enumerate(self.seats_from(self.seat_after(dealer))):
-            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=display_key)
+            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=DISPLAY_KEYS.__getitem__)
         self.hand = HandState(
             dealer=dealer,
             hands=hands,
@@ -316,7 +324,7 @@ class FairyFiveHundredMatch(Match):
         hand = self.hand
         declarer_hand = hand.hands[hand.declarer]
         declarer_hand.extend(hand.kitty)
-        declarer_hand.sort(key=display_key)
+        declarer_hand.sort(key=DISPLAY_KEYS.__getitem__)
         hand.kitty = []
 
     # naming lieutenants

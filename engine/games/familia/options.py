@@ -9,6 +9,7 @@ one male and one female seat of a pair (seats 0+2 and 1+3).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from sys import intern  # one string object per card code, however many tables hold it
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -140,7 +141,7 @@ def default_teams_and_roles(players: int) -> tuple[list[int], list[str]]:
 def number_cards(decks: int, hand_jokers: int, needed: int, adjust: bool) -> list[str]:
     """The number cards of one deal: A–10 of every deck plus the wild jokers; with hand
     adjustment, whole ranks of one deck (four cards) go from the lowest up while enough remain."""
-    cards = [suit + rank for _ in range(decks) for suit in SUITS for rank in NUMBER_RANKS] + [
+    cards = [intern(suit + rank) for _ in range(decks) for suit in SUITS for rank in NUMBER_RANKS] + [
         JOKER
     ] * hand_jokers
     if not adjust:
@@ -156,7 +157,7 @@ def number_cards(decks: int, hand_jokers: int, needed: int, adjust: bool) -> lis
 
 def face_set(colour_suits: tuple[str, ...]) -> list[str]:
     """The six face cards of one colour in one set."""
-    return [suit + rank for suit in colour_suits for rank in FACE_RANKS]
+    return [intern(suit + rank) for suit in colour_suits for rank in FACE_RANKS]
 
 
 def split_jokers(count: int) -> tuple[int, int]:

@@ -86,8 +86,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.familia import scoring
 from engine.games.familia.options import (
     BLACK_SUITS,
@@ -151,6 +152,10 @@ _BATTING_KEYS = {
 """batting_key of every hand card under each rule, looked up on the hot path."""
 
 
+_SUIT_CARDS = {suit: frozenset(c for c in _SORT_KEYS if c != JOKER and c[0] == suit) for suit in SUITS}
+"""Every card of each suit: a hand is filtered by membership, in C."""
+
+
 def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
     """Plain trick-taking strength: (tier, rank). Tier 2 trump, 1 led suit, 0 when nothing was
     led, -1 for a card that cannot win. A wild joker stands in for the led suit's A, so it takes
@@ -186,12 +191,13 @@ class Judgement:
 
 def judge_trick(plays: list[tuple[int, str]], led: str | None, trump: str | None, rule: str) -> Judgement:
     """Remove batting cards, then equal ranks if nothing follows, then find the best card left."""
+    keys = _BATTING_KEYS[rule]
     key_counts: dict[str, int] = {}
     for _, card in plays:
-        key = batting_key(card, rule)
+        key = keys[card]
         key_counts[key] = key_counts.get(key, 0) + 1
-    batted = tuple(p for p in plays if key_counts[batting_key(p[1], rule)] > 1)
-    left = [p for p in plays if key_counts[batting_key(p[1], rule)] == 1]
+    batted = tuple(p for p in plays if key_counts[keys[p[1]]] > 1)
+    left = [p for p in plays if key_counts[keys[p[1]]] == 1]
     collided: tuple[tuple[int, str], ...] = ()
     if left and not any(is_following(card, led, trump) for _, card in left):
         rank_counts: dict[int, int] = {}
@@ -247,14 +253,14 @@ class TrickState:
 def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
     """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
     led, trump = trick.led_suit, trick.trump
-    plain = [card for card in hand if card != JOKER]
+    plain = [card for card in hand if card != JOKER] if JOKER in hand else hand
     base = plain
     if led is not None:
-        following = [card for card in plain if card[0] == led]
+        following = list(filter(_SUIT_CARDS[led].__contains__, plain))
         if following:
             base = following
         elif trump is not None:
-            base = [card for card in plain if card[0] == trump] or plain
+            base = list(filter(_SUIT_CARDS[trump].__contains__, plain)) or plain
     if must_win and base:
         best: tuple[int, int] | None = None
         for _, card in trick.plays:
@@ -278,6 +284,29 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
     return sorted(allowed, key=_SORT_KEYS.__getitem__)
 
 
+_CREST_ACTIONS = tuple(shared_action({"type": "choose", "crest": suit}) for suit in SUITS)
+_PILE_ACTIONS = {pile: shared_action({"type": "choose", "pile": pile}) for pile in PILES}
+"""The crest and pile choices, one shared object each (legal lists and logs only read actions)."""
+
+
+_TABLES: dict[tuple[Any, int], Table] = {}
+"""(options, players) → the resolved Table: frozen, so matches with the same options share one."""
+
+
+def _table(options: Any, players: int) -> Table:
+    """`resolve(options, players)`, made once per distinct (hashable) options and player count."""
+    try:
+        key = (options, players)
+        table = _TABLES.get(key)
+    except TypeError:  # options holding a list: resolve each time
+        return resolve(options, players)
+    if table is None:
+        if len(_TABLES) >= 256:  # bounded: a server meeting many custom tables starts afresh
+            _TABLES.clear()
+        table = _TABLES[key] = resolve(options, players)
+    return table
+
+
 def _msg(en: str, ja: str) -> dict[str, str]:
     return {"en": en, "ja": ja}
 
@@ -289,13 +318,14 @@ class FamiliaMatch(Match):
     table: Table
 
     def _setup(self) -> None:
-        self.table = resolve(self.options, self.players)  # type: ignore[arg-type]
+        self.table = _table(self.options, self.players)  # type: ignore[arg-type]
         self.phase = "deal"
         self.hand_no = 0
         self.match_face_counts = [0] * self.players
         self.match_face_points = [0] * self.players
-        self.last_trick: dict[str, Any] | None = None
-        """Kept across deals and hands, so the final trick's judging stays on show."""
+        self.last_judged: tuple[TrickState, Judgement, list[dict[str, Any]]] | None = None
+        """The last finished trick, its judgement and steps, kept across deals and hands so the
+        final trick's judging stays on show (turned into the view's `last_trick` on demand)."""
         self._start_hand()
 
     # ---- hand and deal life cycle -------------------------------------------------------------
@@ -326,12 +356,26 @@ class FamiliaMatch(Match):
         self.last_draws: list[dict[str, Any]] = []
 
     @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The view's `last_trick`: the last finished trick with its judgement."""
+        if self.last_judged is None:
+            return None
+        trick, verdict, steps = self.last_judged
+        record = trick.to_json()
+        record["winner"] = verdict.winner
+        record["winning_card"] = verdict.winning_card
+        record["void"] = verdict.winner is None
+        record["steps"] = steps
+        return record
+
+    @property
     def batting_familia(self) -> bool:
         return self.table.batting[max(self.deal_no, 1) - 1]
 
     @property
     def rule(self) -> str:
-        return batting_rule(self.batting_familia, self.table.decks)
+        table = self.table
+        return batting_rule(table.batting[max(self.deal_no, 1) - 1], table.decks)
 
     def _deal_first(self, deal_no: int) -> int:
         return self.seat_after(self.hand_first, deal_no - 1)
@@ -477,14 +521,12 @@ class FamiliaMatch(Match):
         """Every legal action of `seat`; none for CHANCE, whose shuffle is built by
         `random_chance_action` (or by a test) rather than picked from a list."""
         if self.phase == "crest":
-            return [{"type": "choose", "crest": suit} for suit in SUITS]
+            return list(_CREST_ACTIONS)
         if self.phase == "pile":
-            return [
-                {"type": "choose", "pile": p} for p in PILES if (self.black if p == "black" else self.red)
-            ]
+            return [_PILE_ACTIONS[p] for p in PILES if (self.black if p == "black" else self.red)]
         assert self.trick is not None
         cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
-        return [{"type": "play", "cards": [card]} for card in cards]
+        return list(map(play_one, cards))
 
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         if action["type"] != "shuffle":
@@ -558,8 +600,8 @@ class FamiliaMatch(Match):
         """Play a card known to be legal."""
         trick = self.trick
         assert trick is not None
-        played_keys = {batting_key(c, self.rule) for _, c in trick.plays}
-        batting = card != JOKER and batting_key(card, self.rule) in played_keys
+        keys = _BATTING_KEYS[self.rule]
+        batting = card != JOKER and keys[card] in {keys[c] for _, c in trick.plays}
         self.holdings[seat].remove(card)
         if card in self.known[seat]:
             self.known[seat].remove(card)
@@ -574,16 +616,12 @@ class FamiliaMatch(Match):
         trick = self.trick
         assert trick is not None
         verdict = judge_trick(trick.plays, trick.led_suit, trick.trump, self.rule)
-        record = trick.to_json()
-        record["winner"] = verdict.winner
-        record["winning_card"] = verdict.winning_card
-        record["void"] = verdict.winner is None
-        record["steps"] = [
+        steps = [
             {"kind": kind, "cards": [{"seat": s, "card": c} for s, c in cards]}
             for kind, cards in (("batting", verdict.batting), ("rank", verdict.rank_collisions))
             if cards
         ]
-        self.last_trick = record
+        self.last_judged = (trick, verdict, steps)
         self.trick = None
         self.tricks_played += 1
         if verdict.winner is None:
@@ -598,7 +636,7 @@ class FamiliaMatch(Match):
                 "winner": verdict.winner,
                 "face": trick.face,
                 "winning_card": verdict.winning_card,
-                "steps": record["steps"],
+                "steps": steps,
             }
         ]
         self.last_draws = []

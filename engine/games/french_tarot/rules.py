@@ -87,9 +87,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, french_tarot_deck
+from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, PASS_ACTION, french_tarot_deck, play_one
 from engine.chance import checked_order, shuffle_action
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
 from engine.games.french_tarot.options import FrenchTarotOptions
 from engine.games.french_tarot.scoring import (
     CONTRACTS,
@@ -122,6 +122,8 @@ def trump_number(card: str) -> int:
 
 _TRUMP = {card: trump_number(card) for card in DECK}
 _RANK = {card: RANK_ORDER[card[1:]] for card in DECK if card[0] in SUITS}
+_SUIT_CARDS = {suit: frozenset(c for c in DECK if c[0] == suit) for suit in (*SUITS, "T")}
+"""Every card of each suit (and the trumps, "T"): hands are filtered by membership, in C."""
 
 CONTRACT_NAMES = {
     "prise": {"en": "Prise", "ja": "プリーズ"},
@@ -149,13 +151,13 @@ def playable_cards(hand: list[str], trick_cards: list[str]) -> list[str]:
     if suit is None:
         return list(hand)
     if suit != "T":
-        following = [c for c in hand if c[0] == suit]
+        following = list(filter(_SUIT_CARDS[suit].__contains__, hand))
         if following:
             return following + ([EXCUSE] if EXCUSE in hand else [])
-    trumps = [c for c in hand if c[0] == "T"]
+    trumps = list(filter(_SUIT_CARDS["T"].__contains__, hand))
     if not trumps:
         return list(hand)
-    top = max((_TRUMP[c] for c in trick_cards), default=0)
+    top = max(map(_TRUMP.__getitem__, trick_cards), default=0)
     higher = [c for c in trumps if _TRUMP[c] > top]
     allowed = higher or trumps
     return allowed + ([EXCUSE] if EXCUSE in hand else [])
@@ -237,6 +239,10 @@ def valid_poignee(hand: list[str], players: int, level: str, cards: list[str]) -
         if hidden_trumps:
             return "the excuse may stand in for a trump only when no other trump is left to show"
     return None
+
+
+_DECLARE_SLAM = shared_action({"type": "declare", "what": "slam"})
+"""The one slam declaration object (legal lists and logs only read actions)."""
 
 
 @dataclass
@@ -340,6 +346,9 @@ class FrenchTarotMatch(Match):
 
     # ---- contract -------------------------------------------------------------------------
     def _to_act(self) -> list[int]:
+        if self.phase == "play":
+            trick = self.hand.trick
+            return [(trick.leader + len(trick.plays)) % self.players]
         if self.phase == "match_over":
             return []
         if self.phase == "deal":
@@ -356,29 +365,29 @@ class FrenchTarotMatch(Match):
         hand = self.hand
         assert hand is not None
         cards = hand.hands[seat]
-        if self.phase == "bid":
+        phase = self.phase
+        if phase == "play":
+            actions = list(map(play_one, playable_cards(cards, [c for _, c in hand.trick.plays])))
+            if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
+                for level, shown in poignee_sets(cards, self.players).items():
+                    actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})
+            return actions
+        if phase == "bid":
             standing = self._standing_bid()
             start = 0 if standing is None else CONTRACTS.index(standing) + 1
-            actions: list[Action] = [{"type": "pass"}]
+            actions: list[Action] = [PASS_ACTION]
             actions += [{"type": "bid", "contract": c} for c in CONTRACTS[start:]]
             if self.options.petit_sec and holds_petit_sec(cards):
                 actions.append({"type": "declare", "what": "petit_sec"})
             return actions
-        if self.phase == "call":
+        if phase == "call":
             rank = call_rank(cards)
             return [{"type": "call", "card": suit + rank} for suit in SUITS]
-        if self.phase == "discard":
+        if phase == "discard":
             remaining = self.dog_size - len(hand.discard)
             return [{"type": "discard", "cards": [c]} for c in discard_choices(cards, remaining)]
-        if self.phase == "slam":
-            return [{"type": "pass"}, {"type": "declare", "what": "slam"}]
-        # play
-        assert hand.trick is not None
-        actions = [{"type": "play", "cards": [c]} for c in playable_cards(cards, hand.trick.cards)]
-        if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
-            for level, shown in poignee_sets(cards, self.players).items():
-                actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})
-        return actions
+        assert phase == "slam", phase
+        return [PASS_ACTION, _DECLARE_SLAM]
 
     def random_chance_action(self, rng: random.Random) -> Action:
         return shuffle_action(DECK, rng)

@@ -51,9 +51,20 @@ SLAM_ANNOUNCED_FAILED = -200
 TOTAL_CARD_POINTS = 91.0
 
 
+class _Points(dict[str, float]):
+    """Card → its card points, filled on first use."""
+
+    def __missing__(self, card: str) -> float:
+        points = self[card] = french_card_points(card)
+        return points
+
+
+_points = _Points().__getitem__
+
+
 def card_points(cards: Iterable[str]) -> float:
     """Sum of the card points of `cards` (the whole deck totals 91)."""
-    return sum(french_card_points(card) for card in cards)
+    return sum(map(_points, cards))
 
 
 def count_oudlers(cards: Iterable[str]) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sys import intern
+
 from engine.cards import EXTAROT_RANKS, EXTAROT_SUITS, MAJOR_COUNT
 
 HEART = "H"
@@ -39,12 +41,12 @@ def card_set(players: int) -> list[str]:
     else:
         dropped_ranks, dropped_majors = set(), set()
     cards = [
-        suit + rank
+        intern(suit + rank)
         for suit in EXTAROT_SUITS
         for rank in PLAY_RANKS
         if suit == HEART or rank not in dropped_ranks
     ]
-    cards += [f"M{n}" for n in range(MAJOR_COUNT) if n not in dropped_majors]
+    cards += [intern(f"M{n}") for n in range(MAJOR_COUNT) if n not in dropped_majors]
     return cards
 
 

@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
@@ -48,7 +49,8 @@ class HandState:
     stock: list[str]
     deal_round: int = 0
     trick: Trick | None = None
-    last_trick: dict[str, Any] | None = None
+    last: tuple[Trick, int] | None = None
+    """The last finished trick and its winner (turned into the view's `last_trick` on demand)."""
     hearts_broken: bool = False
     captured_hearts: list[list[str]] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
@@ -66,44 +68,37 @@ class HolyGrailMatch(Match):
         self.hand_no = 0
         self.hand = None
         self.hands_total = self.options.hands or self.players
-        self.cards = card_set(self.players)
+        self.cards = _CARD_SETS[self.players]  # shared: only read
         self.per_round, self.rounds = DEALS[self.players]
-        # One action object per card, listed again whenever that card is playable.
-        self._actions = {card: {"type": "play", "cards": [card]} for card in self.cards}
 
     # ---- whose turn --------------------------------------------------------------------------
     def _to_act(self) -> list[int]:
         phase = self.phase
+        if phase == "play":
+            trick = self.hand.trick
+            return [(trick.leader + len(trick.plays)) % self.players]
         if phase in ("order", "deal"):
             return [CHANCE]
-        if phase == "play":
-            return [self._seat_to_play()]
         return []
-
-    def _seat_to_play(self) -> int:
-        trick = self.hand.trick
-        return self.seat_after(trick.leader, len(trick.plays))
 
     # ---- legal actions -----------------------------------------------------------------------
     def _playable(self, seat: int) -> list[str]:
         hand_state = self.hand
         cards = hand_state.hands[seat]
-        trick = hand_state.trick
-        if not trick.plays:
+        plays = hand_state.trick.plays
+        if not plays:
             if hand_state.hearts_broken:
                 return cards
-            others = [card for card in cards if SUIT_OF[card] != HEART]
+            others = list(filter(_NOT_HEARTS.__contains__, cards))
             return others or cards
-        led_suit = SUIT_OF[trick.plays[0][1]]
-        following = [card for card in cards if SUIT_OF[card] == led_suit]
+        following = list(filter(_SUIT_CARDS[SUIT_OF[plays[0][1]]].__contains__, cards))
         if following:
             return following
-        majors = [card for card in cards if SUIT_OF[card] == "M"]
+        majors = list(filter(_MAJORS.__contains__, cards))
         return majors or cards
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        actions = self._actions
-        return [actions[card] for card in self._playable(seat)]
+        return list(map(_PLAY_ACTIONS.__getitem__, self._playable(seat)))
 
     def random_chance_action(self, rng: random.Random) -> Action:
         if self.phase == "order":
@@ -178,14 +173,15 @@ class HolyGrailMatch(Match):
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if len(trick.plays) < self.players:
             return events
-        winner = _winner(trick)
-        hearts = [c for _, c in trick.plays if SUIT_OF[c] == HEART]
+        cards = [c for _, c in trick.plays]
+        winner = trick.plays[cards.index(max(cards, key=_POWER[SUIT_OF[cards[0]]].__getitem__))][0]
+        hearts = list(filter(_HEARTS.__contains__, cards))
         hand_state.captured_hearts[winner].extend(hearts)
         hand_state.tricks_won[winner] += 1
         if hearts:
             hand_state.hearts_broken = True
-        hand_state.last_trick = {**trick.to_json(), "winner": winner}
-        events.append({"type": "trick", "winner": winner, "cards": trick.cards, "hearts": hearts})
+        hand_state.last = (trick, winner)
+        events.append({"type": "trick", "winner": winner, "cards": cards, "hearts": hearts})
         if hand_state.hands[winner]:
             hand_state.trick = Trick(leader=winner)
         elif hand_state.stock:
@@ -227,7 +223,9 @@ class HolyGrailMatch(Match):
             seat,
             hand_state.hands if in_hand else None,
             trick=hand_state.trick.to_json() if in_hand else None,
-            last_trick=hand_state.last_trick if in_hand else None,
+            last_trick={**hand_state.last[0].to_json(), "winner": hand_state.last[1]}
+            if in_hand and hand_state.last is not None
+            else None,
             dealer=hand_state.dealer if in_hand else self._next_dealer(),
             hand_no=self.hand_no,
             hands_total=self.hands_total,
@@ -274,16 +272,6 @@ class HolyGrailMatch(Match):
         }
 
 
-def _winner(trick: Trick) -> int:
-    """The highest major wins; otherwise the highest card of the led suit."""
-    plays = trick.plays
-    majors = [(STRENGTH[c], s) for s, c in plays if SUIT_OF[c] == "M"]
-    if majors:
-        return max(majors)[1]
-    led = SUIT_OF[plays[0][1]]
-    return max((STRENGTH[c], s) for s, c in plays if SUIT_OF[c] == led)[1]
-
-
 _SUIT_ORDER = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
 
 
@@ -294,6 +282,27 @@ def _sort_key(card: str) -> tuple[int, int]:
 
 _SORT_KEYS = {card: _sort_key(card) for card in SUIT_OF}
 """_sort_key of every card, looked up in C when dealing."""
+
+_SUIT_CARDS = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for suit in _SUIT_ORDER}
+"""Every card of each suit: hands are filtered by membership, in C."""
+_NOT_HEARTS = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
+_HEARTS = _SUIT_CARDS[HEART]
+_POWER = {
+    led: {
+        c: 100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1
+        for c in SUIT_OF
+    }
+    for led in _SUIT_ORDER
+}
+"""Led suit → card → its power in a trick: the highest major wins, otherwise the highest card of
+the led suit; other cards cannot win. A trick's cards all differ, so one card has the top power."""
+_MAJORS = _SUIT_CARDS["M"]
+
+_CARD_SETS = {players: tuple(card_set(players)) for players in DEALS}
+"""card_set per player count, made once: every match reads the same tuple."""
+
+_PLAY_ACTIONS = {card: play_one(card) for card in SUIT_OF}
+"""One action object per card, shared by every match (legal lists and logs only read them)."""
 
 
 class HolyGrailGame(Game):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from engine.cards import play_one
 from engine.games.yaya_fugou.cards import (
     DECK_SET,
     F_CARDS,
@@ -72,6 +73,10 @@ def _stronger_value(value: int, old: Shape | None, revolution: bool) -> bool:
     return value < old.value if revolution else value > old.value
 
 
+_SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
+"""The shape of each natural card played alone (what `classify` finds for it)."""
+
+
 class BadPlay(ValueError):
     """A group of cards that is not a single, set or straight (the reason is readable)."""
 
@@ -80,6 +85,10 @@ def classify(cards: list[str], as_map: dict[str, str]) -> Shape:
     """The shape of `cards` with F's standing for the cards in `as_map`; raises BadPlay.
 
     The caller has checked that the cards are distinct cards of the deck."""
+    if len(cards) == 1 and not as_map:
+        single = _SINGLE_SHAPES.get(cards[0])  # the commonest play: one natural card
+        if single is not None:
+            return single
     naturals = [card for card in cards if not IS_F[card]]
     fs = [card for card in cards if IS_F[card]]
     if not naturals:
@@ -173,12 +182,16 @@ def _by_suit(hand: list[str]) -> dict[str, dict[int, str]]:
 def _singles(
     by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
 ) -> None:
-    for value, cards in by_rank.items():
-        if _stronger_value(value, top, revolution):
-            for card in cards:
-                out.append({"type": "play", "cards": [card]})
+    if top is None:
+        for cards in by_rank.values():
+            out.extend(map(play_one, cards))
+    elif not top.all_f:  # nothing beats a lone F
+        old = top.value
+        for value, cards in by_rank.items():
+            if value < old if revolution else value > old:
+                out.extend(map(play_one, cards))
     if fs and (top is None or not top.all_f):
-        out.append({"type": "play", "cards": [fs[0]]})
+        out.append(play_one(fs[0]))
 
 
 def _sets(
@@ -198,6 +211,9 @@ def _sets(
                 for extra in range(f_count + 1):
                     size = count + extra
                     if size < 2 or (wanted is not None and size != wanted):
+                        continue
+                    if not extra:
+                        out.append(_play(list(chosen), {}))
                         continue
                     used = fs[:extra]
                     names = _set_names([card[0] for card in chosen], extra, value)

@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from engine.cards import PASS_ACTION
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.yaya_fugou.cards import (
@@ -154,7 +155,8 @@ class HandState:
     leader: int = 0
     pile: list[TablePlay] = field(default_factory=list)
     passed: list[int] = field(default_factory=list)
-    last_round: dict[str, Any] | None = None
+    last_round: tuple[int, list[TablePlay], int] | None = None
+    """The last cleared round: (leader, its plays, who took it), shown as the view's `last_trick`."""
     revolution: bool = False
     revolution_used: bool = False
     out_order: list[int] = field(default_factory=list)
@@ -220,7 +222,7 @@ class YayaFugouMatch(Match):
         top = hand_state.top
         actions = enumerate_plays(held, top.shape if top else None, hand_state.revolution)
         if top is not None:
-            actions.append({"type": "pass"})
+            actions.append(PASS_ACTION)
         return actions
 
     def random_chance_action(self, rng: random.Random) -> Action:
@@ -323,11 +325,7 @@ class YayaFugouMatch(Match):
             hand_state.turn = self._next_holding(seat)
             return events
         leader = last if hand_state.hands[last] else self._next_holding(last)
-        hand_state.last_round = {
-            **self._trick_json(),
-            "winner": last,
-            "plays": [play.to_json() for play in hand_state.pile],
-        }
+        hand_state.last_round = (hand_state.leader, hand_state.pile, last)
         hand_state.pile = []
         hand_state.passed = []
         hand_state.leader = leader
@@ -440,10 +438,7 @@ class YayaFugouMatch(Match):
     # ---- views ---------------------------------------------------------------------------------
     def _trick_json(self) -> dict[str, Any]:
         hand_state = self.hand
-        return {
-            "leader": hand_state.leader,
-            "cards": [{"seat": play.seat, "card": card} for play in hand_state.pile for card in play.cards],
-        }
+        return _round_json(hand_state.leader, hand_state.pile)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         hand_state = self.hand
@@ -454,7 +449,7 @@ class YayaFugouMatch(Match):
             seat,
             hand_state.hands if in_hand else None,
             trick=self._trick_json() if phase == "play" else None,
-            last_trick=dict(hand_state.last_round) if in_hand and hand_state.last_round else None,
+            last_trick=_last_round_json(hand_state.last_round) if in_hand and hand_state.last_round else None,
             dealer=hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
             hand_no=self.hand_no,
             hands_total=self.hands_total,
@@ -614,6 +609,18 @@ def free_gives(hand: list[str], count: int) -> list[list[str]]:
         for chosen in combinations(naturals, count - f_used):
             out.append([*chosen, *fs[:f_used]])
     return out
+
+
+def _round_json(leader: int, pile: list[TablePlay]) -> dict[str, Any]:
+    """A round on the table as the view's `trick`: who led and every card with its seat."""
+    cards = [{"seat": play.seat, "card": card} for play in pile for card in play.cards]
+    return {"leader": leader, "cards": cards}
+
+
+def _last_round_json(last_round: tuple[int, list[TablePlay], int]) -> dict[str, Any]:
+    """The view's `last_trick`: the cleared round, who took it, and each play in full."""
+    leader, pile, winner = last_round
+    return {**_round_json(leader, pile), "winner": winner, "plays": [play.to_json() for play in pile]}
 
 
 class YayaFugouGame(Game):

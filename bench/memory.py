@@ -1,0 +1,75 @@
+"""Engine memory benchmark: the Python heap one match holds after N random legal actions.
+
+A live table keeps its engine match in memory for as long as the table is open, so the match's
+size (state, log, cached legal actions) is the engine's share of a table's memory. Measured with
+tracemalloc: matches are built and played (chance included) while tracing, kept alive, and the
+traced heap is divided by their number. Run:
+
+    .venv/bin/python -m bench.memory                    # every game, 150 actions, 20 matches
+    .venv/bin/python -m bench.memory --game familia --actions 300 --matches 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import tracemalloc
+
+from engine import CHANCE, GAMES, Game, Match
+
+SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
+"""Player count per game: the same tables as bench/load.py."""
+
+
+def play(game: Game, players: int, actions: int, rng: random.Random) -> Match:
+    """A match after `actions` random legal actions (chance included), or at its end."""
+    match = game.new_match(players, seed=rng.randrange(1 << 30))
+    for _ in range(actions):
+        acting = match.to_act()
+        if not acting:
+            break
+        seat = acting[0]
+        if seat == CHANCE:
+            match.deal_random(rng)
+        else:
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+    return match
+
+
+def match_kb(game: Game, players: int, actions: int, matches: int, seed: int = 0) -> float:
+    """Mean traced heap per match, in KB (1024 bytes), of `matches` matches kept alive."""
+    rng = random.Random(seed)
+    play(game, players, actions, random.Random(seed))  # warm up: module tables, caches
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        kept = [play(game, players, actions, rng) for _ in range(matches)]
+        gc.collect()
+        used, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(kept) == matches
+    return (used - base) / matches / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    parser.add_argument("--actions", type=int, default=150, help="actions applied to each match")
+    parser.add_argument("--matches", type=int, default=20, help="matches kept alive and averaged")
+    args = parser.parse_args()
+    print(f"{'game':<14}{'players':>8}{'actions':>9}{'KB/match':>10}")
+    for game_id in sorted(GAMES):
+        if args.game and game_id != args.game:
+            continue
+        players = SEATS.get(game_id, GAMES[game_id].min_players)
+        kb = match_kb(GAMES[game_id], players, args.actions, args.matches)
+        print(f"{game_id:<14}{players:>8}{args.actions:>9}{kb:>10.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
