@@ -46,9 +46,43 @@ class DeterminizeFailed(RuntimeError):
     fall back)."""
 
 
+SHARED_TABLES: dict[str, tuple[str, ...]] = {
+    "fairy-500": ("cards", "card_index", "bid_list"),
+    "familia": ("table",),
+    "holy-grail": ("cards", "_actions"),
+    "yaya-fugou": ("point_table",),
+}
+"""Per game, the match attributes that are lookup tables built once at setup and never changed:
+a clone shares them instead of copying (tests/engine/test_search.py checks they never change)."""
+
+
 def clone(match: Match) -> Match:
-    """An independent copy of `match` (the game and the frozen options are shared)."""
+    """An independent copy of `match`. A search clones a match per candidate and guess, so this
+    copies only what play can change: the game, the frozen options, the setup's lookup tables
+    (`SHARED_TABLES`), the log's entries, the finished hands' records (appended, never changed)
+    and the cached legal lists (replaced, never changed: sharing their actions keeps the
+    engine's lookups by identity working) are shared; the match's own RNG is copied by its
+    state (a deep copy of its 625 numbers costs more than a whole playout)."""
     memo: dict[int, Any] = {id(match.game): match.game, id(match.options): match.options}
+    state = vars(match)
+    for name in SHARED_TABLES.get(match.game.id, ()):
+        value = state.get(name)
+        if value is not None:
+            memo[id(value)] = value
+    log = state.get("log")
+    if isinstance(log, list):
+        memo[id(log)] = list(log)
+    hands = state.get("hands")
+    if isinstance(hands, list):
+        memo[id(hands)] = list(hands)
+    legal = state.get("_legal")
+    if isinstance(legal, dict):  # cached legal lists: never changed, only replaced
+        memo[id(legal)] = dict(legal)
+    for value in state.values():
+        if type(value) is random.Random:
+            twin = random.Random()
+            twin.setstate(value.getstate())
+            memo[id(value)] = twin
     return copy.deepcopy(match, memo)
 
 

@@ -4,7 +4,8 @@ Flat Monte Carlo over determinizations (engine/infoset.py). Each iteration draws
 the hidden cards consistent with what the seat has seen, then plays every candidate action on
 a copy of that same guess and finishes the hand with every seat played by its game's basic bot
 (one shared random seed per iteration, so candidates are compared on equal terms). An action's
-value is the seat's score for the hand (the team's in Familia, where each seat shows it).
+value is the seat's lead from the hand: its score minus its rivals' mean (`hand_value`; in
+Familia the team score difference).
 
 The basic bot's own choice is the default: another candidate replaces it only when its mean
 gain over it, paired by guess, exceeds `margin` standard errors (more with more rivals, see
@@ -36,10 +37,24 @@ PLAYOUT_LIMIT = 2000
 
 
 def hand_value(match: Match, seat: int, hands_before: int) -> float:
-    """The seat's score for the hand finished after `hands_before` hands (0 if none finished)."""
+    """What the hand finished after `hands_before` hands (0 if none finished) was worth to the
+    seat: its score minus the mean score of its rivals (each rival team counted once).
+
+    The lead is what wins a match, and a score of its own alone is often blind: a misère's
+    defenders score nothing whether or not the declarer is caught, a Fairy 500 defender's ten a
+    trick hides the declarer's failed contract. In zero-sum games this ranks actions exactly as
+    the seat's own score does; in Familia it is the team score difference."""
     if len(match.hands) <= hands_before:
         return 0.0
-    return float(match.hands[hands_before]["scores"][seat])
+    scores = match.hands[hands_before]["scores"]
+    teams = match.teams or list(range(len(scores)))
+    mine = teams[seat]
+    rivals: dict[int, float] = {}
+    for other, team in enumerate(teams):
+        if team != mine:
+            rivals.setdefault(team, float(scores[other]))
+    own = float(scores[seat])
+    return own - sum(rivals.values()) / len(rivals) if rivals else own
 
 
 def playout(
@@ -70,13 +85,35 @@ def playout(
     return hand_value(match, seat, hands_before)
 
 
+BIDDING_TYPES = frozenset({"bid", "pass"})
+
+
 def candidates(legal: list[Action], default: Action, rng: random.Random) -> list[Action]:
-    """The actions to compare, the default first: all of them, or the default plus a random
-    sample. (A bot may build its action in another valid spelling than the legal list's.)"""
+    """The actions to compare, the default first: all of them, or, when there are too many, the
+    default plus the alternatives closest to it, since a search of a fifth of a second cannot
+    tell apart dozens of far-fetched ones and the basic bot is seldom far off:
+
+    - in an auction (every action a bid or a pass), passing and the bids next to the default in
+      the legal list's order (games list bids by value), not a 10-no-trump out of the blue;
+    - for a choice of several cards at once (a discard of four out of 1,001 combinations), the
+      sets sharing the most cards with the default's, ties in random order;
+    - otherwise a random sample.
+
+    (A bot may build its action in another valid spelling than the legal list's.)"""
     others = [a for a in legal if a != default]
-    if len(others) >= MAX_CANDIDATES:
-        others = rng.sample(others, MAX_CANDIDATES - 1)
-    return [default, *others]
+    room = MAX_CANDIDATES - 1
+    if len(others) <= room:
+        return [default, *others]
+    if all(a.get("type") in BIDDING_TYPES for a in legal):
+        at = legal.index(default) if default in legal else 0
+        near = sorted(range(len(legal)), key=lambda j: (legal[j].get("type") != "pass", abs(j - at), j))
+        return [default, *[legal[j] for j in near if legal[j] != default][:room]]
+    cards = default.get("cards")
+    if isinstance(cards, list) and len(cards) > 1:
+        mine = set(cards)
+        keyed = [(-len(mine & set(a.get("cards") or ())), rng.random(), k) for k, a in enumerate(others)]
+        return [default, *[others[k] for _, _, k in sorted(keyed)[:room]]]
+    return [default, *rng.sample(others, room)]
 
 
 def search_action(

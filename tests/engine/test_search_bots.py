@@ -3,13 +3,16 @@ moves in every game, and the old `bot_action(match, seat, rng)` call still the b
 
 from __future__ import annotations
 
+import itertools
 import random
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from engine import CHANCE, GAMES, Match
 from engine.bots import bot_action, get_chooser
-from engine.search import best_gain, candidates, search_action
+from engine.search import best_gain, candidates, hand_value, search_action
 
 
 def _first_real_choice(game_id: str, seed: int) -> tuple[Match, int]:
@@ -94,3 +97,93 @@ def test_candidates_start_with_the_default_even_in_another_spelling() -> None:
     many = [{"type": "play", "cards": [f"S{n}"]} for n in range(20)]
     picked = candidates(many, many[7], random.Random(1))
     assert picked[0] == many[7] and len(picked) == 8 and len({str(a) for a in picked}) == 8
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_strong_bot_counts_its_budget_on_either_clock(clock: str) -> None:
+    match, seat = _first_real_choice("yaya-fugou", seed=5)
+    action = bot_action(match, seat, random.Random(3), level="strong", budget=0.01, clock=clock)  # type: ignore[arg-type]
+    assert action in match.legal_actions(seat)
+
+
+def test_unknown_clock_is_refused() -> None:
+    match, seat = _first_real_choice("holy-grail", seed=6)
+    with pytest.raises(ValueError, match="unknown clock"):
+        bot_action(match, seat, random.Random(1), level="strong", clock="sundial")  # type: ignore[arg-type]
+
+
+def test_auction_candidates_are_passing_and_the_bids_next_to_the_default() -> None:
+    legal = [{"type": "pass"}] + [{"type": "bid", "bid": f"b{n}"} for n in range(20)]
+    picked = candidates(legal, legal[10], random.Random(1))
+    assert picked[0] == legal[10] and picked[1] == {"type": "pass"}
+    assert {a["bid"] for a in picked[2:]} == {"b6", "b7", "b8", "b10", "b11", "b12"}
+
+
+def test_several_card_candidates_share_the_most_cards_with_the_default() -> None:
+    hand = [f"S{n}" for n in range(8)]
+    legal = [{"type": "discard", "cards": list(c)} for c in itertools.combinations(hand, 4)]
+    default = {"type": "discard", "cards": ["S0", "S1", "S2", "S3"]}
+    picked = candidates(legal, default, random.Random(2))
+    assert picked[0] == default and len(picked) == 8
+    assert all(len(set(a["cards"]) & set(default["cards"])) == 3 for a in picked[1:])
+
+
+@dataclass
+class _Finished:
+    """Just what `hand_value` reads of a match: finished hands and teams."""
+
+    hands: list[dict[str, Any]]
+    teams: list[int] | None = None
+
+
+def test_hand_value_is_the_lead_over_the_rivals() -> None:
+    alone = _Finished([{"scores": [30, 0, -15, -15]}])
+    assert hand_value(alone, 0, 0) == 40 and hand_value(alone, 1, 0) == 0  # type: ignore[arg-type]
+    misere = _Finished([{"scores": [0, -150, 0, 0]}])  # a defender's own score says nothing
+    assert hand_value(misere, 0, 0) == 50  # type: ignore[arg-type]
+    teams = _Finished([{"scores": [12, 5, 12, 5]}], teams=[0, 1, 0, 1])  # every seat shows its team's
+    assert hand_value(teams, 2, 0) == 7 and hand_value(teams, 1, 0) == -7  # type: ignore[arg-type]
+    assert hand_value(teams, 0, 1) == 0  # type: ignore[arg-type]  # no hand finished yet
+
+
+def _first_decision_in(game_id: str, phase: str, seed: int) -> tuple[Match, int]:
+    match = GAMES[game_id].new_match(4, {"hands": 1}, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        seat = match.to_act()[0]
+        if seat == CHANCE:
+            match.deal_random(rng)
+        elif match.view(seat)["phase"] == phase and len(match.legal_actions(seat)) > 1:
+            return match, seat
+        else:
+            match.apply(seat, bot_action(match, seat, rng))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "phase"), [("fairy-500", "bid"), ("french-tarot", "bid"), ("fairy-500", "discard")]
+)
+def test_auction_and_discard_searches_are_legal_and_deterministic(game_id: str, phase: str) -> None:
+    match, seat = _first_decision_in(game_id, phase, seed=3)
+    choose = get_chooser(game_id)
+    first = search_action(match, seat, random.Random(4), choose, iterations=6)
+    assert first == search_action(match, seat, random.Random(4), choose, iterations=6)
+    match.clone().apply(seat, first)  # raises IllegalAction if the rules refuse it
+
+
+@pytest.mark.parametrize("game_id", ["fairy-500", "french-tarot"])
+def test_auction_search_stops_as_soon_as_its_budget_is_spent(game_id: str) -> None:
+    """The budget is a stop condition the search consults: once it says stop, the search
+    answers at once (counted in consultations, not seconds)."""
+    match, seat = _first_decision_in(game_id, "bid", seed=7)
+    calls = {"n": 0, "after": 0}
+
+    def stop() -> bool:
+        calls["n"] += 1
+        if calls["n"] > 200:
+            calls["after"] += 1
+            return True
+        return False
+
+    action = search_action(match, seat, random.Random(1), get_chooser(game_id), should_stop=stop)
+    assert action in match.legal_actions(seat)
+    assert calls["n"] > 200 and calls["after"] <= 3

@@ -9,6 +9,7 @@ import pytest
 
 from engine import CHANCE, GAMES, Match
 from engine.bots import bot_action
+from engine.infoset import SHARED_TABLES
 
 CONFIGS = [(game_id, players) for game_id in sorted(GAMES) for players in range(
     GAMES[game_id].min_players, GAMES[game_id].max_players + 1
@@ -117,3 +118,39 @@ def test_french_tarot_guess_does_not_reveal_the_secret_partner() -> None:
             assert len(holders) >= 2
             return
     pytest.fail("no 5-player hand with a secret partner found")
+
+
+@pytest.mark.parametrize("game_id", sorted(SHARED_TABLES))
+def test_tables_a_clone_shares_never_change_during_a_match(game_id: str) -> None:
+    """A clone shares the setup's lookup tables (SHARED_TABLES): sound only while play never
+    changes them, which a whole match of every phase checks."""
+    game = GAMES[game_id]
+    fresh = game.new_match(4, {"hands": 2}, seed=5)
+    played = [match for match, _ in _decisions(game_id, 4, seed=5, hands=2)][-1]
+    assert played.is_over
+    shared = [name for name in SHARED_TABLES[game_id] if hasattr(fresh, name)]
+    assert shared, "SHARED_TABLES names no attribute the game has any more"
+    for name in shared:
+        assert getattr(played, name) == getattr(fresh, name), name
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_clone_plays_on_without_touching_the_original_in_every_game(game_id: str) -> None:
+    for step, (match, seat) in enumerate(_decisions(game_id, 4, seed=8)):
+        if step % 7:
+            continue
+        views = [match.view(s) for s in range(4)]
+        log, hands, scores = list(match.log), [dict(h) for h in match.hands], list(match.scores)
+        rng_state = match.rng.getstate()
+        copy = match.clone()
+        rng = random.Random(step)
+        while not copy.is_over:  # play the clone to the end, RNG and all
+            actor = copy.to_act()[0]
+            if actor == CHANCE:
+                copy.deal_random()
+            else:
+                copy.apply(actor, rng.choice(copy.legal_actions(actor)))
+        assert [match.view(s) for s in range(4)] == views
+        assert match.log == log and match.hands == hands and match.scores == scores
+        assert match.rng.getstate() == rng_state
+        assert match.legal_actions(seat) and match.to_act()[0] == seat
