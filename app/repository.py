@@ -315,8 +315,9 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
     return answer
 
 
-async def match_detail(session: AsyncSession, match_id: int, person: Person) -> dict[str, Any]:
-    """One match's hand-by-hand score table and final ranking, for members of its room only."""
+async def visible_match(session: AsyncSession, match_id: int, person: Person) -> MatchRow:
+    """The match, if `person` is a member of its room; otherwise "not found", so that nothing
+    tells an outsider whether the match exists."""
     row = await session.get(MatchRow, match_id)
     if row is None or not await is_member(session, row.room_id, person.id):
         raise ApiError(
@@ -324,6 +325,12 @@ async def match_detail(session: AsyncSession, match_id: int, person: Person) -> 
             "no such match, or you are not a member of its room",
             "その対戦はないか、あなたはその部屋のメンバーではありません",
         )
+    return row
+
+
+async def match_detail(session: AsyncSession, match_id: int, person: Person) -> dict[str, Any]:
+    """One match's hand-by-hand score table and final ranking, for members of its room only."""
+    row = await visible_match(session, match_id, person)
     room = await session.get(Room, row.room_id)
     seats = (
         (await session.execute(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.n)))

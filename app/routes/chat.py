@@ -13,8 +13,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from app import chat
 from app.errors import ApiError, error_responses
-from app.models import MatchRow
-from app.repository import is_member, room_by_code
+from app.repository import is_member, room_by_code, visible_match
 from app.routes.rooms import Code
 from app.schemas import ChatPage
 from app.services import SignedIn, get_services
@@ -53,13 +52,7 @@ async def match_chat(
 ) -> dict[str, Any]:
     """The room's lines written while this match ran (from its start to its end, or to now)."""
     async with get_services(request).db.session() as session:
-        row = await session.get(MatchRow, match_id)
-        if row is None or not await is_member(session, row.room_id, person.id):
-            raise ApiError(
-                404,
-                "no such match, or you are not a member of its room",
-                "その対戦はないか、あなたはその部屋のメンバーではありません",
-            )
+        row = await visible_match(session, match_id, person)
         return await chat.page(
             session, row.room_id, before=before, limit=limit, since=row.created_at, until=row.finished_at
         )
