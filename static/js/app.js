@@ -16,6 +16,7 @@ import { h, replace } from "./dom.js";
 import { me } from "./api.js";
 import { onLangChange, t } from "./i18n.js";
 import { errorBox, header, main, redraw } from "./pages/common.js";
+import { setPageName, setTurnMark } from "./title.js";
 import { landingPage } from "./pages/landing.js";
 import { roomPage } from "./pages/room.js";
 import { historyPage } from "./pages/history.js";
@@ -43,13 +44,14 @@ function route() {
 
 function run() {
   redraw.current = () => run();
+  // Each page names itself; a table that awaits the person marks the turn again when it draws.
+  setPageName("");
+  setTurnMark("");
   Promise.resolve(route()).catch((error) => replace(main, errorBox(error)));
 }
 
 onLangChange(() => {
-  document.title = t("app.title");
   redraw.current();
   me().then(header).catch(() => {});
 });
-document.title = t("app.title");
 run();

@@ -73,6 +73,7 @@
 import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
 import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
+import { setTurnMark } from "./title.js";
 
 const pluginCache = new Map();
 
@@ -331,7 +332,7 @@ export class Table {
       if (left !== null) {
         turn.textContent = t("table.your_turn_left", { s: left });
         turn.classList.toggle("urgent", left <= URGENT_SECONDS);
-        document.title = `● ${turn.textContent} — ${t("app.title")}`;
+        setTurnMark(turn.textContent);
         // One beep (when sound is on) as the player's time starts to run low.
         const key = this.state ? `${this.state.match_id}:${this.state.version}:${turn.dataset.turnTimer}` : "";
         if (left <= URGENT_SECONDS && this.warnedTurn !== key) {
@@ -604,7 +605,7 @@ export class Table {
    * person turned sound on) marks the moment the turn arrives. */
   noticeTurn(view, ctx) {
     const mine = ctx.isMyTurn && view.phase !== "match_over";
-    document.title = mine ? `● ${t("table.your_turn")} — ${t("app.title")}` : t("app.title");
+    setTurnMark(mine ? t("table.your_turn") : "");
     if (mine && !this.wasMyTurn && soundOn()) beep();
     this.wasMyTurn = mine;
   }

@@ -1,7 +1,7 @@
 """A player notices their turn and can catch up: the tab title changes when their turn comes, an
 optional beep is off until they turn it on (and the choice is remembered), a click on a card
 they cannot play says why in one line in their language, and the play log lists every card of
-the hand trick by trick."""
+the hand trick by trick. The turn mark survives a room update that renames the tab."""
 
 from __future__ import annotations
 
@@ -32,6 +32,14 @@ def test_turn_title_sound_toggle_refusal_line_and_play_log(new_person: NewPerson
     start_solo_table(ada, "Ada", seats=4, my_seats=[0])
     wait_for_my_turn(ada)
     assert ada.title().startswith("● Your turn"), ada.title()
+    # A room update during the turn (the host renames the room) renames the tab and keeps the mark.
+    code = ada.url.rstrip("/").rsplit("/", 1)[1]
+    ada.evaluate(
+        """(code) => fetch(`/api/rooms/${code}`, {method: "PATCH",
+            headers: {"content-type": "application/json"}, body: JSON.stringify({name: "Friday cards"})})""",
+        code,
+    )
+    expect(ada).to_have_title(re.compile(r"^● Your turn — Friday cards · "))
 
     # the beep is off by default; turning it on is remembered across a reload
     toggle = ada.get_by_test_id("sound-toggle")
