@@ -16,10 +16,8 @@ import gc
 import random
 import tracemalloc
 
+from bench.load import GAME_SEATS  # the same tables as the server load benchmark
 from engine import CHANCE, GAMES, Game, Match
-
-SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
-"""Player count per game: the same tables as bench/load.py."""
 
 
 def play(game: Game, players: int, actions: int, rng: random.Random) -> Match:
@@ -66,7 +64,7 @@ def main() -> None:
     for game_id in sorted(GAMES):
         if args.game and game_id != args.game:
             continue
-        players = SEATS.get(game_id, GAMES[game_id].min_players)
+        players = GAME_SEATS.get(game_id, GAMES[game_id].min_players)
         kb = match_kb(GAMES[game_id], players, args.actions, args.matches)
         print(f"{game_id:<14}{players:>8}{args.actions:>9}{kb:>10.1f}", flush=True)
 
