@@ -29,7 +29,10 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from mypy_extensions import mypyc_attr
+from pydantic import ValidationError
+
+from engine.options import GameOptions
 
 CHANCE = -1
 """The seat of chance: shuffles (and other random draws) are actions of this seat."""
@@ -62,16 +65,7 @@ class IllegalAction(ValueError):
         self.ja = ja
 
 
-class GameOptions(BaseModel):
-    """Base of every game's `Options`: immutable, and strict about unknown keys so that a
-    misspelt option is an error rather than a silently ignored setting."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    hands: int | None = None
-    """Hands in a match; None means the game's default (usually one per player)."""
-
-
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Match:
     """One play of a game. Subclasses implement the hooks below."""
 
@@ -373,6 +367,7 @@ _DEFAULT_OPTIONS: dict[tuple[type, int], GameOptions] = {}
 """(Game class, players) → its checked default Options (a memo of immutable values)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Game:
     """One card game: its identity, player counts and options, and a factory for matches."""
 

@@ -47,8 +47,9 @@ class HandState:
     dealer: int
     hands: list[list[str]]
     stock: list[str]
+    trick: Trick
+    """The trick in progress (before the first deal: an empty one led by the dealer)."""
     deal_round: int = 0
-    trick: Trick | None = None
     last: tuple[Trick, int] | None = None
     """The last finished trick and its winner (turned into the view's `last_trick` on demand)."""
     hearts_broken: bool = False
@@ -75,7 +76,9 @@ class HolyGrailMatch(Match):
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "play":
-            trick = self.hand.trick
+            hand_state = self.hand
+            assert hand_state is not None
+            trick = hand_state.trick
             return [(trick.leader + len(trick.plays)) % self.players]
         if phase in ("order", "deal"):
             return [CHANCE]
@@ -84,6 +87,7 @@ class HolyGrailMatch(Match):
     # ---- legal actions -----------------------------------------------------------------------
     def _playable(self, seat: int) -> list[str]:
         hand_state = self.hand
+        assert hand_state is not None
         cards = hand_state.hands[seat]
         plays = hand_state.trick.plays
         if not plays:
@@ -115,18 +119,22 @@ class HolyGrailMatch(Match):
         if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
             raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [code]}")
         card = cards[0]
-        if card not in self.hand.hands[seat]:
+        hand_state = self.hand
+        assert hand_state is not None
+        if card not in hand_state.hands[seat]:
             raise IllegalAction(f"{card} is not in your hand")
         if card not in self._playable(seat):
             raise IllegalAction(self._why_not(seat, card))
         return self._play_card(seat, card)
 
     def _why_not(self, seat: int, card: str) -> str:
-        trick = self.hand.trick
+        hand_state = self.hand
+        assert hand_state is not None
+        trick = hand_state.trick
         if not trick.plays:
             return "hearts cannot be led until a heart has been played (or you hold only hearts)"
         led = SUIT_OF[trick.plays[0][1]]
-        if any(SUIT_OF[c] == led for c in self.hand.hands[seat]):
+        if any(SUIT_OF[c] == led for c in hand_state.hands[seat]):
             return "you must follow the led suit" if led != "M" else "a major was led: you must play a major"
         return "you cannot follow: you must play a major arcana"
 
@@ -142,10 +150,12 @@ class HolyGrailMatch(Match):
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), self.cards)
+        assert self.first_player is not None
         dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
         self.hand = HandState(
             dealer=dealer,
+            trick=Trick(leader=dealer),
             hands=[[] for _ in range(self.players)],
             stock=list(deck),
             captured_hearts=[[] for _ in range(self.players)],
@@ -157,6 +167,7 @@ class HolyGrailMatch(Match):
     def _deal_round(self, dealer: int) -> Event:
         """Deal the next round from the stock starting with `dealer`, who then leads."""
         hand_state = self.hand
+        assert hand_state is not None
         k = self.per_round
         batch, hand_state.stock = hand_state.stock[: k * self.players], hand_state.stock[k * self.players :]
         for i, seat in enumerate(self.seats_from(dealer)):
@@ -167,6 +178,7 @@ class HolyGrailMatch(Match):
 
     def _play_card(self, seat: int, card: str) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         hand_state.hands[seat].remove(card)
         trick = hand_state.trick
         trick.plays.append((seat, card))
@@ -192,6 +204,7 @@ class HolyGrailMatch(Match):
 
     def _finish_hand(self) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         total_hearts = sum(1 for card in self.cards if SUIT_OF[card] == HEART)
         result = score_hand(hand_state.captured_hearts, total_hearts)
         for seat, value in enumerate(result.scores):
@@ -217,30 +230,48 @@ class HolyGrailMatch(Match):
     # ---- views -----------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         hand_state = self.hand
-        in_hand = hand_state is not None
-        phase = self.phase
-        view = self._common_view(
-            seat,
-            hand_state.hands if in_hand else None,
-            trick=hand_state.trick.to_json() if in_hand else None,
-            last_trick={**hand_state.last[0].to_json(), "winner": hand_state.last[1]}
-            if in_hand and hand_state.last is not None
-            else None,
-            dealer=hand_state.dealer if in_hand else self._next_dealer(),
-            hand_no=self.hand_no,
-            hands_total=self.hands_total,
-        )
-        view |= {
-            "first_player": self.first_player,
-            "deal_round": hand_state.deal_round if in_hand else 0,
-            "deal_rounds": self.rounds,
-            "stock_count": len(hand_state.stock) if in_hand else 0,
-            "hearts_broken": hand_state.hearts_broken if in_hand else False,
-            "captured_hearts": [list(p) for p in hand_state.captured_hearts] if in_hand else None,
-            "tricks_won": list(hand_state.tricks_won) if in_hand else [0] * self.players,
-            "card_count": len(self.cards),
-        }
-        view["message"] = self._message(phase)
+        if hand_state is None:
+            view = self._common_view(
+                seat,
+                None,
+                trick=None,
+                last_trick=None,
+                dealer=self._next_dealer(),
+                hand_no=self.hand_no,
+                hands_total=self.hands_total,
+            )
+            view |= {
+                "first_player": self.first_player,
+                "deal_round": 0,
+                "deal_rounds": self.rounds,
+                "stock_count": 0,
+                "hearts_broken": False,
+                "captured_hearts": None,
+                "tricks_won": [0] * self.players,
+                "card_count": len(self.cards),
+            }
+        else:
+            last = hand_state.last
+            view = self._common_view(
+                seat,
+                hand_state.hands,
+                trick=hand_state.trick.to_json(),
+                last_trick={**last[0].to_json(), "winner": last[1]} if last is not None else None,
+                dealer=hand_state.dealer,
+                hand_no=self.hand_no,
+                hands_total=self.hands_total,
+            )
+            view |= {
+                "first_player": self.first_player,
+                "deal_round": hand_state.deal_round,
+                "deal_rounds": self.rounds,
+                "stock_count": len(hand_state.stock),
+                "hearts_broken": hand_state.hearts_broken,
+                "captured_hearts": [list(p) for p in hand_state.captured_hearts],
+                "tricks_won": list(hand_state.tricks_won),
+                "card_count": len(self.cards),
+            }
+        view["message"] = self._message(phase=self.phase)
         return view
 
     def _next_dealer(self) -> int | None:
@@ -253,9 +284,11 @@ class HolyGrailMatch(Match):
             return {"en": "The match is over.", "ja": "試合終了です。"}
         if phase != "play":
             return {"en": "Shuffling…", "ja": "シャッフル中…"}
-        trick = self.hand.trick
+        hand_state = self.hand
+        assert hand_state is not None
+        trick = hand_state.trick
         if not trick.plays:
-            if self.hand.hearts_broken:
+            if hand_state.hearts_broken:
                 return {"en": "Lead any card.", "ja": "好きなカードで打ち出せます。"}
             return {
                 "en": "Lead a card (hearts only once broken).",
