@@ -28,50 +28,8 @@ import time
 from collections.abc import Callable
 
 from bench.engine import hands_per_second
-from engine import CHANCE, GAMES
-from engine.cards import play_one
-from engine.core import Action, Event, Game, GameOptions, Match
-
-
-class _NoRulesMatch(Match):
-    """A game with no rules: one shuffle, then `plays` plays of one of seven listed actions,
-    seats in turn. Timed by the same loop, it is the floor this contract puts under any game."""
-
-    plays = 112  # Holy Grail 4p: 112 cards, one chance action a hand
-    ACTIONS = [play_one(card) for card in ("H1", "H2", "H3", "H4", "H5", "H6", "H7")]
-    PHASES = {"deal": "_apply_deal"}
-
-    def _setup(self) -> None:
-        self.phase, self.played = "deal", 0
-
-    def _to_act(self) -> list[int]:
-        return [CHANCE] if self.phase == "deal" else [self.played % self.players]
-
-    def _legal_actions(self, seat: int) -> list[Action]:
-        return list(self.ACTIONS)
-
-    def random_chance_action(self, rng: random.Random) -> Action:
-        return {"type": "shuffle"}
-
-    def _apply_deal(self, seat: int, action: Action) -> list[Event]:
-        self.phase = "play"
-        return []
-
-    def _perform(self, seat: int, action: Action) -> list[Event]:
-        self.played += 1
-        if self.played == self.plays:
-            self.played, self.phase = 0, "deal"
-            self.hands.append({"scores": [0] * self.players})
-        return [{"type": "play", "seat": seat, "card": action["cards"][0]}]
-
-
-class _NoRules(Game):
-    id = "no-rules"
-    names = {"en": "No rules"}
-    min_players = max_players = 4
-    Options = GameOptions
-    match_class = _NoRulesMatch
-
+from engine import GAMES
+from engine.floor import PLAYS, NoRulesGame
 
 PAIRS: tuple[tuple[str, int, str], ...] = (("holy-grail", 4, "hearts"), ("yaya-fugou", 4, "dou_dizhu"))
 """(game id, players, OpenSpiel game name)."""
@@ -129,10 +87,10 @@ def main() -> None:
         print(f"{label:<16}{mine:>10.1f}   {peer:<12}{peer_rate:>10.1f}{mine / peer_rate:>8.2f}×", flush=True)
     floor: list[float] = []
     for _ in range(args.rounds):
-        floor.append(hands_per_second(_NoRules(), 4, args.seconds, clock=clock)[0])
+        floor.append(hands_per_second(NoRulesGame(), 4, args.seconds, clock=clock)[0])
     print(
         f"{'no rules 4p':<16}{statistics.median(floor):>10.1f}   (this contract's floor: the same loop over "
-        f"{_NoRulesMatch.plays} plays a hand of a game that does nothing)"
+        f"{PLAYS} plays a hand of a game that does nothing)"
     )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from engine import _mode  # noqa: F401  (first: chooses compiled or pure Python modules)
 from engine import games as _games_pkg
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
 

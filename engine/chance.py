@@ -13,8 +13,29 @@ from engine.core import Action, IllegalAction
 def shuffle_action(cards: Sequence[str], rng: random.Random) -> Action:
     """A `shuffle` action holding `cards` in a random order drawn from `rng`."""
     deck = list(cards)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     return {"type": "shuffle", "deck": deck}
+
+
+def shuffle(deck: list[str], rng: random.Random) -> None:
+    """`rng.shuffle(deck)`, drawing the very same numbers from `rng` in the same order (so the same
+    seed deals the same cards), in a loop that compiles to C (engine/build.py): `random.shuffle`
+    is Python code, and a 112-card shuffle was a sixth of a whole random Holy Grail hand.
+
+    This is CPython's Fisher-Yates (`Random.shuffle` through `_randbelow_with_getrandbits`),
+    taken only for a plain `random.Random`; any other generator shuffles itself.
+    tests/engine/test_chance.py checks the orders agree."""
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 _STR = {str}

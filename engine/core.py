@@ -27,21 +27,21 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 from pydantic import ValidationError
 
 from engine.options import GameOptions
 
-CHANCE = -1
+CHANCE: Final = -1
 """The seat of chance: shuffles (and other random draws) are actions of this seat."""
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-MAX_SEATS = 16
-_LOG_ENTRIES: dict[int, tuple[tuple[int, Action], ...]] = {}
+MAX_SEATS: Final = 16
+_LOG_ENTRIES: Final[dict[int, tuple[tuple[int, Action], ...]]] = {}
 """id of a shared action → its log entry `(seat, action)` for every seat: a match's log holds
 these tuples instead of making one per action. Only actions passed to `shared_action` (kept
 alive here, so their ids are never reused) are in it."""

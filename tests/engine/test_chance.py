@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import CHANCE, GAMES, IllegalAction
-from engine.chance import checked_order, shuffle_action
+from engine.chance import checked_order, shuffle, shuffle_action
 
 
 def test_shuffle_action_is_a_permutation_drawn_from_the_rng():
@@ -15,6 +15,29 @@ def test_shuffle_action_is_a_permutation_drawn_from_the_rng():
     action = shuffle_action(cards, random.Random(1))
     assert action["type"] == "shuffle" and sorted(action["deck"]) == sorted(cards)
     assert shuffle_action(cards, random.Random(1)) == action
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 52, 78, 112, 200])
+def test_shuffle_deals_the_order_random_shuffle_deals_and_leaves_the_rng_alike(size):
+    """Seeds keep dealing the same cards: the engine's shuffle is `random.shuffle`, number for number."""
+    for seed in range(40):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        deck = [f"C{n}" for n in range(size)]
+        expected = list(deck)
+        theirs.shuffle(expected)
+        shuffle(deck, ours)
+        assert deck == expected
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_shuffle_lets_another_generator_shuffle_itself():
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    deck = ["S1", "S2", "S3"]
+    shuffle(deck, Reversing(0))
+    assert deck == ["S3", "S2", "S1"]
 
 
 @pytest.mark.parametrize(

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from sys import intern
+from typing import Final
 
 from engine.cards import EXTAROT_RANKS, EXTAROT_SUITS, MAJOR_COUNT
 
-HEART = "H"
+HEART: Final = "H"
 PLAY_RANKS = tuple(rank for rank in EXTAROT_RANKS if rank != "F")
 """The fairy (F) is not used: −1, 0, A…15, ∞, J, C, Q, K in each suit (22 cards)."""
 
 # Minor ranking inside a suit, weakest first: −1 < 0 < A < 2 … 15 < J < C < Q < K < ∞.
 _MINOR_ORDER = ("-1", "0", *(str(n) for n in range(1, 16)), "J", "C", "Q", "K", "I")
-MINOR_STRENGTH = {rank: index for index, rank in enumerate(_MINOR_ORDER)}
+MINOR_STRENGTH: Final = {rank: index for index, rank in enumerate(_MINOR_ORDER)}
 
-DEALS: dict[int, tuple[int, int]] = {
+DEALS: Final[dict[int, tuple[int, int]]] = {
     3: (12, 3),
     4: (14, 2),
     5: (10, 2),
@@ -50,9 +51,9 @@ def card_set(players: int) -> list[str]:
     return cards
 
 
-SUIT_OF: dict[str, str] = {}
+SUIT_OF: Final[dict[str, str]] = {}
 """Card → 'H', 'D', 'C', 'S' or 'M' (major), for every Holy Grail card."""
-STRENGTH: dict[str, int] = {}
+STRENGTH: Final[dict[str, int]] = {}
 """Card → strength within its own suit (majors by number)."""
 for _code in card_set(4):
     SUIT_OF[_code] = _code[0]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
@@ -93,16 +93,17 @@ class HolyGrailMatch(Match):
         if not plays:
             if hand_state.hearts_broken:
                 return cards
-            others = list(filter(_NOT_HEARTS.__contains__, cards))
+            others = [card for card in cards if card in _NOT_HEARTS]
             return others or cards
-        following = list(filter(_SUIT_CARDS[SUIT_OF[plays[0][1]]].__contains__, cards))
+        led = _SUIT_CARDS[SUIT_OF[plays[0][1]]]
+        following = [card for card in cards if card in led]
         if following:
             return following
-        majors = list(filter(_MAJORS.__contains__, cards))
+        majors = [card for card in cards if card in _MAJORS]
         return majors or cards
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        return list(map(_PLAY_ACTIONS.__getitem__, self._playable(seat)))
+        return [_PLAY_ACTIONS[card] for card in self._playable(seat)]
 
     def random_chance_action(self, rng: random.Random) -> Action:
         if self.phase == "order":
@@ -186,8 +187,13 @@ class HolyGrailMatch(Match):
         if len(trick.plays) < self.players:
             return events
         cards = [c for _, c in trick.plays]
-        winner = trick.plays[cards.index(max(cards, key=_POWER[SUIT_OF[cards[0]]].__getitem__))][0]
-        hearts = list(filter(_HEARTS.__contains__, cards))
+        power = _POWER[SUIT_OF[cards[0]]]
+        winner, best = -1, -2
+        for player, played in trick.plays:
+            strength = power[played]
+            if strength > best:
+                winner, best = player, strength
+        hearts = [c for c in cards if c in _HEARTS]
         hand_state.captured_hearts[winner].extend(hearts)
         hand_state.tricks_won[winner] += 1
         if hearts:
@@ -305,7 +311,7 @@ class HolyGrailMatch(Match):
         }
 
 
-_SUIT_ORDER = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
+_SUIT_ORDER: Final = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
 
 
 def _sort_key(card: str) -> tuple[int, int]:
@@ -313,14 +319,14 @@ def _sort_key(card: str) -> tuple[int, int]:
     return _SUIT_ORDER[SUIT_OF[card]], STRENGTH[card]
 
 
-_SORT_KEYS = {card: _sort_key(card) for card in SUIT_OF}
+_SORT_KEYS: Final = {card: _sort_key(card) for card in SUIT_OF}
 """_sort_key of every card, looked up in C when dealing."""
 
-_SUIT_CARDS = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for suit in _SUIT_ORDER}
+_SUIT_CARDS: Final = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for suit in _SUIT_ORDER}
 """Every card of each suit: hands are filtered by membership, in C."""
-_NOT_HEARTS = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
-_HEARTS = _SUIT_CARDS[HEART]
-_POWER = {
+_NOT_HEARTS: Final = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
+_HEARTS: Final = _SUIT_CARDS[HEART]
+_POWER: Final = {
     led: {
         c: 100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1
         for c in SUIT_OF
@@ -329,12 +335,12 @@ _POWER = {
 }
 """Led suit → card → its power in a trick: the highest major wins, otherwise the highest card of
 the led suit; other cards cannot win. A trick's cards all differ, so one card has the top power."""
-_MAJORS = _SUIT_CARDS["M"]
+_MAJORS: Final = _SUIT_CARDS["M"]
 
-_CARD_SETS = {players: tuple(card_set(players)) for players in DEALS}
+_CARD_SETS: Final = {players: tuple(card_set(players)) for players in DEALS}
 """card_set per player count, made once: every match reads the same tuple."""
 
-_PLAY_ACTIONS = {card: play_one(card) for card in SUIT_OF}
+_PLAY_ACTIONS: Final = {card: play_one(card) for card in SUIT_OF}
 """One action object per card, shared by every match (legal lists and logs only read them)."""
 
 

@@ -1,0 +1,114 @@
+"""Compiled or pure Python: which copy of the engine's modules this process imports.
+
+`python -m engine.build` compiles the modules in `COMPILED` with mypyc into extension modules
+next to their sources, and Python imports an extension module before a `.py` source. This module
+(never compiled: it runs before anything compiled loads) makes the engine import the sources
+instead when `CARDTABLE_PURE_PYTHON=1` is set (the same code, slower: tests prove both modes
+alike), and when the compiled copy is stale (a source changed since it was built), so a compiled
+module can never run code other than its source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PURE_ENV = "CARDTABLE_PURE_PYTHON"
+ROOT = Path(__file__).resolve().parent
+STAMP = ROOT / "_native.stamp"
+"""Written by engine.build: the digest of the sources the compiled modules were built from."""
+
+COMPILED: tuple[str, ...] = (
+    "engine.core",
+    "engine.cards",
+    "engine.tricks",
+    "engine.chance",
+    "engine.floor",
+    "engine.games.holy_grail.cards",
+    "engine.games.holy_grail.scoring",
+    "engine.games.holy_grail.rules",
+)
+"""The modules mypyc compiles, in one shared library (calls between them stay native)."""
+
+_why_pure: str | None = None
+
+
+class _SourcesOnly:
+    """Finds `engine.*` modules among `.py` sources only, skipping compiled extension modules."""
+
+    @staticmethod
+    def find_spec(
+        name: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not name.startswith("engine.") or path is None:
+            return None
+        loader = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+        for entry in path:
+            spec = importlib.machinery.FileFinder(entry, loader).find_spec(name, target)
+            if spec is not None:
+                return spec
+        return None
+
+
+def _source(module: str) -> Path:
+    return ROOT.joinpath(*module.split(".")[1:]).with_suffix(".py")
+
+
+def sources_digest() -> str:
+    """A digest of the compiled modules' sources and the Python version (what a build depends on)."""
+    digest = hashlib.sha256(sys.version.encode())
+    for module in COMPILED:
+        digest.update(module.encode() + b"\0" + _source(module).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _has_compiled() -> bool:
+    return any(ROOT.glob("*.so")) or any(ROOT.glob("*.pyd"))
+
+
+def choose() -> None:
+    """Import the sources from now on when pure Python is asked for or the compiled copy is stale."""
+    global _why_pure
+    if any(isinstance(finder, _SourcesOnly) for finder in sys.meta_path):
+        return
+    if os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no"):
+        _why_pure = f"{PURE_ENV} is set"
+    elif not _has_compiled():
+        _why_pure = "not compiled (python -m engine.build)"
+        return  # nothing compiled to skip
+    else:
+        try:
+            fresh = STAMP.read_text().strip() == sources_digest()
+        except OSError:
+            fresh = False
+        if fresh:
+            return
+        _why_pure = "the compiled modules are stale (rebuild: python -m engine.build)"
+        print(f"engine: {_why_pure}; running the Python sources", file=sys.stderr)
+    sys.meta_path.insert(0, _SourcesOnly())
+
+
+def compiled_modules() -> list[str]:
+    """The `engine` modules loaded now from compiled extension modules (empty: pure Python)."""
+    return sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("engine")
+        and isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
+    )
+
+
+def describe() -> str:
+    """One line saying which mode runs, for logs and the test that reports it."""
+    names = compiled_modules()
+    if names:
+        return f"compiled with mypyc ({len(names)} modules)"
+    return f"pure Python ({_why_pure or 'no compiled modules loaded'})"
+
+
+choose()

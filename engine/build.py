@@ -1,0 +1,117 @@
+"""Compile the engine's hot modules with mypyc, next to their sources: `python -m engine.build`.
+
+The compiled extension modules (`*.so`, gitignored) are the same code as the `.py` sources, so
+Python imports them first and the engine runs several times faster. Nothing depends on them: if
+the compiler, a C compiler or Python's headers are missing, or the build fails, this prints one
+line and the engine runs from its sources (slower). `engine._mode` refuses a compiled copy whose
+sources have changed since it was built, and `CARDTABLE_PURE_PYTHON=1` asks for the sources.
+
+    python -m engine.build            # build if the sources changed since the last build
+    python -m engine.build --force    # build even if they did not
+    python -m engine.build --clean    # remove the compiled modules (pure Python from then on)
+    python -m engine.build --strict   # exit non-zero when the build fails (CI's compile check)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engine._mode import COMPILED, ROOT, STAMP, sources_digest
+
+BUILD_DIR = ROOT.parent / "build" / "mypyc"
+"""Where mypyc writes its C sources and objects (gitignored)."""
+
+
+def compiled_files() -> list[Path]:
+    """Every compiled extension module currently next to the engine's sources."""
+    return sorted(p for p in ROOT.rglob("*.so")) + sorted(ROOT.rglob("*.pyd"))
+
+
+def clean() -> None:
+    """Remove the compiled modules and the stamp, so that Python imports the sources."""
+    for path in compiled_files():
+        path.unlink()
+    STAMP.unlink(missing_ok=True)
+
+
+def up_to_date() -> bool:
+    """Whether the compiled modules present were built from the current sources."""
+    return STAMP.exists() and STAMP.read_text().strip() == sources_digest() and bool(compiled_files())
+
+
+_SETUP = """
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(
+    name="cardtable-engine-native",
+    ext_modules=mypycify({paths!r}, opt_level="3", group_name="engine._native", target_dir={target!r}),
+    script_args=["build_ext", "--inplace", "--build-temp", {temp!r}],
+)
+"""
+
+
+def build() -> None:
+    """Run mypyc over `COMPILED` in a child process (its memory and any crash stay there)."""
+    paths = [str(Path("engine", *module.split(".")[1:]).with_suffix(".py")) for module in COMPILED]
+    clean()
+    BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "setup_native.py"
+        script.write_text(_SETUP.format(paths=paths, target=str(BUILD_DIR), temp=str(BUILD_DIR / "temp")))
+        result = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=ROOT.parent,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if result.returncode != 0:
+        clean()
+        tail = [line for line in (result.stderr or result.stdout).splitlines() if line.strip()][-1:]
+        raise RuntimeError(tail[0] if tail else f"mypyc exited with {result.returncode}")
+    STAMP.write_text(sources_digest() + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--force", action="store_true", help="build even if the sources did not change")
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when the build fails")
+    args = parser.parse_args()
+    if args.clean:
+        clean()
+        print("engine: compiled modules removed; the engine runs from its Python sources")
+        return 0
+    if not args.force and up_to_date():
+        print(f"engine: compiled modules up to date ({len(compiled_files())} files)")
+        return 0
+    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
+        print("engine: no C compiler found; the engine runs from its Python sources (slower)")
+        return 1 if args.strict else 0
+    start = time.monotonic()
+    try:
+        import mypyc  # noqa: F401  (the `compile` optional dependencies)
+    except ImportError:
+        print("engine: mypyc is not installed (pip install -e '.[compile]'); running pure Python (slower)")
+        return 1 if args.strict else 0
+    try:
+        build()
+    except (RuntimeError, OSError) as exc:
+        print(f"engine: compiling failed ({exc}); the engine runs from its Python sources (slower)")
+        return 1 if args.strict else 0
+    print(f"engine: compiled {len(COMPILED)} modules with mypyc in {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
