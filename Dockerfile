@@ -22,6 +22,15 @@ COPY alembic.ini ./
 COPY migrations ./migrations
 COPY seeds ./seeds
 COPY engine ./engine
+# Compile the engine's hot modules with mypyc (engine/build.py): the compiler and gcc live only
+# inside this step. If compiling fails the step says so and the engine runs from its sources.
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null \
+    && pip install -q "mypy>=2.0" \
+    && python -m engine.build \
+    && pip uninstall -q -y mypy librt pathspec ast-serialize \
+    && apt-get purge -y -qq gcc libc6-dev >/dev/null && apt-get autoremove -y -qq >/dev/null \
+    && rm -rf /var/lib/apt/lists/* build
 COPY app ./app
 COPY static ./static
 

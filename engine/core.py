@@ -89,6 +89,21 @@ class Match:
         self._legal: dict[int, list[Action]] = {}
         self._setup()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Every attribute by name, for `copy` and `pickle` (a search clones matches): the compiled
+        class's own slots (`__mypyc_attrs__`, see engine/build.py) and, for a game left in Python,
+        its instance dictionary too."""
+        names: tuple[str, ...] = getattr(type(self), "__mypyc_attrs__", ())
+        state = {name: getattr(self, name) for name in names if name != "__dict__" and hasattr(self, name)}
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            state.update(extra)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     @property
     def rng(self) -> random.Random:
         """The match's own seeded RNG for `deal_random()`, made on first use (a Random's

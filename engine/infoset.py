@@ -64,7 +64,7 @@ def clone(match: Match) -> Match:
     engine's lookups by identity working) are shared; the match's own RNG is copied by its
     state (a deep copy of its 625 numbers costs more than a whole playout)."""
     memo: dict[int, Any] = {id(match.game): match.game, id(match.options): match.options}
-    state = vars(match)
+    state = match.__getstate__()
     for name in SHARED_TABLES.get(match.game.id, ()):
         value = state.get(name)
         if value is not None:

@@ -31,6 +31,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
@@ -40,6 +42,7 @@ from engine.games.holy_grail.scoring import score_hand
 from engine.tricks import Trick
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class HandState:
     """Everything about the hand in progress."""

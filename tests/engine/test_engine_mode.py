@@ -1,0 +1,81 @@
+"""Compiled or pure Python (engine/_mode.py, engine/build.py): the mode in force is the one asked
+for, a compiled copy is never older than its sources, and both copies play alike."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+import engine._mode as mode
+
+ROOT = Path(engine.__file__).resolve().parent.parent
+
+_PROBE = """
+import json, random, engine, engine._mode as mode
+from engine import GAMES, CHANCE
+match = GAMES["holy-grail"].new_match(4, seed=5)
+rng = random.Random(5)
+while not match.is_over:
+    seat = match.to_act()[0]
+    if seat == CHANCE:
+        match.deal_random(rng)
+    else:
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+print(json.dumps({"mode": mode.describe(), "compiled": mode.compiled_modules(),
+                  "scores": match.scores, "view": match.view(0), "log": len(match.log)}))
+"""
+
+
+def _probe(root: Path, **env: str) -> dict:
+    """Play one seeded random Holy Grail match in a fresh interpreter importing `root`'s engine."""
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        env={**os.environ, "PYTHONPATH": str(root), mode.PURE_ENV: "", **env},
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(result.stdout) | {"stderr": result.stderr}
+
+
+def test_the_mode_in_force_is_the_one_asked_for():
+    compiled = mode.compiled_modules()
+    if os.environ.get(mode.PURE_ENV):
+        assert compiled == []
+        assert mode.describe().startswith("pure Python")
+    elif mode.STAMP.exists():  # built: every module of the build loaded here is the compiled copy
+        loaded = {name for name in mode.COMPILED if name in sys.modules}
+        assert "engine.core" in loaded and loaded <= set(compiled), mode.describe()
+        assert mode.describe().startswith("compiled with mypyc")
+    else:
+        assert compiled == []
+
+
+def test_pure_python_is_asked_for_with_an_environment_variable_and_plays_the_same_match():
+    pure = _probe(ROOT, **{mode.PURE_ENV: "1"})
+    default = _probe(ROOT, **{mode.PURE_ENV: ""})
+    assert pure["compiled"] == [] and pure["mode"].startswith("pure Python")
+    assert (pure["scores"], pure["view"], pure["log"]) == (default["scores"], default["view"], default["log"])
+
+
+def test_a_compiled_copy_older_than_its_sources_is_refused(tmp_path):
+    if not mode.STAMP.exists():
+        pytest.skip("the engine is not compiled here (python -m engine.build)")
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    fresh = _probe(copy)
+    assert fresh["compiled"], fresh["mode"]
+    tricks = copy / "engine" / "tricks.py"
+    tricks.write_text(tricks.read_text() + "\n# changed after the build\n")
+    stale = _probe(copy)
+    assert stale["compiled"] == []
+    assert "stale" in stale["mode"] and "stale" in stale["stderr"]
+    assert stale["scores"] == fresh["scores"]
