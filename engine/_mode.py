@@ -32,6 +32,8 @@ COMPILED: tuple[str, ...] = (
     "engine.games.holy_grail.cards",
     "engine.games.holy_grail.scoring",
     "engine.games.holy_grail.rules",
+    "engine.games.french_tarot.scoring",
+    "engine.games.french_tarot.rules",
 )
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 
@@ -89,7 +91,8 @@ def choose() -> None:
         if fresh:
             return
         _why_pure = "the compiled modules are stale (rebuild: python -m engine.build)"
-        print(f"engine: {_why_pure}; running the Python sources", file=sys.stderr)
+        if "engine.build" not in sys.orig_argv:  # the rebuild itself need not be told
+            print(f"engine: {_why_pure}; running the Python sources", file=sys.stderr)
     sys.meta_path.insert(0, _SourcesOnly())
 
 

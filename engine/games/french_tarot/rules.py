@@ -85,7 +85,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, cast
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import EXCUSE, FRENCH_RANKS, OUDLERS, PASS_ACTION, french_tarot_deck, play_one
 from engine.chance import checked_order, shuffle_action
@@ -104,15 +106,15 @@ from engine.games.french_tarot.scoring import (
 )
 from engine.tricks import Trick
 
-DECK: tuple[str, ...] = tuple(french_tarot_deck())
-HAND_SIZE = {3: 24, 4: 18, 5: 15}
-DOG_SIZE = {3: 6, 4: 6, 5: 3}
-PETIT = "T1"
+DECK: Final[tuple[str, ...]] = tuple(french_tarot_deck())
+HAND_SIZE: Final = {3: 24, 4: 18, 5: 15}
+DOG_SIZE: Final = {3: 6, 4: 6, 5: 3}
+PETIT: Final = "T1"
 
-RANK_ORDER = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
-CALL_RANKS = ("K", "Q", "C", "J")
-OUDLER_NAMES = {"T1": "petit", "T21": "21", EXCUSE: "excuse"}
-SUITS = ("S", "H", "D", "C")
+RANK_ORDER: Final = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
+CALL_RANKS: Final = ("K", "Q", "C", "J")
+OUDLER_NAMES: Final = {"T1": "petit", "T21": "21", EXCUSE: "excuse"}
+SUITS: Final = ("S", "H", "D", "C")
 
 
 def trump_number(card: str) -> int:
@@ -120,12 +122,15 @@ def trump_number(card: str) -> int:
     return int(card[1:]) if card[0] == "T" else 0
 
 
-_TRUMP = {card: trump_number(card) for card in DECK}
-_RANK = {card: RANK_ORDER[card[1:]] for card in DECK if card[0] in SUITS}
-_SUIT_CARDS = {suit: frozenset(c for c in DECK if c[0] == suit) for suit in (*SUITS, "T")}
+_TRUMP: Final = {card: trump_number(card) for card in DECK}
+_RANK: Final = {card: RANK_ORDER[card[1:]] for card in DECK if card[0] in SUITS}
+_SUIT_CARDS: Final = {suit: frozenset(c for c in DECK if c[0] == suit) for suit in (*SUITS, "T")}
+_TRUMPS: Final = _SUIT_CARDS["T"]
+_PLAY: Final = {card: play_one(card) for card in DECK}
+"""Each card's one shared play action (play_one's), looked up without a call."""
 """Every card of each suit (and the trumps, "T"): hands are filtered by membership, in C."""
 
-CONTRACT_NAMES = {
+CONTRACT_NAMES: Final = {
     "prise": {"en": "Prise", "ja": "プリーズ"},
     "garde": {"en": "Garde", "ja": "ガルド"},
     "garde_sans": {"en": "Garde sans", "ja": "ガルド・サン"},
@@ -151,13 +156,18 @@ def playable_cards(hand: list[str], trick_cards: list[str]) -> list[str]:
     if suit is None:
         return list(hand)
     if suit != "T":
-        following = list(filter(_SUIT_CARDS[suit].__contains__, hand))
+        suit_cards = _SUIT_CARDS[suit]
+        following = [c for c in hand if c in suit_cards]
         if following:
             return following + ([EXCUSE] if EXCUSE in hand else [])
-    trumps = list(filter(_SUIT_CARDS["T"].__contains__, hand))
+    trumps = [c for c in hand if c in _TRUMPS]
     if not trumps:
         return list(hand)
-    top = max(map(_TRUMP.__getitem__, trick_cards), default=0)
+    top = 0
+    for played in trick_cards:
+        number = _TRUMP[played]
+        if number > top:
+            top = number
     higher = [c for c in trumps if _TRUMP[c] > top]
     allowed = higher or trumps
     return allowed + ([EXCUSE] if EXCUSE in hand else [])
@@ -170,16 +180,17 @@ def trick_winner_seat(plays: list[tuple[int, str]], excuse_wins: bool = False) -
             if card == EXCUSE:
                 return seat
     suit = led_suit([c for _, c in plays])
-    best_seat, best = -1, (-1, -1)
+    best_seat, best = -1, -1
     for seat, card in plays:
         if card == EXCUSE:
             continue
+        # Any trump beats any card of the led suit (ranks 0-13), which beats any other card.
         if card[0] == "T":
-            strength = (2, _TRUMP[card])
+            strength = 200 + _TRUMP[card]
         elif card[0] == suit:
-            strength = (1, _RANK[card])
+            strength = 100 + _RANK[card]
         else:
-            strength = (0, 0)
+            strength = 0
         if strength > best:
             best_seat, best = seat, strength
     return best_seat
@@ -241,10 +252,11 @@ def valid_poignee(hand: list[str], players: int, level: str, cards: list[str]) -
     return None
 
 
-_DECLARE_SLAM = shared_action({"type": "declare", "what": "slam"})
+_DECLARE_SLAM: Final = shared_action({"type": "declare", "what": "slam"})
 """The one slam declaration object (legal lists and logs only read actions)."""
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass
 class PlayedTrick:
     """A finished trick: who led, the cards, who took it."""
@@ -261,6 +273,7 @@ class PlayedTrick:
         }
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass
 class HandState:
     """Everything about the hand in progress."""
@@ -347,6 +360,7 @@ class FrenchTarotMatch(Match):
     # ---- contract -------------------------------------------------------------------------
     def _to_act(self) -> list[int]:
         if self.phase == "play":
+            assert self.hand is not None and self.hand.trick is not None
             trick = self.hand.trick
             return [(trick.leader + len(trick.plays)) % self.players]
         if self.phase == "match_over":
@@ -366,8 +380,10 @@ class FrenchTarotMatch(Match):
         assert hand is not None
         cards = hand.hands[seat]
         phase = self.phase
+        actions: list[Action]
         if phase == "play":
-            actions = list(map(play_one, playable_cards(cards, [c for _, c in hand.trick.plays])))
+            assert hand.trick is not None
+            actions = [_PLAY[c] for c in playable_cards(cards, [c for _, c in hand.trick.plays])]
             if not hand.has_played[seat] and not any(p["seat"] == seat for p in hand.poignees):
                 for level, shown in poignee_sets(cards, self.players).items():
                     actions.append({"type": "declare", "what": "poignee", "level": level, "cards": shown})
@@ -375,9 +391,9 @@ class FrenchTarotMatch(Match):
         if phase == "bid":
             standing = self._standing_bid()
             start = 0 if standing is None else CONTRACTS.index(standing) + 1
-            actions: list[Action] = [PASS_ACTION]
+            actions = [PASS_ACTION]
             actions += [{"type": "bid", "contract": c} for c in CONTRACTS[start:]]
-            if self.options.petit_sec and holds_petit_sec(cards):
+            if cast(FrenchTarotOptions, self.options).petit_sec and holds_petit_sec(cards):
                 actions.append({"type": "declare", "what": "petit_sec"})
             return actions
         if phase == "call":
@@ -421,7 +437,7 @@ class FrenchTarotMatch(Match):
         if kind == "declare":
             if action.get("what") != "petit_sec":
                 raise IllegalAction("during bidding the only declaration is the petit sec")
-            if not self.options.petit_sec:
+            if not cast(FrenchTarotOptions, self.options).petit_sec:
                 raise IllegalAction("this table does not cancel deals for the petit sec")
             if not holds_petit_sec(hand.hands[seat]):
                 raise IllegalAction("the petit sec is the 1 of trumps as your only trump, without the excuse")
@@ -578,7 +594,7 @@ class FrenchTarotMatch(Match):
         level = action.get("level")
         cards = action.get("cards")
         well_formed = isinstance(cards, list) and all(isinstance(c, str) for c in cards)
-        if not isinstance(level, str) or not well_formed:
+        if not isinstance(level, str) or not isinstance(cards, list) or not well_formed:
             raise IllegalAction("a poignée names a level and the cards it shows")
         problem = valid_poignee(hand.hands[seat], self.players, level, cards)
         if problem:
@@ -635,11 +651,11 @@ class FrenchTarotMatch(Match):
             assert hand.excuse_owner is not None and hand.excuse_trick is not None
             owner_side = self._side_of(hand.excuse_owner)
             winner_side = self._side_of(hand.tricks[hand.excuse_trick].winner)
-            card, paid = excuse_settlement(piles[owner_side], owner_side != winner_side)
-            if paid and card is not None:
-                piles[owner_side].remove(card)
-                piles[winner_side].append(card)
-                excuse_given = card
+            given, paid = excuse_settlement(piles[owner_side], owner_side != winner_side)
+            if paid and given is not None:
+                piles[owner_side].remove(given)
+                piles[winner_side].append(given)
+                excuse_given = given
         points = card_points(piles["taker"])
         oudlers = count_oudlers(piles["taker"])
         slam_side = None
@@ -835,7 +851,7 @@ class FrenchTarotMatch(Match):
         return {"en": f"{who_en}: {en}.", "ja": f"{who_ja}：{ja}。"}
 
 
-_SORT_KEY = {
+_SORT_KEY: Final = {
     card: i
     for i, card in enumerate(
         sorted(
