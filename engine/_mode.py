@@ -34,6 +34,10 @@ COMPILED: tuple[str, ...] = (
     "engine.games.holy_grail.rules",
     "engine.games.french_tarot.scoring",
     "engine.games.french_tarot.rules",
+    "engine.games.fairy_500.deck",
+    "engine.games.fairy_500.bids",
+    "engine.games.fairy_500.scoring",
+    "engine.games.fairy_500.rules",
 )
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 

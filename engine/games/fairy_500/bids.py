@@ -76,6 +76,7 @@ class Bid:
 
     def label(self) -> dict[str, str]:
         if self.misere is None:
+            assert self.trump is not None  # a trick bid names its trump (or no-trumps)
             names = TRUMP_NAMES[self.trump]
             return {"en": f"{self.tricks} {names['en']}", "ja": f"{self.tricks} {names['ja']}"}
         kind = MISERE_NAMES[self.misere]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from sys import intern
 
+from mypy_extensions import mypyc_attr
+
 SUITS = ("H", "D", "C", "S")
 """聖杯, 金貨, 聖樹, 魔剣 — also the fairies' strength order, strongest first."""
 
@@ -81,6 +83,7 @@ def plain_rank_value(card: str) -> int:
     return _FACE_VALUE[rank] if rank in _FACE_VALUE else int(rank)
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """How one hand's cards follow suit and win tricks.
@@ -98,7 +101,12 @@ class Ranking:
     def winner(self, plays: list[tuple[int, str]]) -> tuple[int, str]:
         """The (seat, card) that takes a complete trick."""
         table = self.strength[self.suit[plays[0][1]]]
-        return max(plays, key=lambda play: table[play[1]])
+        best = plays[0]
+        power = table[best[1]]
+        for play in plays:  # the first of equals wins, as max() picks it
+            if table[play[1]] > power:
+                best, power = play, table[play[1]]
+        return best
 
     def playable(self, hand: list[str], led_card: str | None) -> list[str]:
         """Must follow: the cards of the led suit, or the whole hand when void (or leading)."""

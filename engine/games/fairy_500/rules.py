@@ -69,6 +69,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import PASS_ACTION, play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
@@ -109,6 +111,7 @@ def _bid_action(bid: Bid) -> Action:
     return action
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class HandState:
     """Everything about the hand in progress."""
@@ -180,6 +183,7 @@ class FairyFiveHundredMatch(Match):
     # ---- legal actions ---------------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hand
+        assert hand is not None
         phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
@@ -191,18 +195,22 @@ class FairyFiveHundredMatch(Match):
                 {"type": "discard", "cards": list(combo)}
                 for combo in itertools.combinations(hand.hands[seat], KITTY_SIZE)
             ]
-        return list(map(play_one, self._playable(seat)))
+        return [play_one(card) for card in self._playable(seat)]
 
     def _callable(self) -> list[str]:
         hand = self.hand
+        assert hand is not None
         barred = set(hand.named)
         if self.options.classical:
+            assert hand.declarer is not None
             barred.update(hand.hands[hand.declarer])
         return [card for card in self.cards if card not in barred]
 
     def _playable(self, seat: int) -> list[str]:
         hand = self.hand
+        assert hand is not None
         trick = hand.trick
+        assert trick is not None and hand.ranking is not None
         led = trick.plays[0][1] if trick.plays else None
         return hand.ranking.playable(hand.hands[seat], led)
 
@@ -238,6 +246,7 @@ class FairyFiveHundredMatch(Match):
 
     def _apply_bid(self, seat: int, action: Action) -> list[Event]:
         hand = self.hand
+        assert hand is not None
         if set(action) - {"type", "bid", "points"}:
             raise IllegalAction("a bid is {'type': 'bid', 'bid': code}")
         bid = find_bid(self.players, action.get("bid"))
@@ -259,6 +268,7 @@ class FairyFiveHundredMatch(Match):
 
     def _apply_pass(self, seat: int, action: Action) -> list[Event]:
         hand = self.hand
+        assert hand is not None
         hand.passed[seat] = True
         hand.auction.append((seat, None))
         events: list[Event] = [{"type": "pass", "seat": seat}]
@@ -272,6 +282,7 @@ class FairyFiveHundredMatch(Match):
         return events
 
     def _next_bidder(self, seat: int) -> int:
+        assert self.hand is not None
         passed = self.hand.passed
         bidder = self.next_seat_where(seat, lambda candidate: not passed[candidate])
         assert bidder is not None, "nobody left to bid"  # the callers rule it out
@@ -279,6 +290,7 @@ class FairyFiveHundredMatch(Match):
 
     def _all_passed(self) -> list[Event]:
         hand = self.hand
+        assert hand is not None
         if not self.options.classical:
             hand.kind = "ramsch"
             hand.kitty_dead = True
@@ -294,6 +306,7 @@ class FairyFiveHundredMatch(Match):
 
     def _start_contract(self, declarer: int, bid: Bid) -> list[Event]:
         hand = self.hand
+        assert hand is not None
         hand.declarer = declarer
         hand.bid = bid
         hand.turn = declarer
@@ -322,6 +335,8 @@ class FairyFiveHundredMatch(Match):
 
     def _take_kitty(self) -> None:
         hand = self.hand
+        assert hand is not None
+        assert hand.declarer is not None
         declarer_hand = hand.hands[hand.declarer]
         declarer_hand.extend(hand.kitty)
         declarer_hand.sort(key=DISPLAY_KEYS.__getitem__)
@@ -331,6 +346,7 @@ class FairyFiveHundredMatch(Match):
     def _apply_call(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "call")
         hand = self.hand
+        assert hand is not None
         card = action.get("card")
         if not isinstance(card, str) or card not in self.card_index:
             raise IllegalAction(f"{card!r} is not a card of this table's set")
@@ -353,15 +369,18 @@ class FairyFiveHundredMatch(Match):
     def _holder(self, card: str) -> int:
         """The seat holding `card`; the declarer for a card in the kitty or the discards."""
         hand = self.hand
+        assert hand is not None
         for seat, cards in enumerate(hand.hands):
             if card in cards:
                 return seat
+        assert hand.declarer is not None
         return hand.declarer
 
     # the kitty exchange
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "discard")
         hand = self.hand
+        assert hand is not None
         cards = action.get("cards")
         if (
             not isinstance(cards, list)
@@ -384,7 +403,9 @@ class FairyFiveHundredMatch(Match):
     # play
     def _start_play(self, leader: int) -> list[Event]:
         hand = self.hand
+        assert hand is not None
         if hand.kind == "contract":
+            assert hand.bid is not None
             trump = hand.bid.trump
             hand.ranking = (
                 build_ranking(self.cards, "notrump")
@@ -397,6 +418,7 @@ class FairyFiveHundredMatch(Match):
         else:
             hand.ranking = build_ranking(self.cards, "misere")
         if hand.kind == "misere":
+            assert hand.declarer is not None
             hand.play_fairies = [card for card in hand.hands[hand.declarer] if is_fairy(card)]
         self.phase = "play"
         hand.trick = Trick(leader=leader)
@@ -406,6 +428,7 @@ class FairyFiveHundredMatch(Match):
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "play")
         hand = self.hand
+        assert hand is not None
         cards = action.get("cards")
         if not isinstance(cards, list) or len(cards) != 1 or not isinstance(cards[0], str):
             raise IllegalAction("play exactly one card: {'type': 'play', 'cards': [code]}")
@@ -424,8 +447,10 @@ class FairyFiveHundredMatch(Match):
     def _play_card(self, seat: int, card: str) -> list[Event]:
         """Play a card known to be legal."""
         hand = self.hand
+        assert hand is not None
         hand.hands[seat].remove(card)
         trick = hand.trick
+        assert trick is not None and hand.ranking is not None
         trick.plays.append((seat, card))
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if card in hand.named and card not in hand.revealed:
@@ -449,7 +474,9 @@ class FairyFiveHundredMatch(Match):
     # scoring
     def _score(self) -> HandResult:
         hand = self.hand
+        assert hand is not None
         if hand.kind == "contract":
+            assert hand.declarer is not None and hand.bid is not None and hand.bid.tricks is not None
             return score_contract(
                 players=self.players,
                 declarer=hand.declarer,
@@ -461,6 +488,7 @@ class FairyFiveHundredMatch(Match):
                 classical=self.options.classical,
             )
         if hand.kind == "misere":
+            assert hand.declarer is not None and hand.bid is not None and hand.bid.misere is not None
             return score_misere(
                 players=self.players,
                 declarer=hand.declarer,
@@ -477,6 +505,7 @@ class FairyFiveHundredMatch(Match):
 
     def _finish_hand(self) -> list[Event]:
         hand = self.hand
+        assert hand is not None
         result = self._score()
         for seat, value in enumerate(result.scores):
             self.scores[seat] += value
@@ -510,6 +539,7 @@ class FairyFiveHundredMatch(Match):
     def _named_place(self, card: str, holder: int) -> str:
         """Where a named card ended up: with a lieutenant, or kept by the declarer."""
         hand = self.hand
+        assert hand is not None
         if holder != hand.declarer:
             return "lieutenant"
         return "discards" if card in hand.discards else "declarer_hand"
@@ -577,7 +607,8 @@ class FairyFiveHundredMatch(Match):
         else:
             is_declarer = seat is not None and seat == hand.declarer
             open_hand = None
-            if hand.kind == "misere" and hand.bid.is_open and self.phase == "play":
+            if hand.kind == "misere" and hand.bid is not None and hand.bid.is_open and self.phase == "play":
+                assert hand.declarer is not None
                 open_hand = {"seat": hand.declarer, "cards": list(hand.hands[hand.declarer])}
             view.update(
                 auction=[_auction_entry(s, bid) for s, bid in hand.auction],
@@ -614,6 +645,7 @@ class FairyFiveHundredMatch(Match):
         if phase == "deal":
             return {"en": "Shuffling…", "ja": "シャッフル中…"}
         hand = self.hand
+        assert hand is not None
         if phase == "bid":
             if hand.standing is None:
                 if self.options.classical:

@@ -62,8 +62,9 @@ class _Points(dict[str, float]):
 _points = _Points().__getitem__
 
 
-def card_points(cards: Iterable[str]) -> float:
-    """Sum of the card points of `cards` (the whole deck totals 91)."""
+def card_points(cards: Iterable[str]) -> float | int:
+    """Sum of the card points of `cards` (the whole deck totals 91); the int 0 for no cards, as
+    the views have always shown it (a compiled `float` would turn it into 0.0)."""
     return sum(map(_points, cards))
 
 
@@ -85,7 +86,7 @@ class HandOutcome:
     """The facts of a finished hand that the score depends on."""
 
     contract: str
-    points: float
+    points: float | int
     """Card points of the taker's side (after the excuse exchange)."""
     oudlers: int
     """Oudlers held by the taker's side at the end."""
