@@ -38,6 +38,11 @@ COMPILED: tuple[str, ...] = (
     "engine.games.fairy_500.bids",
     "engine.games.fairy_500.scoring",
     "engine.games.fairy_500.rules",
+    "engine.games.holy_grail.bot",
+    "engine.games.french_tarot.bot",
+    "engine.games.fairy_500.bot",
+    "engine.infoset",
+    "engine.search",
 )
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 

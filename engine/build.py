@@ -75,8 +75,9 @@ def build() -> None:
         )
     if result.returncode != 0:
         clean()
-        tail = [line for line in (result.stderr or result.stdout).splitlines() if line.strip()][-1:]
-        raise RuntimeError(tail[0] if tail else f"mypyc exited with {result.returncode}")
+        lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+        errors = [line for line in lines if "error" in line.lower()]
+        raise RuntimeError((errors or lines or [f"mypyc exited with {result.returncode}"])[0])
     STAMP.write_text(sources_digest() + "\n")
 
 

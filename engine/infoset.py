@@ -35,12 +35,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.core import CHANCE, Action, IllegalAction, Match
 
 HIDDEN_TYPES = frozenset({"give", "discard"})
 """Shared verbs whose cards go face down: another seat's such action is hidden from the seat."""
 
 
+@mypyc_attr(native_class=False)  # mypyc cannot compile a RuntimeError subclass natively
 class DeterminizeFailed(RuntimeError):
     """No consistent guess was found within the attempts allowed, or the time ran out (callers
     fall back)."""

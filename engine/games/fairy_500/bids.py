@@ -70,6 +70,11 @@ class Bid:
         """Hand misères play the dealt hand: the kitty stays dead."""
         return self.misere not in ("hand_misere", "open_hand_misere")
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Bid:
+        """A bid is an immutable value: a search's copy of a match shares it (a compiled frozen
+        class could not be rebuilt attribute by attribute anyway)."""
+        return self
+
     @property
     def is_open(self) -> bool:
         return self.misere in ("open_misere", "open_hand_misere")

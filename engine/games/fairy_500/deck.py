@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from sys import intern
 
-from mypy_extensions import mypyc_attr
-
 SUITS = ("H", "D", "C", "S")
 """聖杯, 金貨, 聖樹, 魔剣 — also the fairies' strength order, strongest first."""
 
@@ -83,7 +81,6 @@ def plain_rank_value(card: str) -> int:
     return _FACE_VALUE[rank] if rank in _FACE_VALUE else int(rank)
 
 
-@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """How one hand's cards follow suit and win tricks.
@@ -97,6 +94,10 @@ class Ranking:
     trump: str | None
     suit: dict[str, str]
     strength: dict[str, dict[str, int]]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Ranking:
+        """Frozen and shared by every match (`build_ranking`): a search's copy shares it too."""
+        return self
 
     def winner(self, plays: list[tuple[int, str]]) -> tuple[int, str]:
         """The (seat, card) that takes a complete trick."""
