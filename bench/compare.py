@@ -6,7 +6,8 @@ checkout's engine and on this one, in interleaved rounds, with the ratio per gam
 
 Each side runs in its own process (two versions of `engine` cannot share one), both with this
 checkout's copy of bench/engine.py, so only the engine differs. Arguments after `--` go to
-bench/engine.py (e.g. `--game holy-grail --players 4`).
+bench/engine.py (e.g. `--game holy-grail --players 4`). `--pure` adds a third side: this checkout
+from its Python sources (CARDTABLE_PURE_PYTHON=1), when its engine is compiled (engine/build.py).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
-def run(checkout: Path, script: Path, args: list[str]) -> dict[tuple[str, int], float]:
-    """hands/s per (game, players) from one bench/engine.py run against `checkout`'s engine."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+def run(checkout: Path, script: Path, args: list[str], pure: bool = False) -> dict[tuple[str, int], float]:
+    """hands/s per (game, players) from one bench/engine.py run against `checkout`'s engine
+    (`pure`: from its Python sources even where it is compiled, see engine/build.py)."""
+    env = {**os.environ, "PYTHONPATH": str(checkout), "CARDTABLE_PURE_PYTHON": "1" if pure else ""}
     out = subprocess.run(
         [sys.executable, str(script), *args],
         cwd=checkout,
@@ -47,11 +49,16 @@ def main() -> None:
     )
     parser.add_argument("baseline", type=Path, help="a checkout of the earlier engine")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds (median reported)")
+    parser.add_argument(
+        "--pure", action="store_true", help="also time this checkout from its Python sources (not compiled)"
+    )
     argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:cut])
     bench_args = argv[cut + 1 :]
     sides = {"before": args.baseline.resolve(), "now": HERE}
+    if args.pure:
+        sides["pure"] = HERE
     results: dict[str, dict[tuple[str, int], list[float]]] = {name: {} for name in sides}
     with tempfile.TemporaryDirectory() as folder:
         # A copy outside bench/, so that `import engine` finds the checkout, not bench/engine.py.
@@ -60,13 +67,18 @@ def main() -> None:
         for index in range(args.rounds):
             order = list(sides.items()) if index % 2 == 0 else list(sides.items())[::-1]
             for name, checkout in order:
-                for key, rate in run(checkout, script, bench_args).items():
+                for key, rate in run(checkout, script, bench_args, pure=name == "pure").items():
                     results[name].setdefault(key, []).append(rate)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'game':<14}{'players':>8}{'before':>10}{'now':>10}{'ratio':>8}")
+    pure_header = f"{'pure':>10}{'ratio':>8}" if args.pure else ""
+    print(f"{'game':<14}{'players':>8}{'before':>10}{'now':>10}{'ratio':>8}{pure_header}")
     for key, rates in results["now"].items():
         before, now = statistics.median(results["before"][key]), statistics.median(rates)
-        print(f"{key[0]:<14}{key[1]:>8}{before:>10.1f}{now:>10.1f}{now / before:>7.2f}×")
+        line = f"{key[0]:<14}{key[1]:>8}{before:>10.1f}{now:>10.1f}{now / before:>7.2f}×"
+        if args.pure:
+            pure = statistics.median(results["pure"][key])
+            line += f"{pure:>10.1f}{pure / before:>7.2f}×"
+        print(line)
 
 
 if __name__ == "__main__":

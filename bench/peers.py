@@ -29,6 +29,7 @@ from collections.abc import Callable
 
 from bench.engine import hands_per_second
 from engine import GAMES
+from engine._mode import describe as engine_mode
 from engine.floor import PLAYS, NoRulesGame
 
 PAIRS: tuple[tuple[str, int, str], ...] = (("holy-grail", 4, "hearts"), ("yaya-fugou", 4, "dou_dizhu"))
@@ -71,6 +72,7 @@ def main() -> None:
     args = parser.parse_args()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"engine: {engine_mode()}")
     print(f"{'ours':<16}{'hands/s':>10}   {'OpenSpiel':<12}{'hands/s':>10}{'ratio':>9}")
     for game_id, players, peer in PAIRS:
         ours: list[float] = []
