@@ -1,7 +1,9 @@
 """A game with no rules, timed by bench/peers.py as the floor under every game of this contract.
 
-One shuffle, then `PLAYS` plays of one of seven listed actions, seats in turn: whatever a real
-game does costs on top of this. It lives in the engine (not in bench/) so that `engine.build`
+One shuffle, then `PLAYS` plays of one of seven listed actions, seats in turn, and the match ends
+after one hand per player, as Holy Grail's does (a match that never ended would grow its log
+without bound and time the garbage collector walking it): whatever a real game does costs on top
+of this. It lives in the engine (not in bench/) so that `engine.build`
 compiles it with the engine's base class, as the real games are compiled; it is not registered
 in `engine.GAMES` (it is not a game anyone plays)."""
 
@@ -30,7 +32,9 @@ class NoRulesMatch(Match):
         self.played = 0
 
     def _to_act(self) -> list[int]:
-        return [CHANCE] if self.phase == "deal" else [self.played % self.players]
+        if self.phase == "play":
+            return [self.played % self.players]
+        return [CHANCE] if self.phase == "deal" else []
 
     def _legal_actions(self, seat: int) -> list[Action]:
         return list(_ACTIONS)
@@ -46,8 +50,8 @@ class NoRulesMatch(Match):
         self.played += 1
         if self.played == PLAYS:
             self.played = 0
-            self.phase = "deal"
             self.hands.append({"scores": [0] * self.players})
+            self.phase = "deal" if len(self.hands) < self.players else "match_over"
         return [{"type": "play", "seat": seat, "card": action["cards"][0]}]
 
 
