@@ -100,6 +100,17 @@ KITTY_SIZE = 4
 
 
 _BID_ACTIONS: dict[tuple[str, int], Action] = {}
+_CARD_TABLES: dict[int, tuple[list[str], frozenset[str]]] = {}
+
+
+def _card_tables(players: int) -> tuple[list[str], frozenset[str]]:
+    """`card_set(players)` and its set, made once per table size (a memo of immutable values:
+    matches and their search copies only read them, see engine/infoset.py's SHARED_TABLES)."""
+    tables = _CARD_TABLES.get(players)
+    if tables is None:
+        cards = card_set(players)
+        tables = _CARD_TABLES[players] = (cards, frozenset(cards))
+    return tables
 
 
 def _bid_action(bid: Bid) -> Action:
@@ -153,8 +164,7 @@ class FairyFiveHundredMatch(Match):
     hand: HandState | None
 
     def _setup(self) -> None:
-        self.cards = card_set(self.players)
-        self.card_index = frozenset(self.cards)
+        self.cards, self.card_index = _card_tables(self.players)  # shared by every match: only read
         self.bid_list = bids_for(self.players)
         self.hand = None
         self.finished = False
@@ -187,7 +197,7 @@ class FairyFiveHundredMatch(Match):
         phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
-            return [PASS_ACTION, *(_bid_action(bid) for bid in self.bid_list if bid.points > floor)]
+            return [PASS_ACTION] + [_bid_action(bid) for bid in self.bid_list if bid.points > floor]
         if phase == "call":
             return [{"type": "call", "card": card} for card in self._callable()]
         if phase == "discard":
