@@ -79,3 +79,34 @@ def test_a_compiled_copy_older_than_its_sources_is_refused(tmp_path):
     assert stale["compiled"] == []
     assert "stale" in stale["mode"] and "stale" in stale["stderr"]
     assert stale["scores"] == fresh["scores"]
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_a_match_pickles_and_copies_in_the_mode_in_force(game_id):
+    """A compiled match keeps every attribute through pickle and deepcopy (a search copies
+    matches; a process pool may ship them), and the copy plays on exactly as the original."""
+    import copy
+    import pickle
+    import random
+
+    match = engine.GAMES[game_id].new_match(4, seed=3)
+    rng = random.Random(3)
+    for _ in range(12):
+        seat = match.to_act()[0]
+        if seat == engine.CHANCE:
+            match.deal_random(rng)
+        else:
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+    for make_twin in (lambda m: pickle.loads(pickle.dumps(m)), copy.deepcopy):
+        twin = make_twin(match)
+        assert type(twin) is type(match)
+        assert [twin.view(s) for s in range(4)] == [match.view(s) for s in range(4)]
+        for _ in range(30):
+            acting = match.to_act()
+            if not acting or acting[0] == engine.CHANCE:
+                break
+            seat = acting[0]
+            action = rng.choice(match.legal_actions(seat))
+            assert twin.legal_actions(seat) == match.legal_actions(seat)
+            assert twin.apply(seat, action) == match.apply(seat, action)
+        assert twin.view(None) == match.view(None)

@@ -75,6 +75,10 @@ class Bid:
         class could not be rebuilt attribute by attribute anyway)."""
         return self
 
+    def __reduce__(self) -> tuple[type[Bid], tuple[object, ...]]:
+        """Pickled as its constructor call (a compiled frozen class cannot be set field by field)."""
+        return Bid, (self.code, self.points, self.tricks, self.trump, self.misere, self.declaration)
+
     @property
     def is_open(self) -> bool:
         return self.misere in ("open_misere", "open_hand_misere")

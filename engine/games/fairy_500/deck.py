@@ -99,6 +99,10 @@ class Ranking:
         """Frozen and shared by every match (`build_ranking`): a search's copy shares it too."""
         return self
 
+    def __reduce__(self) -> tuple[type[Ranking], tuple[object, ...]]:
+        """Pickled as its constructor call (a compiled frozen class cannot be set field by field)."""
+        return Ranking, (self.mode, self.trump, self.suit, self.strength)
+
     def winner(self, plays: list[tuple[int, str]]) -> tuple[int, str]:
         """The (seat, card) that takes a complete trick."""
         table = self.strength[self.suit[plays[0][1]]]
