@@ -16,6 +16,11 @@ straight to the game's `_perform` without being validated a second time. Code th
 a match's state other than through `apply` (a test building a position, a determinizing
 search) calls `state_changed()` afterwards.
 
+`python -m engine.build` compiles this module (and the games listed in `engine/_mode.py`) with
+mypyc: annotations are then checked at run time, and a compiled match has fixed attributes (no
+instance dictionary), so its state is read and restored through `__getstate__`/`__setstate__`.
+A game left in Python subclasses the compiled classes as usual.
+
 `view_all()` (a compatible addition to the contract) is the table as an all-seeing observer
 sees it: the spectator view plus every seat's hand and private view keys and the cards no seat
 holds. It is for replays of finished matches only; a game takes part through its optional
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
@@ -438,11 +443,16 @@ class Game:
         return self.match_class(self, players, self.parse_options(options, players), seed)
 
     def replay(
-        self, players: int, options: Mapping[str, Any] | GameOptions | None, log: list[tuple[int, Action]]
+        self,
+        players: int,
+        options: Mapping[str, Any] | GameOptions | None,
+        log: Iterable[tuple[int, Action] | Sequence[Any]],
     ) -> Match:
-        """Rebuild a match from its log; the result is the same match, state for state."""
+        """Rebuild a match from its log (`match.log`, or the same pairs as JSON lists); the result
+        is the same match, state for state."""
         match = self.new_match(players, options)
-        for seat, action in log:
+        for entry in log:
+            seat, action = entry
             match.apply(int(seat), action)
         return match
 
