@@ -146,118 +146,208 @@ _ORDER: dict[str, int] = {
 
 
 def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
-    """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions."""
-    fs = [card for card in F_CARDS if card in hand]
-    kind = top.kind if top is not None else None
+    """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions.
+
+    The actions may be shared with other calls and other matches: read them, never change them.
+    A rank's sets and a suit's straights depend only on the cards of that rank or suit and the
+    F's held, so each such group of plays is made once (`_rank_plays`, `_suit_plays`) and a
+    listing joins the groups, in the order: singles, sets (by rank), straights (by suit)."""
+    ordered = sorted(hand, key=_ORDER.__getitem__)
+    split = len(ordered)
+    while split and IS_F[ordered[split - 1]]:
+        split -= 1
+    naturals = ordered[:split]
+    fs = tuple(ordered[split:])  # F's sort last, in suit order H, D, C, S
     out: list[dict[str, Any]] = []
-    if kind == STRAIGHT:
-        _straights(_by_suit(hand), fs, top, revolution, out)
+    if top is None:
+        out.extend(map(play_one, naturals))
+        if fs:
+            out.append(play_one(fs[0]))
+        _sets(naturals, fs, 0, -1, False, out)
+        _straights(naturals, fs, 0, -1, False, out)
         return out
-    by_rank: dict[int, list[str]] = {}
-    for card in sorted(hand, key=_ORDER.__getitem__):
-        if not IS_F[card]:
-            value = STRENGTH[card]
-            if value in by_rank:
-                by_rank[value].append(card)
-            else:
-                by_rank[value] = [card]
-    if kind is None or kind == SINGLE:
-        _singles(by_rank, fs, top, revolution, out)
-    if kind is None or kind == SET:
-        _sets(by_rank, fs, top, revolution, out)
-    if kind is None:
-        _straights(_by_suit(hand), fs, top, revolution, out)
+    if top.all_f:
+        return out  # nothing of its kind and size beats a play made only of F's
+    kind = top.kind
+    old = top.value
+    if kind == SINGLE:
+        if revolution:
+            out.extend([play_one(card) for card in naturals if STRENGTH[card] < old])
+        else:
+            out.extend([play_one(card) for card in naturals if STRENGTH[card] > old])
+        if fs:
+            out.append(play_one(fs[0]))
+    elif kind == SET:
+        _sets(naturals, fs, top.size, old, revolution, out)
+    else:
+        _straights(naturals, fs, top.size, old, revolution, out)
     return out
 
 
-def _by_suit(hand: list[str]) -> dict[str, dict[int, str]]:
-    """Suit → {strength: card} of the natural cards of `hand`."""
-    by_suit: dict[str, dict[int, str]] = {suit: {} for suit in SUITS}
-    for card in hand:
-        if not IS_F[card]:
-            by_suit[card[0]][STRENGTH[card]] = card
-    return by_suit
+class _Group(NamedTuple):
+    """The plays of one rank (sets) or one suit (straights) in listing order, with the size
+    and the value (rank, or bottom card of a straight) of each, for picking the follows."""
+
+    actions: tuple[dict[str, Any], ...]
+    sizes: tuple[int, ...]
+    values: tuple[int, ...]
 
 
-def _singles(
-    by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
-) -> None:
-    if top is None:
-        for cards in by_rank.values():
-            out.extend(map(play_one, cards))
-    elif not top.all_f:  # nothing beats a lone F
-        old = top.value
-        for value, cards in by_rank.items():
-            if value < old if revolution else value > old:
-                out.extend(map(play_one, cards))
-    if fs and (top is None or not top.all_f):
-        out.append(play_one(fs[0]))
+_RANK_PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...]], _Group] = {}
+_SUIT_PLAYS: dict[tuple[str, int, tuple[str, ...]], _Group] = {}
+_MEMO_LIMIT = 4096
+"""The two memos start afresh past this many entries (each holds a few plays)."""
 
 
 def _sets(
-    by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
+    naturals: list[str], fs: tuple[str, ...], wanted: int, old: int, revolution: bool, out: list[dict[str, Any]]
 ) -> None:
-    wanted = top.size if top is not None else None
+    """Sets by rank, then the F-only sets; with `wanted` (a size), only the sets of that size
+    stronger than `old`."""
     f_count = len(fs)
-    for value, cards in by_rank.items():
-        if len(cards) + f_count < 2 or (wanted is not None and len(cards) + f_count < wanted):
-            continue
-        if not _stronger_value(value, top, revolution):
-            continue
-        for count in range(1, len(cards) + 1):
-            if wanted is not None and not count <= wanted <= count + f_count:
-                continue
-            for chosen in combinations(cards, count):
-                for extra in range(f_count + 1):
-                    size = count + extra
-                    if size < 2 or (wanted is not None and size != wanted):
-                        continue
-                    if not extra:
-                        out.append(_play(list(chosen), {}))
-                        continue
+    need = wanted if wanted else 2
+    index = 0
+    count = len(naturals)
+    while index < count:
+        value = STRENGTH[naturals[index]]
+        end = index + 1
+        while end < count and STRENGTH[naturals[end]] == value:
+            end += 1
+        if end - index + f_count >= need and (
+            not wanted or (value < old if revolution else value > old)
+        ):
+            group = _rank_plays(tuple(naturals[index:end]), fs, value)
+            if wanted:
+                out.extend([action for action, size in zip(group.actions, group.sizes) if size == wanted])
+            else:
+                out.extend(group.actions)
+        index = end
+    if wanted:
+        if wanted <= f_count:
+            out.append({"type": "play", "cards": list(fs[:wanted])})
+    else:
+        for size in range(2, f_count + 1):
+            out.append({"type": "play", "cards": list(fs[:size])})
+
+
+def _rank_plays(cards: tuple[str, ...], fs: tuple[str, ...], value: int) -> _Group:
+    """Every set of the rank `value` from `cards` (that rank's cards held) and the F's `fs`:
+    by number of cards of the rank used, then which, then F's added."""
+    key = (cards, fs)
+    group = _RANK_PLAYS.get(key)
+    if group is not None:
+        return group
+    actions: list[dict[str, Any]] = []
+    sizes: list[int] = []
+    f_count = len(fs)
+    for count in range(1, len(cards) + 1):
+        for chosen in combinations(cards, count):
+            for extra in range(0 if count >= 2 else 1, f_count + 1):
+                if not extra:
+                    actions.append({"type": "play", "cards": list(chosen)})
+                else:
                     used = fs[:extra]
                     names = _set_names([card[0] for card in chosen], extra, value)
-                    out.append(_play([*chosen, *used], dict(zip(used, names, strict=True))))
-    if top is None or not top.all_f:
-        for size in range(2, f_count + 1):
-            if wanted is None or size == wanted:
-                out.append(_play(fs[:size], {}))
+                    actions.append({"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names))})
+                sizes.append(count + extra)
+    if len(_RANK_PLAYS) >= _MEMO_LIMIT:
+        _RANK_PLAYS.clear()
+    group = _RANK_PLAYS[key] = _Group(tuple(actions), tuple(sizes), (value,) * len(sizes))
+    return group
+
+
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+_SUIT_CARDS = {suit: tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS}
+"""Suit → its natural cards by strength, made once (plays share these strings)."""
 
 
 def _straights(
-    by_suit: dict[str, dict[int, str]], fs: list[str], top: Shape | None, revolution: bool, out: list
+    naturals: list[str], fs: tuple[str, ...], wanted: int, old: int, revolution: bool, out: list[dict[str, Any]]
 ) -> None:
+    """Straights by suit; with `wanted` (a length), only those of that length whose bottom card
+    is stronger than `old`."""
+    masks = [0, 0, 0, 0]
+    for card in naturals:
+        masks[_SUIT_INDEX[card[0]]] |= 1 << STRENGTH[card]
+    f_count = len(fs)
+    need = wanted if wanted else 3
+    for index, mask in enumerate(masks):
+        if not mask:
+            continue
+        if f_count:
+            if mask.bit_count() + f_count < need:
+                continue
+        elif not mask & (mask >> 1) & (mask >> 2):
+            continue  # no three in a row, and no F to fill a gap
+        group = _suit_plays(SUITS[index], mask, fs)
+        if not wanted:
+            out.extend(group.actions)
+        elif revolution:
+            out.extend(
+                [
+                    action
+                    for action, size, low in zip(group.actions, group.sizes, group.values)
+                    if size == wanted and low < old
+                ]
+            )
+        else:
+            out.extend(
+                [
+                    action
+                    for action, size, low in zip(group.actions, group.sizes, group.values)
+                    if size == wanted and low > old
+                ]
+            )
+
+
+def _suit_plays(suit: str, mask: int, fs: tuple[str, ...]) -> _Group:
+    """Every straight of `suit` from the held strengths `mask` and the F's `fs`: by length,
+    then bottom card, then which held cards F's stand in for (keeping them for later)."""
+    key = (suit, mask, fs)
+    group = _SUIT_PLAYS.get(key)
+    if group is not None:
+        return group
+    actions: list[dict[str, Any]] = []
+    sizes: list[int] = []
+    lows: list[int] = []
     f_count = len(fs)
     rank_count = len(NATURAL_RANKS)
-    lengths = [top.size] if top is not None else range(3, rank_count + 1)
-    for suit in SUITS:
-        present = by_suit[suit]
-        longest = len(present) + f_count
-        if not present or longest < 3:
+    present = [value for value in range(rank_count) if mask >> value & 1]
+    suit_cards = _SUIT_CARDS[suit]
+    windows: list[tuple[int, int]] = []  # (length, low) with at most f_count missing cards
+    for low in range(rank_count - 2):
+        missing = 0
+        for high in range(low + 1, rank_count + 1):
+            if not mask >> (high - 1) & 1:
+                missing += 1
+                if missing > f_count:
+                    break
+            if high - low >= 3:
+                windows.append((high - low, low))
+    windows.sort()
+    for length, low in windows:
+        high = low + length
+        held = [value for value in present if low <= value < high]
+        if not held:
             continue
-        # held_before[i]: how many of the suit's strengths below i the hand holds.
-        held_before = [0] * (rank_count + 1)
-        for value in range(rank_count):
-            held_before[value + 1] = held_before[value] + (value in present)
-        for length in lengths:
-            if length > longest:
-                break
-            for low in range(rank_count - length + 1):
-                held_count = held_before[low + length] - held_before[low]
-                spare = f_count - (length - held_count)
-                if spare < 0 or not held_count or not _stronger_value(low, top, revolution):
-                    continue
-                window = range(low, low + length)
-                held = [v for v in window if v in present]
-                missing = [v for v in window if v not in present]
-                # F's may also stand in for cards the player holds (keeping them for later).
-                for replaced_count in range(min(spare, held_count - 1) + 1):
-                    for replaced in combinations(held, replaced_count):
-                        filled = sorted((*missing, *replaced))
-                        used = fs[: len(filled)]
-                        naturals = [present[v] for v in held if v not in replaced]
-                        names = [card_of(suit, v) for v in filled]
-                        out.append(_play([*naturals, *used], dict(zip(used, names, strict=True))))
+        spare = f_count - (length - len(held))
+        missing_values = [value for value in range(low, high) if not mask >> value & 1]
+        for replaced_count in range(min(spare, len(held) - 1) + 1):
+            for replaced in combinations(held, replaced_count):
+                filled = sorted((*missing_values, *replaced)) if replaced else missing_values
+                used = fs[: len(filled)]
+                cards = [suit_cards[value] for value in held if value not in replaced]
+                if used:
+                    names = [suit_cards[value] for value in filled]
+                    actions.append({"type": "play", "cards": [*cards, *used], "as": dict(zip(used, names))})
+                else:
+                    actions.append({"type": "play", "cards": cards})
+                sizes.append(length)
+                lows.append(low)
+    if len(_SUIT_PLAYS) >= _MEMO_LIMIT:
+        _SUIT_PLAYS.clear()
+    group = _SUIT_PLAYS[key] = _Group(tuple(actions), tuple(sizes), tuple(lows))
+    return group
 
 
 def validate_cards(cards: Any, hand: list[str]) -> list[str]:
