@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 from engine.cards import play_one
 from engine.games.yaya_fugou.cards import (
     DECK_SET,
-    F_CARDS,
     IS_F,
     NATURAL_RANKS,
     NATURALS,
@@ -200,7 +199,12 @@ _MEMO_LIMIT = 4096
 
 
 def _sets(
-    naturals: list[str], fs: tuple[str, ...], wanted: int, old: int, revolution: bool, out: list[dict[str, Any]]
+    naturals: list[str],
+    fs: tuple[str, ...],
+    wanted: int,
+    old: int,
+    revolution: bool,
+    out: list[dict[str, Any]],
 ) -> None:
     """Sets by rank, then the F-only sets; with `wanted` (a size), only the sets of that size
     stronger than `old`."""
@@ -213,12 +217,16 @@ def _sets(
         end = index + 1
         while end < count and STRENGTH[naturals[end]] == value:
             end += 1
-        if end - index + f_count >= need and (
-            not wanted or (value < old if revolution else value > old)
-        ):
+        if end - index + f_count >= need and (not wanted or (value < old if revolution else value > old)):
             group = _rank_plays(tuple(naturals[index:end]), fs, value)
             if wanted:
-                out.extend([action for action, size in zip(group.actions, group.sizes) if size == wanted])
+                out.extend(
+                    [
+                        action
+                        for action, size in zip(group.actions, group.sizes, strict=True)
+                        if size == wanted
+                    ]
+                )
             else:
                 out.extend(group.actions)
         index = end
@@ -248,7 +256,9 @@ def _rank_plays(cards: tuple[str, ...], fs: tuple[str, ...], value: int) -> _Gro
                 else:
                     used = fs[:extra]
                     names = _set_names([card[0] for card in chosen], extra, value)
-                    actions.append({"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names))})
+                    actions.append(
+                        {"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names, strict=True))}
+                    )
                 sizes.append(count + extra)
     if len(_RANK_PLAYS) >= _MEMO_LIMIT:
         _RANK_PLAYS.clear()
@@ -262,7 +272,12 @@ _SUIT_CARDS = {suit: tuple(card_of(suit, value) for value in range(len(NATURAL_R
 
 
 def _straights(
-    naturals: list[str], fs: tuple[str, ...], wanted: int, old: int, revolution: bool, out: list[dict[str, Any]]
+    naturals: list[str],
+    fs: tuple[str, ...],
+    wanted: int,
+    old: int,
+    revolution: bool,
+    out: list[dict[str, Any]],
 ) -> None:
     """Straights by suit; with `wanted` (a length), only those of that length whose bottom card
     is stronger than `old`."""
@@ -286,7 +301,7 @@ def _straights(
             out.extend(
                 [
                     action
-                    for action, size, low in zip(group.actions, group.sizes, group.values)
+                    for action, size, low in zip(group.actions, group.sizes, group.values, strict=True)
                     if size == wanted and low < old
                 ]
             )
@@ -294,7 +309,7 @@ def _straights(
             out.extend(
                 [
                     action
-                    for action, size, low in zip(group.actions, group.sizes, group.values)
+                    for action, size, low in zip(group.actions, group.sizes, group.values, strict=True)
                     if size == wanted and low > old
                 ]
             )
@@ -339,7 +354,9 @@ def _suit_plays(suit: str, mask: int, fs: tuple[str, ...]) -> _Group:
                 cards = [suit_cards[value] for value in held if value not in replaced]
                 if used:
                     names = [suit_cards[value] for value in filled]
-                    actions.append({"type": "play", "cards": [*cards, *used], "as": dict(zip(used, names))})
+                    actions.append(
+                        {"type": "play", "cards": [*cards, *used], "as": dict(zip(used, names, strict=True))}
+                    )
                 else:
                     actions.append({"type": "play", "cards": cards})
                 sizes.append(length)
