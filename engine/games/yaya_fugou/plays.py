@@ -72,7 +72,7 @@ def _stronger_value(value: int, old: Shape | None, revolution: bool) -> bool:
     return value < old.value if revolution else value > old.value
 
 
-_SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
+SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
 """The shape of each natural card played alone (what `classify` finds for it)."""
 
 
@@ -85,7 +85,7 @@ def classify(cards: list[str], as_map: dict[str, str]) -> Shape:
 
     The caller has checked that the cards are distinct cards of the deck."""
     if len(cards) == 1 and not as_map:
-        single = _SINGLE_SHAPES.get(cards[0])  # the commonest play: one natural card
+        single = SINGLE_SHAPES.get(cards[0])  # the commonest play: one natural card
         if single is not None:
             return single
     naturals = [card for card in cards if not IS_F[card]]
@@ -151,7 +151,12 @@ def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> lis
     A rank's sets and a suit's straights depend only on the cards of that rank or suit and the
     F's held, so each such group of plays is made once (`_rank_plays`, `_suit_plays`) and a
     listing joins the groups, in the order: singles, sets (by rank), straights (by suit)."""
-    ordered = sorted(hand, key=_ORDER.__getitem__)
+    return list_plays(sorted(hand, key=_ORDER.__getitem__), top, revolution)
+
+
+def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
+    """`enumerate_plays` for a hand already in listing order (strength, then suit H, D, C, S:
+    the order a match keeps hands in)."""
     split = len(ordered)
     while split and IS_F[ordered[split - 1]]:
         split -= 1
@@ -266,6 +271,43 @@ def _rank_plays(cards: tuple[str, ...], fs: tuple[str, ...], value: int) -> _Gro
     return group
 
 
+_Window = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
+_WINDOWS: dict[tuple[int, int], tuple[_Window, ...]] = {}
+
+
+def _windows(mask: int, f_count: int) -> tuple[_Window, ...]:
+    """Every run of three or more strengths that the held strengths `mask` and `f_count` F's can
+    fill, holding at least one natural card, by length then bottom: (length, low, held
+    strengths, missing strengths, F's to spare). A memo: one suit's plays reuse another's."""
+    key = (mask, f_count)
+    found = _WINDOWS.get(key)
+    if found is not None:
+        return found
+    rank_count = len(NATURAL_RANKS)
+    gaps = [value for value in range(rank_count) if not mask >> value & 1]
+    gaps += [rank_count] * (f_count + 1)
+    spans: list[tuple[int, int]] = []  # (length, low) with at most f_count missing cards
+    first_gap = 0  # index in `gaps` of the first gap at or above `low`
+    for low in range(rank_count - 2):
+        while gaps[first_gap] < low:
+            first_gap += 1
+        # The window may reach up to (not including) the (f_count + 1)-th gap from `low`.
+        for length in range(3, gaps[first_gap + f_count] - low + 1):
+            spans.append((length, low))
+    spans.sort()
+    windows: list[_Window] = []
+    for length, low in spans:
+        values = range(low, low + length)
+        held = tuple(value for value in values if mask >> value & 1)
+        if held:
+            missing_values = tuple(value for value in values if not mask >> value & 1)
+            windows.append((length, low, held, missing_values, f_count - len(missing_values)))
+    if len(_WINDOWS) >= _MEMO_LIMIT:
+        _WINDOWS.clear()
+    found = _WINDOWS[key] = tuple(windows)
+    return found
+
+
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _SUIT_CARDS = {suit: tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS}
 """Suit → its natural cards by strength, made once (plays share these strings)."""
@@ -325,28 +367,8 @@ def _suit_plays(suit: str, mask: int, fs: tuple[str, ...]) -> _Group:
     actions: list[dict[str, Any]] = []
     sizes: list[int] = []
     lows: list[int] = []
-    f_count = len(fs)
-    rank_count = len(NATURAL_RANKS)
-    present = [value for value in range(rank_count) if mask >> value & 1]
     suit_cards = _SUIT_CARDS[suit]
-    windows: list[tuple[int, int]] = []  # (length, low) with at most f_count missing cards
-    for low in range(rank_count - 2):
-        missing = 0
-        for high in range(low + 1, rank_count + 1):
-            if not mask >> (high - 1) & 1:
-                missing += 1
-                if missing > f_count:
-                    break
-            if high - low >= 3:
-                windows.append((high - low, low))
-    windows.sort()
-    for length, low in windows:
-        high = low + length
-        held = [value for value in present if low <= value < high]
-        if not held:
-            continue
-        spare = f_count - (length - len(held))
-        missing_values = [value for value in range(low, high) if not mask >> value & 1]
+    for length, low, held, missing_values, spare in _windows(mask, len(fs)):
         for replaced_count in range(min(spare, len(held) - 1) + 1):
             for replaced in combinations(held, replaced_count):
                 filled = sorted((*missing_values, *replaced)) if replaced else missing_values
