@@ -147,10 +147,10 @@ _ORDER: dict[str, int] = {
 def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
     """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions.
 
-    The actions may be shared with other calls and other matches: read them, never change them.
-    A rank's sets and a suit's straights depend only on the cards of that rank or suit and the
-    F's held, so each such group of plays is made once (`_rank_plays`, `_suit_plays`) and a
-    listing joins the groups, in the order: singles, sets (by rank), straights (by suit)."""
+    Single-card plays are shared with other calls (read actions, never change them). The sets
+    of each rank and the straights of each suit are made as groups that know each play's size
+    and value (`_rank_plays`, `_suit_plays`): a lead joins the groups in listing order
+    (singles, sets by rank, straights by suit), a follow picks from them what beats the table."""
     return list_plays(sorted(hand, key=_ORDER.__getitem__), top, revolution)
 
 
@@ -190,17 +190,13 @@ def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[
 
 class _Group(NamedTuple):
     """The plays of one rank (sets) or one suit (straights) in listing order, with the size
-    and the value (rank, or bottom card of a straight) of each, for picking the follows."""
+    and the value (rank, or bottom card of a straight) of each, for picking the follows.
+    (Memoizing groups across calls was tried: random hands rarely repeat one, and the memo
+    cost more memory than it saved time.)"""
 
     actions: tuple[dict[str, Any], ...]
     sizes: tuple[int, ...]
     values: tuple[int, ...]
-
-
-_RANK_PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...]], _Group] = {}
-_SUIT_PLAYS: dict[tuple[str, int, tuple[str, ...]], _Group] = {}
-_MEMO_LIMIT = 4096
-"""The two memos start afresh past this many entries (each holds a few plays)."""
 
 
 def _sets(
@@ -246,10 +242,6 @@ def _sets(
 def _rank_plays(cards: tuple[str, ...], fs: tuple[str, ...], value: int) -> _Group:
     """Every set of the rank `value` from `cards` (that rank's cards held) and the F's `fs`:
     by number of cards of the rank used, then which, then F's added."""
-    key = (cards, fs)
-    group = _RANK_PLAYS.get(key)
-    if group is not None:
-        return group
     actions: list[dict[str, Any]] = []
     sizes: list[int] = []
     f_count = len(fs)
@@ -265,24 +257,16 @@ def _rank_plays(cards: tuple[str, ...], fs: tuple[str, ...], value: int) -> _Gro
                         {"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names, strict=True))}
                     )
                 sizes.append(count + extra)
-    if len(_RANK_PLAYS) >= _MEMO_LIMIT:
-        _RANK_PLAYS.clear()
-    group = _RANK_PLAYS[key] = _Group(tuple(actions), tuple(sizes), (value,) * len(sizes))
-    return group
+    return _Group(tuple(actions), tuple(sizes), (value,) * len(sizes))
 
 
 _Window = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
-_WINDOWS: dict[tuple[int, int], tuple[_Window, ...]] = {}
 
 
-def _windows(mask: int, f_count: int) -> tuple[_Window, ...]:
+def _windows(mask: int, f_count: int) -> list[_Window]:
     """Every run of three or more strengths that the held strengths `mask` and `f_count` F's can
     fill, holding at least one natural card, by length then bottom: (length, low, held
-    strengths, missing strengths, F's to spare). A memo: one suit's plays reuse another's."""
-    key = (mask, f_count)
-    found = _WINDOWS.get(key)
-    if found is not None:
-        return found
+    strengths, missing strengths, F's to spare)."""
     rank_count = len(NATURAL_RANKS)
     gaps = [value for value in range(rank_count) if not mask >> value & 1]
     gaps += [rank_count] * (f_count + 1)
@@ -302,10 +286,7 @@ def _windows(mask: int, f_count: int) -> tuple[_Window, ...]:
         if held:
             missing_values = tuple(value for value in values if not mask >> value & 1)
             windows.append((length, low, held, missing_values, f_count - len(missing_values)))
-    if len(_WINDOWS) >= _MEMO_LIMIT:
-        _WINDOWS.clear()
-    found = _WINDOWS[key] = tuple(windows)
-    return found
+    return windows
 
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
@@ -360,10 +341,6 @@ def _straights(
 def _suit_plays(suit: str, mask: int, fs: tuple[str, ...]) -> _Group:
     """Every straight of `suit` from the held strengths `mask` and the F's `fs`: by length,
     then bottom card, then which held cards F's stand in for (keeping them for later)."""
-    key = (suit, mask, fs)
-    group = _SUIT_PLAYS.get(key)
-    if group is not None:
-        return group
     actions: list[dict[str, Any]] = []
     sizes: list[int] = []
     lows: list[int] = []
@@ -383,10 +360,7 @@ def _suit_plays(suit: str, mask: int, fs: tuple[str, ...]) -> _Group:
                     actions.append({"type": "play", "cards": cards})
                 sizes.append(length)
                 lows.append(low)
-    if len(_SUIT_PLAYS) >= _MEMO_LIMIT:
-        _SUIT_PLAYS.clear()
-    group = _SUIT_PLAYS[key] = _Group(tuple(actions), tuple(sizes), tuple(lows))
-    return group
+    return _Group(tuple(actions), tuple(sizes), tuple(lows))
 
 
 def validate_cards(cards: Any, hand: list[str]) -> list[str]:
