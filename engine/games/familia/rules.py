@@ -668,8 +668,12 @@ class FamiliaMatch(Match):
         """Play a card known to be legal."""
         trick = self.trick
         assert trick is not None
-        rule = self._rule
-        batting = card != JOKER and _BATTING_KEYS[rule][card] in trick.played_keys(rule)
+        if card == JOKER:
+            batting = False
+        else:
+            keys = _BATTING_KEYS[self._rule]
+            key = keys[card]
+            batting = any(keys[played] == key for _, played in trick.plays)
         self.holdings[seat].remove(card)
         known = self.known[seat]
         if known and card in known:
