@@ -285,9 +285,13 @@ class TrickState:
         plays = self.plays
         if self._keys_rule != rule:
             self._keys_rule, self._keys_seen, self._keys = rule, 0, set()
-        if self._keys_seen != len(plays):
+        seen = self._keys_seen
+        if seen != len(plays):
             keys = _BATTING_KEYS[rule]
-            self._keys.update(keys[card] for _, card in plays[self._keys_seen :] if card != JOKER)
+            played = self._keys
+            for _, card in plays[seen:]:
+                if card != JOKER:
+                    played.add(keys[card])
             self._keys_seen = len(plays)
         return self._keys
 
@@ -668,12 +672,8 @@ class FamiliaMatch(Match):
         """Play a card known to be legal."""
         trick = self.trick
         assert trick is not None
-        if card == JOKER:
-            batting = False
-        else:
-            keys = _BATTING_KEYS[self._rule]
-            key = keys[card]
-            batting = any(keys[played] == key for _, played in trick.plays)
+        rule = self._rule
+        batting = card != JOKER and _BATTING_KEYS[rule][card] in trick.played_keys(rule)
         self.holdings[seat].remove(card)
         known = self.known[seat]
         if known and card in known:
