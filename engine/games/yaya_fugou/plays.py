@@ -147,10 +147,11 @@ _ORDER: dict[str, int] = {
 def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
     """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions.
 
-    Single-card plays are shared with other calls (read actions, never change them). The sets
-    of each rank and the straights of each suit are made as groups that know each play's size
-    and value (`_rank_plays`, `_suit_plays`): a lead joins the groups in listing order
-    (singles, sets by rank, straights by suit), a follow picks from them what beats the table."""
+    Single-card plays are shared with other calls (read actions, never change them). Plays are
+    built straight from the hand grouped by rank (sets) and by suit (straights, from a bit mask
+    of the strengths held), and a follow builds only plays of the table's kind and size that
+    beat it, instead of listing every play and filtering. (Memoizing the groups across calls
+    was tried: random hands rarely repeat one, and the memo cost memory, not time.)"""
     return list_plays(sorted(hand, key=_ORDER.__getitem__), top, revolution)
 
 
@@ -188,17 +189,6 @@ def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[
     return out
 
 
-class _Group(NamedTuple):
-    """The plays of one rank (sets) or one suit (straights) in listing order, with the size
-    and the value (rank, or bottom card of a straight) of each, for picking the follows.
-    (Memoizing groups across calls was tried: random hands rarely repeat one, and the memo
-    cost more memory than it saved time.)"""
-
-    actions: tuple[dict[str, Any], ...]
-    sizes: tuple[int, ...]
-    values: tuple[int, ...]
-
-
 def _sets(
     naturals: list[str],
     fs: tuple[str, ...],
@@ -219,17 +209,7 @@ def _sets(
         while end < count and STRENGTH[naturals[end]] == value:
             end += 1
         if end - index + f_count >= need and (not wanted or (value < old if revolution else value > old)):
-            group = _rank_plays(tuple(naturals[index:end]), fs, value)
-            if wanted:
-                out.extend(
-                    [
-                        action
-                        for action, size in zip(group.actions, group.sizes, strict=True)
-                        if size == wanted
-                    ]
-                )
-            else:
-                out.extend(group.actions)
+            _rank_sets(naturals[index:end], fs, value, wanted, out)
         index = end
     if wanted:
         if wanted <= f_count:
@@ -239,34 +219,40 @@ def _sets(
             out.append({"type": "play", "cards": list(fs[:size])})
 
 
-def _rank_plays(cards: tuple[str, ...], fs: tuple[str, ...], value: int) -> _Group:
-    """Every set of the rank `value` from `cards` (that rank's cards held) and the F's `fs`:
-    by number of cards of the rank used, then which, then F's added."""
-    actions: list[dict[str, Any]] = []
-    sizes: list[int] = []
+def _rank_sets(
+    cards: list[str], fs: tuple[str, ...], value: int, wanted: int, out: list[dict[str, Any]]
+) -> None:
+    """The sets of the rank `value` from `cards` (that rank's cards held) and the F's `fs`, by
+    number of cards of the rank used, then which, then F's added; only of size `wanted` if set."""
     f_count = len(fs)
     for count in range(1, len(cards) + 1):
+        if wanted:
+            extra = wanted - count
+            if extra < 0 or extra > f_count:
+                continue
+            extras = range(extra, extra + 1)
+        else:
+            extras = range(0 if count >= 2 else 1, f_count + 1)
         for chosen in combinations(cards, count):
-            for extra in range(0 if count >= 2 else 1, f_count + 1):
+            for extra in extras:
                 if not extra:
-                    actions.append({"type": "play", "cards": list(chosen)})
-                else:
-                    used = fs[:extra]
-                    names = _set_names([card[0] for card in chosen], extra, value)
-                    actions.append(
-                        {"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names, strict=True))}
-                    )
-                sizes.append(count + extra)
-    return _Group(tuple(actions), tuple(sizes), (value,) * len(sizes))
+                    out.append({"type": "play", "cards": list(chosen)})
+                    continue
+                used = fs[:extra]
+                names = _set_names([card[0] for card in chosen], extra, value)
+                out.append(
+                    {"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names, strict=True))}
+                )
 
 
 _Window = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
 
 
-def _windows(mask: int, f_count: int) -> list[_Window]:
-    """Every run of three or more strengths that the held strengths `mask` and `f_count` F's can
-    fill, holding at least one natural card, by length then bottom: (length, low, held
-    strengths, missing strengths, F's to spare)."""
+def _windows(mask: int, f_count: int, wanted: int, old: int, revolution: bool) -> list[_Window]:
+    """Every run of three or more strengths (only `wanted` long, bottom stronger than `old`, if
+    `wanted` is set) that the held strengths `mask` and `f_count` F's can fill, holding at
+    least one natural card, by length then bottom: (length, low, held strengths, missing
+    strengths, F's to spare)."""
     rank_count = len(NATURAL_RANKS)
     gaps = [value for value in range(rank_count) if not mask >> value & 1]
     gaps += [rank_count] * (f_count + 1)
@@ -276,9 +262,14 @@ def _windows(mask: int, f_count: int) -> list[_Window]:
         while gaps[first_gap] < low:
             first_gap += 1
         # The window may reach up to (not including) the (f_count + 1)-th gap from `low`.
-        for length in range(3, gaps[first_gap + f_count] - low + 1):
-            spans.append((length, low))
-    spans.sort()
+        reach = gaps[first_gap + f_count] - low
+        if not wanted:
+            for length in range(3, reach + 1):
+                spans.append((length, low))
+        elif wanted <= reach and (low < old if revolution else low > old):
+            spans.append((wanted, low))
+    if not wanted:
+        spans.sort()
     windows: list[_Window] = []
     for length, low in spans:
         values = range(low, low + length)
@@ -302,8 +293,9 @@ def _straights(
     revolution: bool,
     out: list[dict[str, Any]],
 ) -> None:
-    """Straights by suit; with `wanted` (a length), only those of that length whose bottom card
-    is stronger than `old`."""
+    """Straights by suit, then length, then bottom card, then which held cards F's stand in for
+    (keeping them for later); with `wanted` (a length), only those of that length whose bottom
+    card is stronger than `old`."""
     masks = [0, 0, 0, 0]
     for card in naturals:
         masks[_SUIT_INDEX[card[0]]] |= 1 << STRENGTH[card]
@@ -317,50 +309,24 @@ def _straights(
                 continue
         elif not mask & (mask >> 1) & (mask >> 2):
             continue  # no three in a row, and no F to fill a gap
-        group = _suit_plays(SUITS[index], mask, fs)
-        if not wanted:
-            out.extend(group.actions)
-        elif revolution:
-            out.extend(
-                [
-                    action
-                    for action, size, low in zip(group.actions, group.sizes, group.values, strict=True)
-                    if size == wanted and low < old
-                ]
-            )
-        else:
-            out.extend(
-                [
-                    action
-                    for action, size, low in zip(group.actions, group.sizes, group.values, strict=True)
-                    if size == wanted and low > old
-                ]
-            )
-
-
-def _suit_plays(suit: str, mask: int, fs: tuple[str, ...]) -> _Group:
-    """Every straight of `suit` from the held strengths `mask` and the F's `fs`: by length,
-    then bottom card, then which held cards F's stand in for (keeping them for later)."""
-    actions: list[dict[str, Any]] = []
-    sizes: list[int] = []
-    lows: list[int] = []
-    suit_cards = _SUIT_CARDS[suit]
-    for length, low, held, missing_values, spare in _windows(mask, len(fs)):
-        for replaced_count in range(min(spare, len(held) - 1) + 1):
-            for replaced in combinations(held, replaced_count):
-                filled = sorted((*missing_values, *replaced)) if replaced else missing_values
-                used = fs[: len(filled)]
-                cards = [suit_cards[value] for value in held if value not in replaced]
-                if used:
-                    names = [suit_cards[value] for value in filled]
-                    actions.append(
-                        {"type": "play", "cards": [*cards, *used], "as": dict(zip(used, names, strict=True))}
-                    )
-                else:
-                    actions.append({"type": "play", "cards": cards})
-                sizes.append(length)
-                lows.append(low)
-    return _Group(tuple(actions), tuple(sizes), tuple(lows))
+        suit_cards = _SUIT_CARDS[SUITS[index]]
+        for _, _, held, missing_values, spare in _windows(mask, f_count, wanted, old, revolution):
+            for replaced_count in range(min(spare, len(held) - 1) + 1):
+                for replaced in combinations(held, replaced_count):
+                    filled = sorted((*missing_values, *replaced)) if replaced else missing_values
+                    used = fs[: len(filled)]
+                    cards = [suit_cards[value] for value in held if value not in replaced]
+                    if used:
+                        names = [suit_cards[value] for value in filled]
+                        out.append(
+                            {
+                                "type": "play",
+                                "cards": [*cards, *used],
+                                "as": dict(zip(used, names, strict=True)),
+                            }
+                        )
+                    else:
+                        out.append({"type": "play", "cards": cards})
 
 
 def validate_cards(cards: Any, hand: list[str]) -> list[str]:
