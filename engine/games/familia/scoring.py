@@ -246,27 +246,10 @@ def _cancel(role: Role) -> Role:
     return Role(role.kind, role.cards, role.points, zeroed=True)
 
 
-_SCORES: dict[tuple[tuple[str, ...], str, str | None, bool, int], PlayerScore] = {}
-"""Memo of `score_player` (a pure function of the won multiset, which repeats often between hands
-and in the bot's what-ifs); bounded, and its frozen values are safe to share."""
-
-
 def score_player(
     won: Sequence[str], sex: str, crest: str | None, tricks_won: int, face_sets: int
 ) -> PlayerScore:
     """One player's points for a hand from the face cards (and jokers) they won."""
-    key = (tuple(sorted(won)), sex, crest, tricks_won == 0, face_sets)
-    score = _SCORES.get(key)
-    if score is None:
-        if len(_SCORES) >= 4096:
-            _SCORES.clear()
-        score = _SCORES[key] = _score_player(won, sex, crest, tricks_won, face_sets)
-    return score
-
-
-def _score_player(
-    won: Sequence[str], sex: str, crest: str | None, tricks_won: int, face_sets: int
-) -> PlayerScore:
     forced = JOKER in won
     roles, singles = (forced_partition if forced else best_partition)(won, sex, crest)
     single_values = [s.scored for s in singles]
