@@ -18,19 +18,17 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from app import chat
 from app.deadlines import room_extras
 from app.errors import ApiError
 from app.middleware import json_too_deep
-from app.models import Person
 from app.repository import join_room, room_by_code, room_json
 from app.services import Services, current_person, get_services
 from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 ERROR_JA = {
@@ -105,10 +103,10 @@ def for_viewer(room: dict[str, Any], person_id: int) -> dict[str, Any]:
 class RoomConnection:
     """One client's socket: serialises sends and remembers what it last sent of each match."""
 
-    def __init__(self, websocket: WebSocket, services: Services, person: Person, room_id: int, code: str):
+    def __init__(self, websocket: WebSocket, services: Services, person_id: int, room_id: int, code: str):
         self.websocket = websocket
         self.services = services
-        self.person = person
+        self.person_id = person_id
         self.room_id = room_id
         self.code = code
         self.feed = room_feed(services, websocket)
@@ -140,7 +138,7 @@ class RoomConnection:
         if heard_at is None:
             heard_at = asyncio.get_running_loop().time()
         room = await self.feed.room(self.room_id, self.code, heard_at)
-        await self.send({"type": "room", "room": for_viewer(room, self.person.id)})
+        await self.send({"type": "room", "room": for_viewer(room, self.person_id)})
         match_id = room["match"]["id"] if room["match"] else None
         self.room_version = room["match"]["version"] if room["match"] else None
         if match_id is not None and (self.match_id is None or match_id > self.match_id):
@@ -153,7 +151,7 @@ class RoomConnection:
             reader = self.readers[match_id] = Reader()
             if len(self.readers) > 2:  # only the newest matches are still shown
                 del self.readers[min(self.readers)]
-        text = await self.services.tables.state_text(match_id, self.person.id, reader, at_least)
+        text = await self.services.tables.state_text(match_id, self.person_id, reader, at_least)
         if text is None:
             return
         if self.match_id is None or match_id > self.match_id:
@@ -182,7 +180,7 @@ class RoomConnection:
             except (WebSocketDisconnect, RuntimeError):
                 return  # the socket is gone; the receive loop ends the connection
             except Exception:
-                log.exception("could not push %s to person %s", message, self.person.id)
+                log.exception("could not push %s to person %s", message, self.person_id)
 
     async def handle(self, raw: str) -> None:
         if json_too_deep(raw.encode()):
@@ -213,7 +211,7 @@ class RoomConnection:
         every process, this one included; a refused line gets an error and is not stored."""
         try:
             async with self.services.db.session() as session:
-                line = await chat.post(session, self.room_id, self.person.id, message.get("text"))
+                line = await chat.post(session, self.room_id, self.person_id, message.get("text"))
         except chat.ChatRejected as rejected:
             await self.error(rejected.code, rejected.en, rejected.ja)
             return
@@ -229,7 +227,7 @@ class RoomConnection:
         try:
             await self.services.tables.submit(
                 match_id,
-                self.person.id,
+                self.person_id,
                 message.get("seat"),
                 message.get("version"),
                 message.get("action"),
@@ -243,7 +241,7 @@ class RoomConnection:
         except (WebSocketDisconnect, RuntimeError):
             raise
         except Exception:
-            log.exception("action from person %s failed", self.person.id)
+            log.exception("action from person %s failed", self.person_id)
             await self.error("illegal", "the server could not process this action")
 
 
@@ -255,14 +253,23 @@ def same_origin(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-@router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str) -> None:
+    """`/ws/rooms/{code}`, served past the HTTP middleware (app/socket_routes.py): every check
+    a socket needs is made here. Only plain ids outlive the handshake: the person and room rows
+    (and the session that read them) are gone before the socket settles in for its long life."""
     services = get_services(websocket)
     if not same_origin(websocket):
         # A page on another site must not drive a person's table with their cookie.
         await websocket.close(code=4403)
         return
     await websocket.accept()
+    opened = await _open_room(websocket, services, code)
+    if opened is not None:
+        await _serve(websocket, services, code, *opened)
+
+
+async def _open_room(websocket: WebSocket, services: Services, code: str) -> tuple[int, int, bool] | None:
+    """(person id, room id, whether this joined the room), or None once the socket was refused."""
     person = await current_person(websocket)
     try:
         if not VALID_CODE.fullmatch(code):  # e.g. a NUL: PostgreSQL could not even compare it
@@ -274,17 +281,23 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     except ApiError as exc:
         await websocket.send_text(json.dumps({"type": "error", "code": "forbidden", "message": exc.en}))
         await websocket.close(code=4404)
-        return
+        return None
     if person is None:
         await websocket.send_text(
             json.dumps({"type": "error", "code": "forbidden", "message": "choose a name first (no session)"})
         )
         await websocket.close(code=4401)
-        return
-    connection = RoomConnection(websocket, services, person, room_id, code)
-    first_socket = await services.presence.join(room_id, person.id)
+        return None
+    return person.id, room_id, joined
+
+
+async def _serve(
+    websocket: WebSocket, services: Services, code: str, person_id: int, room_id: int, joined: bool
+) -> None:
+    connection = RoomConnection(websocket, services, person_id, room_id, code)
+    first_socket = await services.presence.join(room_id, person_id)
     if first_socket:
-        services.tables.person_back(room_id, person.id)  # no bot plays their seats any more
+        services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
     pump: asyncio.Task[None] | None = None
     try:
         async with services.pubsub.subscribe(room_channel(room_id)) as subscription:
@@ -312,5 +325,5 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
         with contextlib.suppress(Exception):
-            if await services.presence.leave(room_id, person.id):
+            if await services.presence.leave(room_id, person_id):
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
