@@ -23,13 +23,17 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app import chat
 from app.deadlines import room_extras
 from app.errors import ApiError
+from app.mailbox import Mailbox
 from app.middleware import json_too_deep
+from app.pubsub import Message
 from app.repository import join_room, room_by_code, room_json
 from app.services import Services, current_person, get_services
 from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_PENDING = 256
+"""Bus messages a socket keeps while it cannot keep up; beyond, the oldest are dropped."""
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -115,6 +119,9 @@ class RoomConnection:
         self.room_version: int | None = None
         """The latest match's version in the room last sent (read from the database)."""
         self._send_lock = asyncio.Lock()
+        self._inbox: Mailbox[Message] = Mailbox(limit=MAX_PENDING)
+        self._forwarding: asyncio.Task[None] | None = None
+        self._open = False
 
     async def send_text(self, text: str) -> None:
         async with self._send_lock:
@@ -158,29 +165,61 @@ class RoomConnection:
             self.match_id = match_id
         await self.send_text(text)
 
-    async def pump(self, subscription: Any) -> None:
-        """Forward bus messages as fresh per-person messages."""
-        async for message in subscription:
-            try:
-                if message.get("kind") == "room":
-                    await self.send_room(asyncio.get_running_loop().time())
-                elif message.get("kind") == "state":
-                    await self.send_state(int(message["match_id"]), message.get("version"))
-                elif message.get("kind") == "chat":
-                    await self.send({"type": "chat", "message": message["message"]})
-                elif message.get("kind") == "timers":
-                    # Turn countdowns (app/deadlines.py): seconds left when the change was made.
-                    await self.send(
-                        {
-                            "type": "timers",
-                            "match_id": message.get("match_id"),
-                            "timers": message.get("timers", {}),
-                        }
-                    )
-            except (WebSocketDisconnect, RuntimeError):
-                return  # the socket is gone; the receive loop ends the connection
-            except Exception:
-                log.exception("could not push %s to person %s", message, self.person_id)
+    def notify(self, message: Message) -> None:
+        """A bus message (the bus calls this in the publisher's turn): queued, and forwarded by
+        a task that lives only while there is something to forward, so an idle socket keeps no
+        task of its own. Messages are forwarded one at a time, in order; a socket that cannot
+        keep up drops its oldest ones (each only says what to refresh)."""
+        self._inbox.put_nowait(message)
+        if self._forwarding is None and self._open:
+            self._forwarding = asyncio.get_running_loop().create_task(self._forward())
+
+    def start_forwarding(self) -> None:
+        """After the first room and state went out: what the bus said meanwhile follows them."""
+        self._open = True
+        if not self._inbox.empty():
+            self._forwarding = asyncio.get_running_loop().create_task(self._forward())
+
+    async def stop_forwarding(self) -> None:
+        self._open = False
+        forwarding, self._forwarding = self._forwarding, None
+        if forwarding is not None:
+            forwarding.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await forwarding
+
+    async def _forward(self) -> None:
+        try:
+            while self._open and not self._inbox.empty():
+                if not await self.forward(self._inbox.get_nowait()):
+                    self._open = False  # the socket is gone; the receive loop ends the connection
+        finally:
+            if self._forwarding is asyncio.current_task():
+                self._forwarding = None
+
+    async def forward(self, message: Message) -> bool:
+        """Send one bus message as this reader's own message; False when the socket is gone."""
+        try:
+            if message.get("kind") == "room":
+                await self.send_room(asyncio.get_running_loop().time())
+            elif message.get("kind") == "state":
+                await self.send_state(int(message["match_id"]), message.get("version"))
+            elif message.get("kind") == "chat":
+                await self.send({"type": "chat", "message": message["message"]})
+            elif message.get("kind") == "timers":
+                # Turn countdowns (app/deadlines.py): seconds left when the change was made.
+                await self.send(
+                    {
+                        "type": "timers",
+                        "match_id": message.get("match_id"),
+                        "timers": message.get("timers", {}),
+                    }
+                )
+        except (WebSocketDisconnect, RuntimeError):
+            return False
+        except Exception:
+            log.exception("could not push %s to person %s", message, self.person_id)
+        return True
 
     async def handle(self, raw: str) -> None:
         if json_too_deep(raw.encode()):
@@ -298,9 +337,8 @@ async def _serve(
     first_socket = await services.presence.join(room_id, person_id)
     if first_socket:
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
-    pump: asyncio.Task[None] | None = None
     try:
-        async with services.pubsub.subscribe(room_channel(room_id)) as subscription:
+        async with services.pubsub.listen(room_channel(room_id), connection.notify):
             if joined or first_socket:
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
             match_id = await connection.send_room()
@@ -308,7 +346,7 @@ async def _serve(
                 # At least the version the database holds: this process's cache may be behind
                 # one that another process moved while nobody here watched (a reconnect).
                 await connection.send_state(match_id, connection.room_version)
-            pump = asyncio.create_task(connection.pump(subscription))
+            connection.start_forwarding()
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
@@ -320,10 +358,7 @@ async def _serve(
     except WebSocketDisconnect:
         pass
     finally:
-        if pump is not None:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pump
+        await connection.stop_forwarding()
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
