@@ -53,7 +53,10 @@ class RoomFeed:
     """The room JSON read once per event and process, shared by every socket of the room.
 
     A socket that hears of a change at time t may use any build that started at t or later
-    (it read the database after the change was committed); otherwise it starts one."""
+    (it read the database after the change was committed); otherwise it starts one. A build is
+    kept only while it runs: every socket that hears of a change later than its start (and so
+    after it ended) needs a newer one anyway, so a finished build would only hold the room's
+    JSON in memory for as long as the room lives."""
 
     MAX_ROOMS = 4096
     DB_SLOTS = 8
@@ -72,9 +75,14 @@ class RoomFeed:
             build = _RoomBuild(loop.time(), asyncio.ensure_future(self._read(code, room_id)))
             self._builds.pop(room_id, None)
             self._builds[room_id] = build
+            build.task.add_done_callback(lambda _: self._forget(room_id, build))
             while len(self._builds) > self.MAX_ROOMS:
                 self._builds.pop(next(iter(self._builds)))
         return await asyncio.shield(build.task)
+
+    def _forget(self, room_id: int, build: _RoomBuild) -> None:
+        if self._builds.get(room_id) is build:
+            del self._builds[room_id]
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
         async with self._slots, self.services.db.session() as session:
