@@ -9,7 +9,8 @@ compressed), and a setting brings uvicorn's kept contexts back where bandwidth m
 than memory (`CARDTABLE_WS_COMPRESSION`).
 
 The protocol also keeps less for each socket's life than uvicorn's: its incoming-message queue is
-a `Mailbox` (a list, where `asyncio.Queue` keeps four deques, ~3 KB), and the handshake's
+a `Mailbox` (a list, where `asyncio.Queue` keeps four deques, ~3 KB), its "writable" event a
+`Gate` (no deque), and the handshake's
 request and response (their header tables, ~3.5 KB) are let go once the socket is accepted:
 the ASGI scope keeps its own copy of the request headers, which is what the app reads.
 """
@@ -24,7 +25,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
-from app.mailbox import Mailbox
+from app.mailbox import Gate, Mailbox
 
 Compression = Literal["message", "stream", "off"]
 
@@ -65,7 +66,9 @@ def protocol_class(compression: Compression) -> type[WebSocketsSansIOProtocol]:
                 max_size=MAX_MESSAGE_BYTES,
                 logger=logging.getLogger("uvicorn.error"),
             )
-            self.queue = Mailbox()  # type: ignore[assignment]  # the calls uvicorn makes, in less memory
+            # The calls uvicorn makes on its queue and event, in less memory (app/mailbox.py).
+            self.queue = Mailbox()  # type: ignore[assignment]
+            self.writable = Gate(is_set=True)  # type: ignore[assignment]
 
         async def send(self, message: ASGISendEvent) -> None:
             await super().send(message)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.mailbox import Mailbox
+from app.mailbox import Gate, Mailbox
 from app.ws_protocol import protocol_class
 from tests.api.harness import browser, make_room, running_server
 
@@ -92,7 +92,7 @@ async def test_an_accepted_socket_lets_go_of_its_handshake(database_url: str) ->
                 if type(o).__name__ == protocol_type.__name__ and o.handshake_complete
             ]
             assert protocol.request is None and protocol.response is None
-            assert isinstance(protocol.queue, Mailbox)
+            assert isinstance(protocol.queue, Mailbox) and isinstance(protocol.writable, Gate)
             assert "session=" in dict(protocol.scope["headers"])[b"cookie"].decode()  # what the app reads
 
 
@@ -123,3 +123,16 @@ async def test_a_mailbox_has_one_consumer_and_a_cancelled_wait_loses_nothing() -
         await first
     box.put_nowait("kept")
     assert await asyncio.wait_for(box.get(), 1) == "kept"
+
+
+async def test_a_gate_lets_every_waiter_through_once_set_and_holds_them_while_cleared() -> None:
+    gate = Gate(is_set=True)
+    assert await gate.wait() is True
+    gate.clear()
+    waiters = [asyncio.ensure_future(gate.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(w.done() for w in waiters) and not gate.is_set()
+    waiters[0].cancel()
+    gate.set()
+    assert await asyncio.gather(*waiters[1:]) == [True, True]
+    assert gate.is_set() and await gate.wait() is True
