@@ -61,6 +61,28 @@ class _Subscription:
         return await self.queue.get()
 
 
+class _Listening:
+    """`listen`'s context: a plain object, not a generator frame, since every live socket keeps
+    one for its whole life."""
+
+    __slots__ = ("_channels", "_channel", "_receiver")
+
+    def __init__(self, channels: dict[str, set[Receiver]], channel: str, receiver: Receiver) -> None:
+        self._channels = channels
+        self._channel = channel
+        self._receiver = receiver
+
+    async def __aenter__(self) -> None:
+        self._channels.setdefault(self._channel, set()).add(self._receiver)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        receivers = self._channels.get(self._channel)
+        if receivers is not None:
+            receivers.discard(self._receiver)
+            if not receivers:
+                del self._channels[self._channel]
+
+
 class InProcessPubSub:
     """Channels held in this process's memory."""
 
@@ -80,17 +102,8 @@ class InProcessPubSub:
         async with self.listen(channel, subscription.put):
             yield subscription
 
-    @asynccontextmanager
-    async def listen(self, channel: str, receiver: Receiver) -> AsyncIterator[None]:
-        self._channels.setdefault(channel, set()).add(receiver)
-        try:
-            yield
-        finally:
-            receivers = self._channels.get(channel)
-            if receivers is not None:
-                receivers.discard(receiver)
-                if not receivers:
-                    del self._channels[channel]
+    def listen(self, channel: str, receiver: Receiver) -> contextlib.AbstractAsyncContextManager[None]:
+        return _Listening(self._channels, channel, receiver)
 
     async def close(self) -> None:
         self._channels.clear()
