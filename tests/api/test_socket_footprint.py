@@ -8,9 +8,10 @@ import gc
 from typing import Any
 
 import pytest
+import websockets
 
 from app.mailbox import Gate, Mailbox
-from app.ws_protocol import protocol_class
+from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 from tests.api.harness import browser, make_room, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -136,3 +137,14 @@ async def test_a_gate_lets_every_waiter_through_once_set_and_holds_them_while_cl
     gate.set()
     assert await asyncio.gather(*waiters[1:]) == [True, True]
     assert gate.is_set() and await gate.wait() is True
+
+
+async def test_a_message_over_the_size_limit_closes_the_socket_past_the_middleware(database_url: str) -> None:
+    async with running_server(database_url) as server, browser(server, "Host") as host:
+        code = (await make_room(host))["code"]
+        async with host.socket(code) as ws:
+            assert (await ws.recv())["type"] == "room"
+            await ws.connection.send("x" * (MAX_MESSAGE_BYTES + 1))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
