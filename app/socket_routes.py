@@ -4,10 +4,11 @@ An ASGI middleware that awaits the next app keeps its coroutine frame (and what 
 holds) alive for as long as the next app runs: for a WebSocket, the socket's whole life. Every
 layer between uvicorn and a socket route (Starlette's error and exception middleware, this
 app's `RequestGuard` and `SecurityHeaders`, FastAPI's exit stacks and nested routers: about
-twenty frames and three `AsyncExitStack`s) only passes WebSocket scopes through, yet cost each
-live socket about 17 KB. `CardTableApp` hands a WebSocket whose path matches one of its socket
-routes straight to the endpoint; everything else (HTTP, lifespan, any other WebSocket path)
-takes the ordinary FastAPI stack.
+twenty frames and three `AsyncExitStack`s) only passes WebSocket scopes through, yet they held
+several KB of every live socket's heap (with the rows the handshake kept, ~8 KB by
+tracemalloc). `CardTableApp` hands a WebSocket whose path matches one of its socket routes
+straight to the endpoint; everything else (HTTP, lifespan, any other WebSocket path) takes the
+ordinary FastAPI stack.
 
 What a socket route gives up is what those layers do for WebSockets, which is nothing this
 app uses: no dependency injection (an endpoint gets the `WebSocket` and its path parameters),
