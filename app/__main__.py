@@ -8,7 +8,6 @@ The app then migrates, seeds and serves on CARDTABLE_HOST:CARDTABLE_PORT.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import gc
 import logging
 import signal
@@ -42,29 +41,9 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-M_ARENA_MAX = -8
-"""mallopt's parameter number for the arena limit (glibc's malloc.h)."""
-
-
-def limit_malloc_arenas(arenas: int) -> bool:
-    """glibc gives threads that allocate their own malloc arenas (up to 8 per core), and memory
-    freed into one arena is never reused by another: the bot and database worker threads made
-    each live table cost 5-10 KB more RSS in bench/load.py --memory-tables (French Tarot, 44-45
-    against 48-55 KB with MALLOC_ARENA_MAX=2, in alternating runs). Applies to threads started
-    afterwards, so it runs first; a libc without mallopt (not glibc) is left alone."""
-    if arenas <= 0:
-        return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(M_ARENA_MAX, arenas))
-
-
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = Settings()
-    limit_malloc_arenas(settings.malloc_arenas)
     embedded: EmbeddedPostgres | None = None
     if settings.database_url is None:
         embedded = EmbeddedPostgres(

@@ -131,12 +131,6 @@ class Settings(BaseSettings):
     )
     """Seconds between two looks of each process for due deadlines (app/deadlines.py)."""
 
-    malloc_arenas: int = Field(
-        default=2, ge=0, le=64, validation_alias=AliasChoices("CARDTABLE_MALLOC_ARENAS", "malloc_arenas")
-    )
-    """glibc malloc arenas `python -m app` allows (`mallopt(M_ARENA_MAX)`, like MALLOC_ARENA_MAX);
-    0 keeps glibc's default of up to 8 per core (app/__main__.py)."""
-
     @property
     def sqlalchemy_url(self) -> str:
         if self.database_url is None:
