@@ -109,6 +109,31 @@ def _bid_action(bid: Bid) -> Action:
     return action
 
 
+_CALL_ACTIONS: dict[str, Action] = {}
+
+
+def _call_action(card: str) -> Action:
+    """The one shared `call` action naming `card`: a declarer at 8 seats has 84 to choose from,
+    kept for as long as they think, so every table shares them instead of making its own."""
+    action = _CALL_ACTIONS.get(card)
+    if action is None:
+        action = _CALL_ACTIONS[card] = shared_action({"type": "call", "card": card})
+    return action
+
+
+_CARD_TABLES: dict[int, tuple[list[str], frozenset[str]]] = {}
+
+
+def _card_tables(players: int) -> tuple[list[str], frozenset[str]]:
+    """The cards of this table size and their set, made once and shared by every match (read
+    only; `engine.infoset.SHARED_TABLES` lists them): the set alone is 2 KB per match."""
+    tables = _CARD_TABLES.get(players)
+    if tables is None:
+        cards = card_set(players)
+        tables = _CARD_TABLES[players] = (cards, frozenset(cards))
+    return tables
+
+
 @dataclass(slots=True)
 class HandState:
     """Everything about the hand in progress."""
@@ -150,8 +175,7 @@ class FairyFiveHundredMatch(Match):
     hand: HandState | None
 
     def _setup(self) -> None:
-        self.cards = card_set(self.players)
-        self.card_index = frozenset(self.cards)
+        self.cards, self.card_index = _card_tables(self.players)
         self.bid_list = bids_for(self.players)
         self.hand = None
         self.finished = False
@@ -185,7 +209,7 @@ class FairyFiveHundredMatch(Match):
             floor = hand.standing[1].points if hand.standing else 0
             return [PASS_ACTION, *(_bid_action(bid) for bid in self.bid_list if bid.points > floor)]
         if phase == "call":
-            return [{"type": "call", "card": card} for card in self._callable()]
+            return [_call_action(card) for card in self._callable()]
         if phase == "discard":
             return [
                 {"type": "discard", "cards": list(combo)}
