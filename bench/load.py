@@ -116,6 +116,8 @@ class Processes:
 BASIC_BOTS = {"CARDTABLE_BOT_DELAY": "0", "CARDTABLE_BOT_LEVEL": "basic"}
 STRONG_DELAY = 0.8
 STRONG_BOTS = {"CARDTABLE_BOT_DELAY": str(STRONG_DELAY), "CARDTABLE_BOT_LEVEL": "strong"}
+STAGGER = 0.01
+"""Seconds between two people's first moves of a timed round (0.5 s for 50 tables)."""
 HOLD_P99 = 0.100
 """A process holds T tables when the human's p99 latency stays at or under this (seconds)."""
 
@@ -213,7 +215,8 @@ class Human:
         self.rng = random.Random(seed)
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.code = ""
-        self.active = False
+        self.go = asyncio.Event()
+        """Set while the human plays (a timed round); cleared, it waits at its next move."""
         self.latencies: list[float] = []
         self.received: list[float] = []
         """perf_counter() when each timed state arrived (for --latency-log)."""
@@ -226,6 +229,17 @@ class Human:
         self.wanted_hands = 0
         self.bot_gaps: list[float] = []
         """Seconds from the state after the human's move (or a bot's) to the next bot's move."""
+
+    @property
+    def active(self) -> bool:
+        return self.go.is_set()
+
+    @active.setter
+    def active(self, value: bool) -> None:
+        if value:
+            self.go.set()
+        else:
+            self.go.clear()
 
     async def setup(self) -> None:
         await self.http.post("/api/people", json={"name": "Load"})
@@ -279,16 +293,14 @@ class Human:
                 last_state = (state["match_id"], state["version"], now)
                 if view.get("phase") == "match_over":
                     self.waiting.set()
-                    while not self.active:
-                        await asyncio.sleep(0.05)
+                    await self.go.wait()
                     await self.http.post(f"/api/rooms/{self.code}/start")
                     continue
                 legal = state["legal"].get("0") or []
                 key = (state["match_id"], state["version"])
                 if legal and pending is None and key not in acted:
                     self.waiting.set()
-                    while not self.active:
-                        await asyncio.sleep(0.05)
+                    await self.go.wait()
                     acted.add(key)
                     action = self.rng.choice(legal)
                     pending = (state["version"], time.perf_counter())
@@ -353,8 +365,15 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     before, start = await committed(procs.libpq), time.perf_counter()
     for human in humans:
         human.started = start
+    # The people begin one by one over the round's first STAGGER * T seconds, in a fixed
+    # random order: with every one of them answering at the same instant, the round began with
+    # one burst of T moves (and their bots' replies) whose queue was most of its tail.
+    order = humans[:]
+    random.Random(len(humans)).shuffle(order)
+    for human in order:
         human.active = True
-    await asyncio.sleep(seconds)
+        await asyncio.sleep(STAGGER)
+    await asyncio.sleep(max(0.0, seconds - STAGGER * len(humans)))
     for human in humans:
         human.active = False
     after, elapsed = await committed(procs.libpq), time.perf_counter() - start
