@@ -57,12 +57,12 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 def content_security_policy(host: str | None) -> str:
-    """Everything from this origin only; no inline or eval'd script, no framing. Inline styles stay
-    allowed: the client positions cards with style attributes and a game plugin adds its own
-    `<style>`; CSS cannot run code, so scripts are what the policy must hold tight."""
+    """Everything from this origin only: no inline or eval'd script, no inline `<style>` or style
+    attribute, no framing. The client positions cards through the CSSOM (`element.style`, see
+    static/js/dom.js), which a policy does not restrict, so nothing inline is needed."""
     sockets = f" ws://{host} wss://{host}" if host and _HOST.fullmatch(host) else ""
     return (
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; "
         f"img-src 'self' data:; font-src 'self'; connect-src 'self'{sockets}; object-src 'none'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )

@@ -39,10 +39,17 @@ def default_room_name(host_name: str | None, game_id: str) -> dict[str, str]:
     game = GAMES.get(game_id)
     names: Mapping[str, str] = game.names if game is not None else {"en": game_id}
     host = host_name or "?"
+    en, ja = names["en"], names.get("ja", names["en"])
     return {
-        "en": f"{host}'s {names['en']} table",
-        "ja": f"{host}さんの{names.get('ja', names['en'])}卓",
+        "en": f"{host}'s table: {en}" if _exclaims(en) else f"{host}'s {en} table",
+        "ja": f"{host}さんの卓「{ja}」" if _exclaims(ja) else f"{host}さんの{ja}卓",
     }
+
+
+def _exclaims(game_name: str) -> bool:
+    """A name like "Get the Holy Grail!" reads badly inside "‹host›'s … table": it is quoted after
+    the word instead (the client's create form shows the same, static/js/pages/common.js)."""
+    return game_name.endswith(("!", "！", "?", "？"))
 
 
 def room_display_name(name: str | None, host_name: str | None, game_id: str) -> dict[str, str]:

@@ -230,6 +230,9 @@ export function genericRefusal(ctx, card, deck) {
   return t("refuse.not_allowed");
 }
 
+/** The window listeners of the table on the page (see the Table constructor). */
+let windowListeners = null;
+
 export class Table {
   /**
    * @param {HTMLElement} root where the table is drawn
@@ -260,11 +263,15 @@ export class Table {
     this.timerTick = null;
     this.presenceNotes = [];
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
+    // A page shows one table at a time; when a page is drawn again (a language switch) the new
+    // table takes the window listener over, so the old one is not kept alive and redrawn.
+    windowListeners?.abort();
+    windowListeners = new AbortController();
     let resizeFrame = null;
     window.addEventListener("resize", () => {
       cancelAnimationFrame(resizeFrame);
       resizeFrame = requestAnimationFrame(() => this.render());
-    });
+    }, { signal: windowListeners.signal });
   }
 
   setRoom(room) {
@@ -380,7 +387,7 @@ export class Table {
     const hands = view && Array.isArray(view.hands) ? view.hands : [];
     if (firstState) {
       // On (re)connect show the result of a just-finished hand or match only if the table waits on it.
-      this.seenHands = view && (view.phase === "hand_over" || view.phase === "match_over") ? hands.length - 1 : hands.length;
+      this.seenHands = view && view.phase === "match_over" ? hands.length - 1 : hands.length;
     }
     if (hands.length > this.seenHands) {
       this.dialogHand = hands.length - 1;
@@ -404,7 +411,7 @@ export class Table {
     if (!view) return;
     if (firstState || !this.log || this.log.handNo !== view.hand_no) {
       const cards = view.trick && view.trick.cards ? view.trick.cards : [];
-      const started = Boolean(view.last_trick) || cards.length > 0 || Boolean(view.hands && view.hands.length && view.phase === "hand_over");
+      const started = Boolean(view.last_trick) || cards.length > 0;
       this.log = { handNo: view.hand_no, partial: firstState && started, entries: [] };
       if (firstState) {
         for (const play of latestPlays(cards)) this.log.entries.push({ kind: "play", seat: play[0], cards: play[1].map((p) => p.card) });

@@ -410,9 +410,10 @@ async def test_rooms_have_names_the_host_sets_and_a_default_in_both_languages(da
         # null goes back to the default name, which follows the host's display name.
         await host.http.patch("/api/me", json={"name": "Hanako"})
         back = (await host.http.patch(f"/api/rooms/{code}", json={"name": None})).json()
-        assert back["name"] is None and back["display_name"]["en"] == "Hanako's Get the Holy Grail! table"
+        # A game named with an exclamation is quoted after "table" rather than set inside the phrase.
+        assert back["name"] is None and back["display_name"]["en"] == "Hanako's table: Get the Holy Grail!"
         assert (await guest.get(f"/api/rooms/{code}"))["display_name"][
             "ja"
-        ] == "Hanakoさんの聖杯を獲得せよ！卓"
+        ] == "Hanakoさんの卓「聖杯を獲得せよ！」"
         # The invite code stays long and unguessable.
         assert len(code) >= 22

@@ -66,9 +66,13 @@ def test_host_renames_the_room_and_plays_the_same_cards_again_with_a_comparison(
 
     # The default name, in the header and the tab; then the host renames the room.
     heading = hana.get_by_test_id("room-name")
-    expect(heading).to_contain_text("Hana's Get the Holy Grail! table")
-    expect(hana).to_have_title(re.compile(r"^Hana's Get the Holy Grail! table"))
+    expect(heading).to_contain_text("Hana's table: Get the Holy Grail!")
+    expect(hana).to_have_title(re.compile(r"^Hana's table: Get the Holy Grail!"))
     hana.get_by_test_id("rename-room").click()
+    # The empty field shows the same default the server gives (the client builds it for the form).
+    expect(hana.get_by_test_id("room-name-input")).to_have_attribute(
+        "placeholder", "Hana's table: Get the Holy Grail!"
+    )
     hana.get_by_test_id("room-name-input").fill("Friday cards")
     hana.get_by_test_id("save-room-name").click()
     expect(heading).to_contain_text("Friday cards")

@@ -28,6 +28,19 @@ REQUIRED = (
     "[data-testid=replay-controls] button",
 )
 
+# Counts the window's live resize listeners (a listener removed through its AbortSignal leaves).
+COUNT_RESIZE_LISTENERS = """
+window.resizeListeners = 0;
+const addListener = window.addEventListener.bind(window);
+window.addEventListener = (type, listener, options) => {
+  if (type === "resize") {
+    window.resizeListeners += 1;
+    options?.signal?.addEventListener("abort", () => (window.resizeListeners -= 1));
+  }
+  return addListener(type, listener, options);
+};
+"""
+
 
 def bots_play_a_match(page: Page, name: str, game: str = "holy-grail", seats: int = 4, hands: int = 2) -> int:
     """Sign `name` up through the API, sit them in seat 0 of a two-hand match and hand that seat
@@ -77,6 +90,7 @@ def test_a_replay_is_stepped_with_the_keyboard_and_says_each_action(
     new_person: NewPerson, artifacts: Path, viewport: dict[str, int]
 ) -> None:
     page = new_person(viewport=viewport)
+    page.add_init_script(COUNT_RESIZE_LISTENERS)
     match_id = bots_play_a_match(page, "Rin")
     export = page.request.get(f"/api/matches/{match_id}/log").json()
     log = export["log"]
@@ -135,6 +149,8 @@ def test_a_replay_is_stepped_with_the_keyboard_and_says_each_action(
     seat, action = log[step_number(japanese["step"]) - 1]
     assert japanese["action"].startswith(f"{names[seat].replace('Bot', 'ボット')}が")
     check_screen(page, artifacts, f"replay-ja-{size}", scope="[data-testid=replay]", required=REQUIRED)
+    # The language switch drew the page anew: only the new table still listens to the window.
+    assert page.evaluate("window.resizeListeners") == 1
     # Play at the fastest speed moves on by itself until paused.
     page.locator(".replay-speed").select_option("0.25")
     started = step_number(shown(page)["step"])

@@ -76,6 +76,15 @@ export function gameName(game) {
   return game ? pick(game.names) : "";
 }
 
+/**
+ * The name a room gets when its host leaves it empty, as the server makes it (app/room_names.py):
+ * a game whose name is an exclamation ("Get the Holy Grail!") is quoted after the word "table"
+ * instead of standing inside the phrase.
+ */
+export function defaultRoomName(host, game) {
+  return t(/[!！?？]$/.test(game) ? "room.name.default.exclaim" : "room.name.default", { host, game });
+}
+
 export function nameForm(onDone, title) {
   return h("section", { class: "card-panel", id: "name" },
     h("h2", null, title || t("landing.name.title")),

@@ -2,7 +2,7 @@
 import { h, replace } from "../dom.js";
 import { post } from "../api.js";
 import { pick, t } from "../i18n.js";
-import { field, form, gameName } from "./common.js";
+import { defaultRoomName, field, form, gameName } from "./common.js";
 import { defaultsFor, optionsEditor } from "./options-editor.js";
 
 const AWAY_GRACES = [10, 30, 60, 120, 300, 600];
@@ -67,7 +67,7 @@ export function createRoomPanel(catalog, plugins, person = null) {
     replace(presetSelect, presets.map((preset) => h("option", { value: preset.key }, pick(preset.names))));
     presetField.hidden = presets.length < 2;
     fillOptions();
-    nameInput.placeholder = t("room.name.default", { host: person ? person.name : "", game: gameName(game) });
+    nameInput.placeholder = defaultRoomName(person ? person.name : "", gameName(game));
     rulesLink.href = game.rules_url || `/rules/${game.id}`;
     rulesLink.textContent = t("room.rules", { game: gameName(game) });
   };

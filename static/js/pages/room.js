@@ -5,7 +5,7 @@ import { lang, t } from "../i18n.js";
 import { RoomSocket } from "../socket.js";
 import { ChatPanel } from "../chat.js";
 import { Table, loadPlugin } from "../table.js";
-import { errorBox, errorText, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
+import { errorBox, errorText, defaultRoomName, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
 import { optionsEditor } from "./options-editor.js";
 import { timingFields } from "./create-room.js";
 import { leaderboardTable, normaliseLeaderboard } from "./boards.js";
@@ -366,7 +366,7 @@ export function roomPage(code) {
     // The draft survives redraws (a room message while the host types).
     const input = h("input", { value: page.nameDraft ?? room.name ?? "", maxlength: 60, "aria-label": t("room.name"),
       "data-testid": "room-name-input", oninput: (e) => (page.nameDraft = e.target.value),
-      placeholder: t("room.name.default", { host: hostName(), game: gameName(page.game) || room.game_id }) });
+      placeholder: defaultRoomName(hostName(), gameName(page.game) || room.game_id) });
     const save = (value) => act(async () => {
       const saved = await patch(`/api/rooms/${code}`, { name: value });
       page.renaming = false;
