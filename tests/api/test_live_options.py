@@ -16,6 +16,7 @@ from app.snapshots import Reader
 from app.tables import LiveMatch, SeatOptions
 from engine import CHANCE, GAMES
 from engine.bots import bot_action
+from tests.api.harness import browser, make_room, running_server
 
 
 def live_at_discard(seed: int = 4) -> LiveMatch:
@@ -85,3 +86,43 @@ def test_a_fingerprint_tells_a_changed_long_list_from_the_same_one() -> None:
     assert not known.same(legal[:-1])
     short = SeatOptions.of(3, legal[:5])
     assert short.actions == legal[:5] and short.digest is None and short.same(list(legal[:5]))
+
+
+async def test_a_person_discards_from_the_compact_entry_and_an_old_version_is_stale(
+    database_url: str,
+) -> None:
+    """Through the server: the declarer gets one "choose 4 of 14" entry, a discard sent with an
+    older version is refused as stale (the fingerprint stands since the discard began), and a
+    pick from the entry is taken and stored."""
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Dee") as dee:
+        code = (await make_room(dee, game_id="fairy-500", seats=4, hands=1))["code"]
+        for n in range(4):
+            await dee.post(f"/api/rooms/{code}/seats/{n}", {"as": "me"})
+        async with dee.socket(code) as socket:
+            await dee.post(f"/api/rooms/{code}/start")
+            state = await socket.wait_state(lambda m: any(m["legal"].values()))
+            while True:
+                playable = [(int(s), a) for s, a in state["legal"].items() if a]
+                assert playable, "the hand ended without a discard"
+                seat, legal = playable[0]
+                if legal[0]["type"] == "discard":
+                    break
+                bids = [a for a in legal if a["type"] == "bid"]
+                action = bids[0] if seat == 0 and bids else legal[0]  # seat 0 bids 6S, the rest pass
+                version = state["version"]
+                await socket.act(seat, version, action)
+                state = await socket.wait_state(lambda m, v=version: m["version"] > v)
+            sent = json.loads(socket.raw[-1])  # as sent: the harness expands it back, as the browser does
+            (entry,) = sent["legal"][str(seat)]
+            assert entry["type"] == "discard" and entry["choose"] == 4 and len(entry["from"]) == 14
+            assert len(legal) == 1001
+            version = state["version"]
+            discard = {"type": "discard", "cards": entry["from"][:4]}
+            await socket.act(seat, version - 1, discard)
+            error = await socket.wait_for(lambda m: m["type"] == "error")
+            assert error["code"] == "stale"
+            await socket.act(seat, version, discard)
+            after = await socket.wait_state(lambda m: m["version"] > version)
+            assert after["views"][str(seat)]["discards"] == discard["cards"]
+        live = server.services.tables.live(state["match_id"])
+        assert live is not None and live.match.log[version] == (seat, discard)
