@@ -27,6 +27,7 @@ from app.routes import chat, games, health, history, people, replays, rooms, ws
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
+from app.socket_routes import CardTableApp
 from app.tables import TableService
 
 log = logging.getLogger(__name__)
@@ -85,13 +86,14 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             await bus.close()
             await db.dispose()
 
-    app = FastAPI(title="Card table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = CardTableApp(title="Card table", lifespan=lifespan, docs_url=None, redoc_url=None)
     install_error_handlers(app)
     # Outermost last: every answer, refusals of the guard included, carries the security headers.
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    for module in (health, people, games, rooms, history, replays, chat, ws):
+    for module in (health, people, games, rooms, history, replays, chat):
         app.include_router(module.router)
+    app.add_socket_route("/ws/rooms/{code}", ws.room_socket)
     mount_docs(app)
     mount_client(app, settings.static_dir)
     return app

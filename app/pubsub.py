@@ -1,7 +1,10 @@
 """Fan-out of table and room changes to every WebSocket that watches them.
 
-Callers see one small interface, `PubSub`: `publish(channel, message)` and
-`subscribe(channel)` (an async context manager yielding an async iterator of messages). Messages
+Callers see one small interface, `PubSub`: `publish(channel, message)`, `subscribe(channel)` (an
+async context manager yielding an async iterator of messages) and `listen(channel, receiver)`
+(an async context manager during which `receiver(message)` is called for each message, in the
+publisher's turn of the event loop: a WebSocket uses it to start work only when there is some,
+instead of keeping a task parked on a queue for its whole life). Messages
 are small JSON-ready dicts that say *what changed* (e.g. `{"kind": "state", "match_id": 7}`), never
 a seat's private view: each subscriber builds its own view from the table service, so nothing
 private travels through the bus.
@@ -18,19 +21,25 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
+
+from app.mailbox import Mailbox
 
 log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
+Receiver = Callable[[Message], None]
+"""Called with each message of a channel; must not block (queue the work, don't do it)."""
 
 
 class PubSub(Protocol):
     async def publish(self, channel: str, message: Message) -> None: ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[Message]]: ...
+
+    def listen(self, channel: str, receiver: Receiver) -> contextlib.AbstractAsyncContextManager[None]: ...
 
     async def close(self) -> None: ...
 
@@ -40,12 +49,9 @@ class _Subscription:
     oldest message is dropped (every message only says "refresh", so the newest one suffices)."""
 
     def __init__(self, size: int = 256) -> None:
-        self.queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=size)
+        self.queue: Mailbox[Message] = Mailbox(limit=size)
 
     def put(self, message: Message) -> None:
-        if self.queue.full():
-            with contextlib.suppress(asyncio.QueueEmpty):
-                self.queue.get_nowait()
         self.queue.put_nowait(message)
 
     def __aiter__(self) -> AsyncIterator[Message]:
@@ -55,31 +61,49 @@ class _Subscription:
         return await self.queue.get()
 
 
+class _Listening:
+    """`listen`'s context: a plain object, not a generator frame, since every live socket keeps
+    one for its whole life."""
+
+    __slots__ = ("_channels", "_channel", "_receiver")
+
+    def __init__(self, channels: dict[str, set[Receiver]], channel: str, receiver: Receiver) -> None:
+        self._channels = channels
+        self._channel = channel
+        self._receiver = receiver
+
+    async def __aenter__(self) -> None:
+        self._channels.setdefault(self._channel, set()).add(self._receiver)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        receivers = self._channels.get(self._channel)
+        if receivers is not None:
+            receivers.discard(self._receiver)
+            if not receivers:
+                del self._channels[self._channel]
+
+
 class InProcessPubSub:
     """Channels held in this process's memory."""
 
     def __init__(self) -> None:
-        self._channels: dict[str, set[_Subscription]] = {}
+        self._channels: dict[str, set[Receiver]] = {}
 
     async def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
 
     def deliver(self, channel: str, message: Message) -> None:
-        for subscription in list(self._channels.get(channel, ())):
-            subscription.put(message)
+        for receiver in list(self._channels.get(channel, ())):
+            receiver(message)
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
         subscription = _Subscription()
-        self._channels.setdefault(channel, set()).add(subscription)
-        try:
+        async with self.listen(channel, subscription.put):
             yield subscription
-        finally:
-            subscribers = self._channels.get(channel)
-            if subscribers is not None:
-                subscribers.discard(subscription)
-                if not subscribers:
-                    del self._channels[channel]
+
+    def listen(self, channel: str, receiver: Receiver) -> contextlib.AbstractAsyncContextManager[None]:
+        return _Listening(self._channels, channel, receiver)
 
     async def close(self) -> None:
         self._channels.clear()

@@ -144,8 +144,14 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     name = clean_room_name(body.name) if body.name is not None else None
     async with services.db.session() as session:
         room = Room(
-            code=new_invite_code(), game_id=game.id, host_id=person.id, seat_count=seats, options=options,
-            name=name, away_grace=body.away_grace, turn_timer=body.turn_timer,
+            code=new_invite_code(),
+            game_id=game.id,
+            host_id=person.id,
+            seat_count=seats,
+            options=options,
+            name=name,
+            away_grace=body.away_grace,
+            turn_timer=body.turn_timer,
         )
         session.add(room)
         await session.flush()
@@ -329,7 +335,13 @@ async def start(code: Code, request: Request, person: SignedIn, body: StartBody 
             await _check_same_deals(session, room, person, body.same_deals_as)
         options = effective_options(game, room.seat_count, room.options)
         live = await services.tables.start_match(
-            session, room.id, game.id, room.seat_count, options, body.same_deals_as, body.rotate,
+            session,
+            room.id,
+            game.id,
+            room.seat_count,
+            options,
+            body.same_deals_as,
+            body.rotate,
             turn_timer=room.turn_timer,
         )
         room_id = room.id

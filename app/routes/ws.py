@@ -18,20 +18,22 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from app import chat
 from app.deadlines import room_extras
 from app.errors import ApiError
+from app.mailbox import Mailbox
 from app.middleware import json_too_deep
-from app.models import Person
+from app.pubsub import Message
 from app.repository import join_room, room_by_code, room_json
 from app.services import Services, current_person, get_services
 from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_PENDING = 256
+"""Bus messages a socket keeps while it cannot keep up; beyond, the oldest are dropped."""
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -51,7 +53,10 @@ class RoomFeed:
     """The room JSON read once per event and process, shared by every socket of the room.
 
     A socket that hears of a change at time t may use any build that started at t or later
-    (it read the database after the change was committed); otherwise it starts one."""
+    (it read the database after the change was committed); otherwise it starts one. A build is
+    kept only while it runs: every socket that hears of a change later than its start (and so
+    after it ended) needs a newer one anyway, so a finished build would only hold the room's
+    JSON in memory for as long as the room lives."""
 
     MAX_ROOMS = 4096
     DB_SLOTS = 8
@@ -70,9 +75,14 @@ class RoomFeed:
             build = _RoomBuild(loop.time(), asyncio.ensure_future(self._read(code, room_id)))
             self._builds.pop(room_id, None)
             self._builds[room_id] = build
+            build.task.add_done_callback(lambda _: self._forget(room_id, build))
             while len(self._builds) > self.MAX_ROOMS:
                 self._builds.pop(next(iter(self._builds)))
         return await asyncio.shield(build.task)
+
+    def _forget(self, room_id: int, build: _RoomBuild) -> None:
+        if self._builds.get(room_id) is build:
+            del self._builds[room_id]
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
         async with self._slots, self.services.db.session() as session:
@@ -105,10 +115,10 @@ def for_viewer(room: dict[str, Any], person_id: int) -> dict[str, Any]:
 class RoomConnection:
     """One client's socket: serialises sends and remembers what it last sent of each match."""
 
-    def __init__(self, websocket: WebSocket, services: Services, person: Person, room_id: int, code: str):
+    def __init__(self, websocket: WebSocket, services: Services, person_id: int, room_id: int, code: str):
         self.websocket = websocket
         self.services = services
-        self.person = person
+        self.person_id = person_id
         self.room_id = room_id
         self.code = code
         self.feed = room_feed(services, websocket)
@@ -117,6 +127,9 @@ class RoomConnection:
         self.room_version: int | None = None
         """The latest match's version in the room last sent (read from the database)."""
         self._send_lock = asyncio.Lock()
+        self._inbox: Mailbox[Message] = Mailbox(limit=MAX_PENDING)
+        self._forwarding: asyncio.Task[None] | None = None
+        self._open = False
 
     async def send_text(self, text: str) -> None:
         async with self._send_lock:
@@ -140,7 +153,7 @@ class RoomConnection:
         if heard_at is None:
             heard_at = asyncio.get_running_loop().time()
         room = await self.feed.room(self.room_id, self.code, heard_at)
-        await self.send({"type": "room", "room": for_viewer(room, self.person.id)})
+        await self.send({"type": "room", "room": for_viewer(room, self.person_id)})
         match_id = room["match"]["id"] if room["match"] else None
         self.room_version = room["match"]["version"] if room["match"] else None
         if match_id is not None and (self.match_id is None or match_id > self.match_id):
@@ -153,36 +166,68 @@ class RoomConnection:
             reader = self.readers[match_id] = Reader()
             if len(self.readers) > 2:  # only the newest matches are still shown
                 del self.readers[min(self.readers)]
-        text = await self.services.tables.state_text(match_id, self.person.id, reader, at_least)
+        text = await self.services.tables.state_text(match_id, self.person_id, reader, at_least)
         if text is None:
             return
         if self.match_id is None or match_id > self.match_id:
             self.match_id = match_id
         await self.send_text(text)
 
-    async def pump(self, subscription: Any) -> None:
-        """Forward bus messages as fresh per-person messages."""
-        async for message in subscription:
-            try:
-                if message.get("kind") == "room":
-                    await self.send_room(asyncio.get_running_loop().time())
-                elif message.get("kind") == "state":
-                    await self.send_state(int(message["match_id"]), message.get("version"))
-                elif message.get("kind") == "chat":
-                    await self.send({"type": "chat", "message": message["message"]})
-                elif message.get("kind") == "timers":
-                    # Turn countdowns (app/deadlines.py): seconds left when the change was made.
-                    await self.send(
-                        {
-                            "type": "timers",
-                            "match_id": message.get("match_id"),
-                            "timers": message.get("timers", {}),
-                        }
-                    )
-            except (WebSocketDisconnect, RuntimeError):
-                return  # the socket is gone; the receive loop ends the connection
-            except Exception:
-                log.exception("could not push %s to person %s", message, self.person.id)
+    def notify(self, message: Message) -> None:
+        """A bus message (the bus calls this in the publisher's turn): queued, and forwarded by
+        a task that lives only while there is something to forward, so an idle socket keeps no
+        task of its own. Messages are forwarded one at a time, in order; a socket that cannot
+        keep up drops its oldest ones (each only says what to refresh)."""
+        self._inbox.put_nowait(message)
+        if self._forwarding is None and self._open:
+            self._forwarding = asyncio.get_running_loop().create_task(self._forward())
+
+    def start_forwarding(self) -> None:
+        """After the first room and state went out: what the bus said meanwhile follows them."""
+        self._open = True
+        if not self._inbox.empty():
+            self._forwarding = asyncio.get_running_loop().create_task(self._forward())
+
+    async def stop_forwarding(self) -> None:
+        self._open = False
+        forwarding, self._forwarding = self._forwarding, None
+        if forwarding is not None:
+            forwarding.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await forwarding
+
+    async def _forward(self) -> None:
+        try:
+            while self._open and not self._inbox.empty():
+                if not await self.forward(self._inbox.get_nowait()):
+                    self._open = False  # the socket is gone; the receive loop ends the connection
+        finally:
+            if self._forwarding is asyncio.current_task():
+                self._forwarding = None
+
+    async def forward(self, message: Message) -> bool:
+        """Send one bus message as this reader's own message; False when the socket is gone."""
+        try:
+            if message.get("kind") == "room":
+                await self.send_room(asyncio.get_running_loop().time())
+            elif message.get("kind") == "state":
+                await self.send_state(int(message["match_id"]), message.get("version"))
+            elif message.get("kind") == "chat":
+                await self.send({"type": "chat", "message": message["message"]})
+            elif message.get("kind") == "timers":
+                # Turn countdowns (app/deadlines.py): seconds left when the change was made.
+                await self.send(
+                    {
+                        "type": "timers",
+                        "match_id": message.get("match_id"),
+                        "timers": message.get("timers", {}),
+                    }
+                )
+        except (WebSocketDisconnect, RuntimeError):
+            return False
+        except Exception:
+            log.exception("could not push %s to person %s", message, self.person_id)
+        return True
 
     async def handle(self, raw: str) -> None:
         if json_too_deep(raw.encode()):
@@ -213,7 +258,7 @@ class RoomConnection:
         every process, this one included; a refused line gets an error and is not stored."""
         try:
             async with self.services.db.session() as session:
-                line = await chat.post(session, self.room_id, self.person.id, message.get("text"))
+                line = await chat.post(session, self.room_id, self.person_id, message.get("text"))
         except chat.ChatRejected as rejected:
             await self.error(rejected.code, rejected.en, rejected.ja)
             return
@@ -229,7 +274,7 @@ class RoomConnection:
         try:
             await self.services.tables.submit(
                 match_id,
-                self.person.id,
+                self.person_id,
                 message.get("seat"),
                 message.get("version"),
                 message.get("action"),
@@ -243,7 +288,7 @@ class RoomConnection:
         except (WebSocketDisconnect, RuntimeError):
             raise
         except Exception:
-            log.exception("action from person %s failed", self.person.id)
+            log.exception("action from person %s failed", self.person_id)
             await self.error("illegal", "the server could not process this action")
 
 
@@ -255,14 +300,23 @@ def same_origin(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-@router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str) -> None:
+    """`/ws/rooms/{code}`, served past the HTTP middleware (app/socket_routes.py): every check
+    a socket needs is made here. Only plain ids outlive the handshake: the person and room rows
+    (and the session that read them) are gone before the socket settles in for its long life."""
     services = get_services(websocket)
     if not same_origin(websocket):
         # A page on another site must not drive a person's table with their cookie.
         await websocket.close(code=4403)
         return
     await websocket.accept()
+    opened = await _open_room(websocket, services, code)
+    if opened is not None:
+        await _serve(websocket, services, code, *opened)
+
+
+async def _open_room(websocket: WebSocket, services: Services, code: str) -> tuple[int, int, bool] | None:
+    """(person id, room id, whether this joined the room), or None once the socket was refused."""
     person = await current_person(websocket)
     try:
         if not VALID_CODE.fullmatch(code):  # e.g. a NUL: PostgreSQL could not even compare it
@@ -274,20 +328,25 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     except ApiError as exc:
         await websocket.send_text(json.dumps({"type": "error", "code": "forbidden", "message": exc.en}))
         await websocket.close(code=4404)
-        return
+        return None
     if person is None:
         await websocket.send_text(
             json.dumps({"type": "error", "code": "forbidden", "message": "choose a name first (no session)"})
         )
         await websocket.close(code=4401)
-        return
-    connection = RoomConnection(websocket, services, person, room_id, code)
-    first_socket = await services.presence.join(room_id, person.id)
+        return None
+    return person.id, room_id, joined
+
+
+async def _serve(
+    websocket: WebSocket, services: Services, code: str, person_id: int, room_id: int, joined: bool
+) -> None:
+    connection = RoomConnection(websocket, services, person_id, room_id, code)
+    first_socket = await services.presence.join(room_id, person_id)
     if first_socket:
-        services.tables.person_back(room_id, person.id)  # no bot plays their seats any more
-    pump: asyncio.Task[None] | None = None
+        services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
     try:
-        async with services.pubsub.subscribe(room_channel(room_id)) as subscription:
+        async with services.pubsub.listen(room_channel(room_id), connection.notify):
             if joined or first_socket:
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
             match_id = await connection.send_room()
@@ -295,7 +354,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 # At least the version the database holds: this process's cache may be behind
                 # one that another process moved while nobody here watched (a reconnect).
                 await connection.send_state(match_id, connection.room_version)
-            pump = asyncio.create_task(connection.pump(subscription))
+            connection.start_forwarding()
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
@@ -307,10 +366,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        if pump is not None:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pump
+        await connection.stop_forwarding()
         with contextlib.suppress(Exception):
-            if await services.presence.leave(room_id, person.id):
+            if await services.presence.leave(room_id, person_id):
                 await services.pubsub.publish(room_channel(room_id), {"kind": "room"})

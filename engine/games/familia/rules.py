@@ -152,6 +152,9 @@ _BATTING_KEYS = {
 """batting_key of every hand card under each rule, looked up on the hot path."""
 
 
+_RANKS = {card: rank_value(card) for card in _SORT_KEYS}
+"""rank_value of every hand card."""
+
 _SUIT_CARDS = {suit: frozenset(c for c in _SORT_KEYS if c != JOKER and c[0] == suit) for suit in SUITS}
 """Every card of each suit: a hand is filtered by membership, in C."""
 
@@ -172,11 +175,27 @@ def strength(card: str, led: str | None, trump: str | None) -> tuple[int, int]:
     return (1 if suit == led else -1, RANK_VALUE[card[1:]])
 
 
+_STRENGTHS: dict[tuple[str | None, str | None], dict[str, tuple[int, int]]] = {
+    (led, trump): {card: strength(card, led, trump) for card in _SORT_KEYS}
+    for led in (None, *SUITS)
+    for trump in (None, *SUITS)
+}
+"""strength of every hand card for each (led suit, trump): the hot path looks it up."""
+
+
 def is_following(card: str, led: str | None, trump: str | None) -> bool:
     """A card of the led suit or trump (a wild joker counts as the led suit's card)."""
     if card == JOKER:
         return led is not None
     return card[0] == led or card[0] == trump
+
+
+_FOLLOWING: dict[tuple[str | None, str | None], frozenset[str]] = {
+    (led, trump): frozenset(card for card in _SORT_KEYS if is_following(card, led, trump))
+    for led in (None, *SUITS)
+    for trump in (None, *SUITS)
+}
+"""The following cards (`is_following`) for each (led suit, trump)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,24 +215,39 @@ def judge_trick(plays: list[tuple[int, str]], led: str | None, trump: str | None
     for _, card in plays:
         key = keys[card]
         key_counts[key] = key_counts.get(key, 0) + 1
-    batted = tuple(p for p in plays if key_counts[keys[p[1]]] > 1)
-    left = [p for p in plays if key_counts[keys[p[1]]] == 1]
+    batted: tuple[tuple[int, str], ...] = ()
+    left = plays
+    if len(key_counts) != len(plays):
+        batted = tuple(p for p in plays if key_counts[keys[p[1]]] > 1)
+        left = [p for p in plays if key_counts[keys[p[1]]] == 1]
     collided: tuple[tuple[int, str], ...] = ()
-    if left and not any(is_following(card, led, trump) for _, card in left):
+    following = _FOLLOWING[(led, trump)]
+    if left and not any(card in following for _, card in left):
         rank_counts: dict[int, int] = {}
         for _, card in left:
-            rank_counts[rank_value(card)] = rank_counts.get(rank_value(card), 0) + 1
-        collided = tuple(p for p in left if rank_counts[rank_value(p[1])] > 1)
-        left = [p for p in left if rank_counts[rank_value(p[1])] == 1]
+            rank = _RANKS[card]
+            rank_counts[rank] = rank_counts.get(rank, 0) + 1
+        if len(rank_counts) != len(left):
+            collided = tuple(p for p in left if rank_counts[_RANKS[p[1]]] > 1)
+            left = [p for p in left if rank_counts[_RANKS[p[1]]] == 1]
     if not left:
         return Judgement(batted, collided, None, None)
-    seat, card = max(left, key=lambda p: strength(p[1], led, trump))
-    return Judgement(batted, collided, seat, card)
+    table = _STRENGTHS[(led, trump)]
+    best = left[0]
+    best_value = table[best[1]]
+    for play in left:
+        value = table[play[1]]
+        if value > best_value:  # the first of equal strengths wins, as max() picks it
+            best, best_value = play, value
+    return Judgement(batted, collided, best[0], best[1])
 
 
 @dataclass(slots=True)
 class TrickState:
-    """The trick in progress: its prize, the mode it is played in, and the cards so far."""
+    """The trick in progress: its prize, the mode it is played in, and the cards so far.
+
+    The led suit and the batting keys played are asked for by every legal list, so they are
+    worked out once and extended as cards join `plays`."""
 
     starter: int
     face: str
@@ -221,19 +255,45 @@ class TrickState:
     trump_phase: bool
     plays: list[tuple[int, str]] = field(default_factory=list)
     batted: list[bool] = field(default_factory=list)
+    trump: str | None = field(default=None, init=False, repr=False, compare=False)
+    """The face card's suit in the trump phase (none under a turned joker)."""
+    _led: str | None = field(default=None, init=False, repr=False, compare=False)
+    _keys_rule: str = field(default="", init=False, repr=False, compare=False)
+    _keys_seen: int = field(default=0, init=False, repr=False, compare=False)
+    _keys: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        face = self.face
+        if self.trump_phase:
+            self.trump = None if face == JOKER else face[0]
+        elif face != JOKER:
+            self._led = face[0]
 
     @property
     def led_suit(self) -> str | None:
-        if not self.trump_phase:
-            return None if self.face == JOKER else self.face[0]
-        for _, card in self.plays:
-            if card != JOKER:
-                return card[0]
-        return None
+        """The suit to follow: the face card's in the lead phase, else the first non-joker played."""
+        led = self._led
+        if led is None and self.trump_phase:
+            for _, card in self.plays:
+                if card != JOKER:
+                    self._led = led = card[0]
+                    break
+        return led
 
-    @property
-    def trump(self) -> str | None:
-        return self.face[0] if self.trump_phase and self.face != JOKER else None
+    def played_keys(self, rule: str) -> set[str]:
+        """Batting keys, under `rule`, of the non-joker cards played so far."""
+        plays = self.plays
+        if self._keys_rule != rule:
+            self._keys_rule, self._keys_seen, self._keys = rule, 0, set()
+        seen = self._keys_seen
+        if seen != len(plays):
+            keys = _BATTING_KEYS[rule]
+            played = self._keys
+            for _, card in plays[seen:]:
+                if card != JOKER:
+                    played.add(keys[card])
+            self._keys_seen = len(plays)
+        return self._keys
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -253,7 +313,8 @@ class TrickState:
 def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
     """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
     led, trump = trick.led_suit, trick.trump
-    plain = [card for card in hand if card != JOKER] if JOKER in hand else hand
+    has_joker = JOKER in hand
+    plain = [card for card in hand if card != JOKER] if has_joker else hand
     base = plain
     if led is not None:
         following = list(filter(_SUIT_CARDS[led].__contains__, plain))
@@ -262,26 +323,25 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
         elif trump is not None:
             base = list(filter(_SUIT_CARDS[trump].__contains__, plain)) or plain
     if must_win and base:
-        best: tuple[int, int] | None = None
+        table = _STRENGTHS[(led, trump)]
+        best: tuple[int, int] = (-1, 0)  # below every card that can win
         for _, card in trick.plays:
-            value = strength(card, led, trump)
-            if value[0] >= 0 and (best is None or value > best):
+            value = table[card]
+            if value > best:
                 best = value
-        winners = [
-            card
-            for card in base
-            if (value := strength(card, led, trump))[0] >= 0 and (best is None or value > best)
-        ]
+        winners = [card for card in base if (value := table[card])[0] >= 0 and value > best]
         if winners:
             base = winners
-    allowed = set(base)
-    if trick.plays:
-        keys = _BATTING_KEYS[rule]
-        played_keys = {keys[card] for _, card in trick.plays if card != JOKER}
-        allowed.update(card for card in plain if keys[card] in played_keys)
-    if JOKER in hand:
-        allowed.add(JOKER)
-    return sorted(allowed, key=_SORT_KEYS.__getitem__)
+    if base is not plain and trick.plays:
+        played = trick.played_keys(rule)
+        if played:
+            keys = _BATTING_KEYS[rule]
+            base = base + [card for card in plain if keys[card] in played]
+    if has_joker:
+        base = [*base, JOKER]
+    if len(base) == 1:
+        return [base[0]]
+    return sorted(set(base), key=_SORT_KEYS.__getitem__)
 
 
 _CREST_ACTIONS = tuple(shared_action({"type": "choose", "crest": suit}) for suit in SUITS)
@@ -333,7 +393,7 @@ class FamiliaMatch(Match):
         n = self.players
         self.hand_no += 1
         self.hand_first = (self.hand_no - 1) % n
-        self.deal_no = 0
+        self._set_deal_no(0)
         self.crests: list[str | None] = [None] * self.table.team_count
         self.won: list[list[str]] = [[] for _ in range(n)]
         self.tricks_won = [0] * n
@@ -368,14 +428,23 @@ class FamiliaMatch(Match):
         record["steps"] = steps
         return record
 
+    def _set_deal_no(self, deal_no: int) -> None:
+        """Move to deal `deal_no` (0 before a hand's first deal) and note its batting rules,
+        which every legal list asks for."""
+        self.deal_no = deal_no
+        table = self.table
+        self._batting = table.batting[max(deal_no, 1) - 1]
+        self._rule = batting_rule(self._batting, table.decks)
+
     @property
     def batting_familia(self) -> bool:
-        return self.table.batting[max(self.deal_no, 1) - 1]
+        """Whether batting Familia (must win) is played in this deal."""
+        return self._batting
 
     @property
     def rule(self) -> str:
-        table = self.table
-        return batting_rule(table.batting[max(self.deal_no, 1) - 1], table.decks)
+        """Which cards bat in this deal (see `batting_rule`)."""
+        return self._rule
 
     def _deal_first(self, deal_no: int) -> int:
         return self.seat_after(self.hand_first, deal_no - 1)
@@ -395,7 +464,7 @@ class FamiliaMatch(Match):
 
     def _start_deal(self, action: Action) -> list[Event]:
         n, size = self.players, self.table.hand_size
-        self.deal_no += 1
+        self._set_deal_no(self.deal_no + 1)
         self._clear_deal()
         first = self._deal_first(self.deal_no)
         deck = list(action["deck"])
@@ -414,9 +483,7 @@ class FamiliaMatch(Match):
     def _next_trick_or_end(self) -> list[Event]:
         """Start the next trick's pile choice, or end the deal when it is over."""
         over = (
-            self.tricks_played >= self.table.tricks
-            or any(not held for held in self.holdings)
-            or not (self.black or self.red)
+            self.tricks_played >= self.table.tricks or not all(self.holdings) or not (self.black or self.red)
         )
         if not over:
             self.phase = "pile"
@@ -507,26 +574,31 @@ class FamiliaMatch(Match):
 
     # ---- the contract ---------------------------------------------------------------------------
     def _to_act(self) -> list[int]:
-        if self.phase == "crest":
-            return [self.table.captain(t) for t in range(self.table.team_count) if self.crests[t] is None]
-        if self.phase == "deal":
-            return [CHANCE]
-        if self.phase == "pile":
+        phase = self.phase
+        if phase == "play":
+            trick = self.trick
+            if trick is None:
+                return []
+            return [(trick.starter + len(trick.plays)) % self.players]
+        if phase == "pile":
             return [self.starter]
-        if self.phase == "play" and self.trick is not None:
-            return [self.seat_after(self.trick.starter, len(self.trick.plays))]
+        if phase == "deal":
+            return [CHANCE]
+        if phase == "crest":
+            return [self.table.captain(t) for t in range(self.table.team_count) if self.crests[t] is None]
         return []
 
     def _legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of `seat`; none for CHANCE, whose shuffle is built by
         `random_chance_action` (or by a test) rather than picked from a list."""
-        if self.phase == "crest":
-            return list(_CREST_ACTIONS)
-        if self.phase == "pile":
+        phase = self.phase
+        if phase == "play":
+            trick = self.trick
+            assert trick is not None
+            return list(map(play_one, legal_cards(self.holdings[seat], trick, self._rule, self._batting)))
+        if phase == "pile":
             return [_PILE_ACTIONS[p] for p in PILES if (self.black if p == "black" else self.red)]
-        assert self.trick is not None
-        cards = legal_cards(self.holdings[seat], self.trick, self.rule, self.batting_familia)
-        return list(map(play_one, cards))
+        return list(_CREST_ACTIONS)
 
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         if action["type"] != "shuffle":
@@ -574,7 +646,7 @@ class FamiliaMatch(Match):
                 "seat": seat,
                 "pile": pile_name,
                 "card": face,
-                "mode": self.trick.to_json()["mode"],
+                "mode": "trump" if self.trick.trump_phase else "lead",
             }
         ]
 
@@ -587,7 +659,7 @@ class FamiliaMatch(Match):
         card = cards[0]
         if not isinstance(card, str) or card not in self.holdings[seat]:
             raise IllegalAction(f"{card!r} is not in your hand")
-        if card not in legal_cards(self.holdings[seat], trick, self.rule, self.batting_familia):
+        if card not in legal_cards(self.holdings[seat], trick, self._rule, self._batting):
             raise IllegalAction(f"{card} may not be played now (follow suit, trump or win as the rules say)")
         return self._play_card(seat, card)
 
@@ -600,11 +672,12 @@ class FamiliaMatch(Match):
         """Play a card known to be legal."""
         trick = self.trick
         assert trick is not None
-        keys = _BATTING_KEYS[self.rule]
-        batting = card != JOKER and keys[card] in {keys[c] for _, c in trick.plays}
+        rule = self._rule
+        batting = card != JOKER and _BATTING_KEYS[rule][card] in trick.played_keys(rule)
         self.holdings[seat].remove(card)
-        if card in self.known[seat]:
-            self.known[seat].remove(card)
+        known = self.known[seat]
+        if known and card in known:
+            known.remove(card)
         trick.plays.append((seat, card))
         trick.batted.append(batting)
         events: list[Event] = [{"type": "play", "seat": seat, "card": card, "batting": batting}]
@@ -615,7 +688,7 @@ class FamiliaMatch(Match):
     def _finish_trick(self) -> list[Event]:
         trick = self.trick
         assert trick is not None
-        verdict = judge_trick(trick.plays, trick.led_suit, trick.trump, self.rule)
+        verdict = judge_trick(trick.plays, trick.led_suit, trick.trump, self._rule)
         steps = [
             {"kind": kind, "cards": [{"seat": s, "card": c} for s, c in cards]}
             for kind, cards in (("batting", verdict.batting), ("rank", verdict.rank_collisions))

@@ -159,6 +159,8 @@ def best_partition(cards: Sequence[str], sex: str, crest: str | None = None) -> 
     counts.update(_count(cards))
     values = SINGLE_POINTS[sex]
     most = [min(counts.get(suit + rank, 0) for suit in SUITS) for rank in FACE_RANKS]
+    if not any(most) and not any(counts[suit + "K"] and counts[suit + "Q"] for suit in SUITS):
+        return [], _singles_from(counts, sex)  # no role can be formed: every card is a single
     best: tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
     for familias in _product_ranges(most):
         # states: (singles sum, singles count) -> (role points, per-suit (families, marriages))

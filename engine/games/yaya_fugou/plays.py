@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 from engine.cards import play_one
 from engine.games.yaya_fugou.cards import (
     DECK_SET,
-    F_CARDS,
     IS_F,
     NATURAL_RANKS,
     NATURALS,
@@ -73,7 +72,7 @@ def _stronger_value(value: int, old: Shape | None, revolution: bool) -> bool:
     return value < old.value if revolution else value > old.value
 
 
-_SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
+SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
 """The shape of each natural card played alone (what `classify` finds for it)."""
 
 
@@ -86,7 +85,7 @@ def classify(cards: list[str], as_map: dict[str, str]) -> Shape:
 
     The caller has checked that the cards are distinct cards of the deck."""
     if len(cards) == 1 and not as_map:
-        single = _SINGLE_SHAPES.get(cards[0])  # the commonest play: one natural card
+        single = SINGLE_SHAPES.get(cards[0])  # the commonest play: one natural card
         if single is not None:
             return single
     naturals = [card for card in cards if not IS_F[card]]
@@ -146,118 +145,188 @@ _ORDER: dict[str, int] = {
 
 
 def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
-    """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions."""
-    fs = [card for card in F_CARDS if card in hand]
-    kind = top.kind if top is not None else None
+    """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions.
+
+    Single-card plays are shared with other calls (read actions, never change them). Plays are
+    built straight from the hand grouped by rank (sets) and by suit (straights, from a bit mask
+    of the strengths held), and a follow builds only plays of the table's kind and size that
+    beat it, instead of listing every play and filtering. (Memoizing the groups across calls
+    was tried: random hands rarely repeat one, and the memo cost memory, not time.)"""
+    return list_plays(sorted(hand, key=_ORDER.__getitem__), top, revolution)
+
+
+def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
+    """`enumerate_plays` for a hand already in listing order (strength, then suit H, D, C, S:
+    the order a match keeps hands in)."""
+    split = len(ordered)
+    while split and IS_F[ordered[split - 1]]:
+        split -= 1
+    naturals = ordered[:split]
+    fs = tuple(ordered[split:])  # F's sort last, in suit order H, D, C, S
     out: list[dict[str, Any]] = []
-    if kind == STRAIGHT:
-        _straights(_by_suit(hand), fs, top, revolution, out)
+    if top is None:
+        out.extend(map(play_one, naturals))
+        if fs:
+            out.append(play_one(fs[0]))
+        _sets(naturals, fs, 0, -1, False, out)
+        _straights(naturals, fs, 0, -1, False, out)
         return out
-    by_rank: dict[int, list[str]] = {}
-    for card in sorted(hand, key=_ORDER.__getitem__):
-        if not IS_F[card]:
-            value = STRENGTH[card]
-            if value in by_rank:
-                by_rank[value].append(card)
-            else:
-                by_rank[value] = [card]
-    if kind is None or kind == SINGLE:
-        _singles(by_rank, fs, top, revolution, out)
-    if kind is None or kind == SET:
-        _sets(by_rank, fs, top, revolution, out)
-    if kind is None:
-        _straights(_by_suit(hand), fs, top, revolution, out)
+    if top.all_f:
+        return out  # nothing of its kind and size beats a play made only of F's
+    kind = top.kind
+    old = top.value
+    if kind == SINGLE:
+        if revolution:
+            out.extend([play_one(card) for card in naturals if STRENGTH[card] < old])
+        else:
+            out.extend([play_one(card) for card in naturals if STRENGTH[card] > old])
+        if fs:
+            out.append(play_one(fs[0]))
+    elif kind == SET:
+        _sets(naturals, fs, top.size, old, revolution, out)
+    else:
+        _straights(naturals, fs, top.size, old, revolution, out)
     return out
 
 
-def _by_suit(hand: list[str]) -> dict[str, dict[int, str]]:
-    """Suit → {strength: card} of the natural cards of `hand`."""
-    by_suit: dict[str, dict[int, str]] = {suit: {} for suit in SUITS}
-    for card in hand:
-        if not IS_F[card]:
-            by_suit[card[0]][STRENGTH[card]] = card
-    return by_suit
-
-
-def _singles(
-    by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
-) -> None:
-    if top is None:
-        for cards in by_rank.values():
-            out.extend(map(play_one, cards))
-    elif not top.all_f:  # nothing beats a lone F
-        old = top.value
-        for value, cards in by_rank.items():
-            if value < old if revolution else value > old:
-                out.extend(map(play_one, cards))
-    if fs and (top is None or not top.all_f):
-        out.append(play_one(fs[0]))
-
-
 def _sets(
-    by_rank: dict[int, list[str]], fs: list[str], top: Shape | None, revolution: bool, out: list
+    naturals: list[str],
+    fs: tuple[str, ...],
+    wanted: int,
+    old: int,
+    revolution: bool,
+    out: list[dict[str, Any]],
 ) -> None:
-    wanted = top.size if top is not None else None
+    """Sets by rank, then the F-only sets; with `wanted` (a size), only the sets of that size
+    stronger than `old`."""
     f_count = len(fs)
-    for value, cards in by_rank.items():
-        if len(cards) + f_count < 2 or (wanted is not None and len(cards) + f_count < wanted):
-            continue
-        if not _stronger_value(value, top, revolution):
-            continue
-        for count in range(1, len(cards) + 1):
-            if wanted is not None and not count <= wanted <= count + f_count:
-                continue
-            for chosen in combinations(cards, count):
-                for extra in range(f_count + 1):
-                    size = count + extra
-                    if size < 2 or (wanted is not None and size != wanted):
-                        continue
-                    if not extra:
-                        out.append(_play(list(chosen), {}))
-                        continue
-                    used = fs[:extra]
-                    names = _set_names([card[0] for card in chosen], extra, value)
-                    out.append(_play([*chosen, *used], dict(zip(used, names, strict=True))))
-    if top is None or not top.all_f:
+    need = wanted if wanted else 2
+    index = 0
+    count = len(naturals)
+    while index < count:
+        value = STRENGTH[naturals[index]]
+        end = index + 1
+        while end < count and STRENGTH[naturals[end]] == value:
+            end += 1
+        if end - index + f_count >= need and (not wanted or (value < old if revolution else value > old)):
+            _rank_sets(naturals[index:end], fs, value, wanted, out)
+        index = end
+    if wanted:
+        if wanted <= f_count:
+            out.append({"type": "play", "cards": list(fs[:wanted])})
+    else:
         for size in range(2, f_count + 1):
-            if wanted is None or size == wanted:
-                out.append(_play(fs[:size], {}))
+            out.append({"type": "play", "cards": list(fs[:size])})
+
+
+def _rank_sets(
+    cards: list[str], fs: tuple[str, ...], value: int, wanted: int, out: list[dict[str, Any]]
+) -> None:
+    """The sets of the rank `value` from `cards` (that rank's cards held) and the F's `fs`, by
+    number of cards of the rank used, then which, then F's added; only of size `wanted` if set."""
+    f_count = len(fs)
+    for count in range(1, len(cards) + 1):
+        if wanted:
+            extra = wanted - count
+            if extra < 0 or extra > f_count:
+                continue
+            extras = range(extra, extra + 1)
+        else:
+            extras = range(0 if count >= 2 else 1, f_count + 1)
+        for chosen in combinations(cards, count):
+            for extra in extras:
+                if not extra:
+                    out.append({"type": "play", "cards": list(chosen)})
+                    continue
+                used = fs[:extra]
+                names = _set_names([card[0] for card in chosen], extra, value)
+                out.append(
+                    {"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names, strict=True))}
+                )
+
+
+_Window = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
+
+
+def _windows(mask: int, f_count: int, wanted: int, old: int, revolution: bool) -> list[_Window]:
+    """Every run of three or more strengths (only `wanted` long, bottom stronger than `old`, if
+    `wanted` is set) that the held strengths `mask` and `f_count` F's can fill, holding at
+    least one natural card, by length then bottom: (length, low, held strengths, missing
+    strengths, F's to spare)."""
+    rank_count = len(NATURAL_RANKS)
+    gaps = [value for value in range(rank_count) if not mask >> value & 1]
+    gaps += [rank_count] * (f_count + 1)
+    spans: list[tuple[int, int]] = []  # (length, low) with at most f_count missing cards
+    first_gap = 0  # index in `gaps` of the first gap at or above `low`
+    for low in range(rank_count - 2):
+        while gaps[first_gap] < low:
+            first_gap += 1
+        # The window may reach up to (not including) the (f_count + 1)-th gap from `low`.
+        reach = gaps[first_gap + f_count] - low
+        if not wanted:
+            for length in range(3, reach + 1):
+                spans.append((length, low))
+        elif wanted <= reach and (low < old if revolution else low > old):
+            spans.append((wanted, low))
+    if not wanted:
+        spans.sort()
+    windows: list[_Window] = []
+    for length, low in spans:
+        values = range(low, low + length)
+        held = tuple(value for value in values if mask >> value & 1)
+        if held:
+            missing_values = tuple(value for value in values if not mask >> value & 1)
+            windows.append((length, low, held, missing_values, f_count - len(missing_values)))
+    return windows
+
+
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+_SUIT_CARDS = {suit: tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS}
+"""Suit → its natural cards by strength, made once (plays share these strings)."""
 
 
 def _straights(
-    by_suit: dict[str, dict[int, str]], fs: list[str], top: Shape | None, revolution: bool, out: list
+    naturals: list[str],
+    fs: tuple[str, ...],
+    wanted: int,
+    old: int,
+    revolution: bool,
+    out: list[dict[str, Any]],
 ) -> None:
+    """Straights by suit, then length, then bottom card, then which held cards F's stand in for
+    (keeping them for later); with `wanted` (a length), only those of that length whose bottom
+    card is stronger than `old`."""
+    masks = [0, 0, 0, 0]
+    for card in naturals:
+        masks[_SUIT_INDEX[card[0]]] |= 1 << STRENGTH[card]
     f_count = len(fs)
-    rank_count = len(NATURAL_RANKS)
-    lengths = [top.size] if top is not None else range(3, rank_count + 1)
-    for suit in SUITS:
-        present = by_suit[suit]
-        longest = len(present) + f_count
-        if not present or longest < 3:
+    need = wanted if wanted else 3
+    for index, mask in enumerate(masks):
+        if not mask:
             continue
-        # held_before[i]: how many of the suit's strengths below i the hand holds.
-        held_before = [0] * (rank_count + 1)
-        for value in range(rank_count):
-            held_before[value + 1] = held_before[value] + (value in present)
-        for length in lengths:
-            if length > longest:
-                break
-            for low in range(rank_count - length + 1):
-                held_count = held_before[low + length] - held_before[low]
-                spare = f_count - (length - held_count)
-                if spare < 0 or not held_count or not _stronger_value(low, top, revolution):
-                    continue
-                window = range(low, low + length)
-                held = [v for v in window if v in present]
-                missing = [v for v in window if v not in present]
-                # F's may also stand in for cards the player holds (keeping them for later).
-                for replaced_count in range(min(spare, held_count - 1) + 1):
-                    for replaced in combinations(held, replaced_count):
-                        filled = sorted((*missing, *replaced))
-                        used = fs[: len(filled)]
-                        naturals = [present[v] for v in held if v not in replaced]
-                        names = [card_of(suit, v) for v in filled]
-                        out.append(_play([*naturals, *used], dict(zip(used, names, strict=True))))
+        if f_count:
+            if mask.bit_count() + f_count < need:
+                continue
+        elif not mask & (mask >> 1) & (mask >> 2):
+            continue  # no three in a row, and no F to fill a gap
+        suit_cards = _SUIT_CARDS[SUITS[index]]
+        for _, _, held, missing_values, spare in _windows(mask, f_count, wanted, old, revolution):
+            for replaced_count in range(min(spare, len(held) - 1) + 1):
+                for replaced in combinations(held, replaced_count):
+                    filled = sorted((*missing_values, *replaced)) if replaced else missing_values
+                    used = fs[: len(filled)]
+                    cards = [suit_cards[value] for value in held if value not in replaced]
+                    if used:
+                        names = [suit_cards[value] for value in filled]
+                        out.append(
+                            {
+                                "type": "play",
+                                "cards": [*cards, *used],
+                                "as": dict(zip(used, names, strict=True)),
+                            }
+                        )
+                    else:
+                        out.append({"type": "play", "cards": cards})
 
 
 def validate_cards(cards: Any, hand: list[str]) -> list[str]:

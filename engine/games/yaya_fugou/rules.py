@@ -87,13 +87,14 @@ from engine.games.yaya_fugou.cards import (
 from engine.games.yaya_fugou.options import DEFAULT_HANDS, YayaFugouOptions
 from engine.games.yaya_fugou.plays import (
     REVOLUTION_SIZE,
+    SINGLE_SHAPES,
     BadPlay,
     Shape,
     beats,
     classify,
     describe,
-    enumerate_plays,
     is_f_only,
+    list_plays,
     validate_as,
     validate_cards,
 )
@@ -187,12 +188,12 @@ class YayaFugouMatch(Match):
     # ---- whose turn ------------------------------------------------------------------------------
     def _to_act(self) -> list[int]:
         phase = self.phase
+        if phase == "play":
+            return [self.hand.turn]
         if phase == "deal":
             return [CHANCE]
         if phase == "exchange":
             return self._exchange_waiting()
-        if phase == "play":
-            return [self.hand.turn]
         return []
 
     def _exchange_waiting(self) -> list[int]:
@@ -219,10 +220,11 @@ class YayaFugouMatch(Match):
             step, poorer = self._step_of(seat)
             options = forced_gives(held, step.count) if poorer else free_gives(held, step.count)
             return [{"type": "give", "cards": cards} for cards in options]
-        top = hand_state.top
-        actions = enumerate_plays(held, top.shape if top else None, hand_state.revolution)
-        if top is not None:
-            actions.append(PASS_ACTION)
+        pile = hand_state.pile
+        if not pile:
+            return list_plays(held, None, False)  # hands are kept in listing order
+        actions = list_plays(held, pile[-1].shape, hand_state.revolution)
+        actions.append(PASS_ACTION)
         return actions
 
     def random_chance_action(self, rng: random.Random) -> Action:
@@ -314,13 +316,15 @@ class YayaFugouMatch(Match):
 
     def _apply_pass(self, seat: int) -> list[Event]:
         hand_state = self.hand
-        if hand_state.top is None:
+        pile = hand_state.pile
+        if not pile:
             raise IllegalAction("the leader must play: a pass is only for following")
         hand_state.passed.append(seat)
         events: list[Event] = [{"type": "pass", "seat": seat}]
-        holding = [s for s in range(self.players) if hand_state.hands[s]]
-        last = hand_state.top.seat
-        needed = len(holding) - 1 if hand_state.hands[last] else len(holding)
+        hands = hand_state.hands
+        holding = self.players - len(hand_state.out_order) - len(hand_state.f_out)
+        last = pile[-1].seat
+        needed = holding - 1 if hands[last] else holding
         if len(hand_state.passed) < needed:
             hand_state.turn = self._next_holding(seat)
             return events
@@ -352,9 +356,12 @@ class YayaFugouMatch(Match):
     def _perform(self, seat: int, action: Action) -> list[Event]:
         kind = action["type"]
         if kind == "play":
-            cards = list(action["cards"])
-            as_map = dict(action.get("as") or {})
-            return self._play(seat, cards, as_map, classify(cards, as_map))
+            cards: list[str] = action["cards"]
+            as_map: dict[str, str] | None = action.get("as")
+            if as_map is None:
+                single = SINGLE_SHAPES.get(cards[0]) if len(cards) == 1 else None
+                return self._play(seat, cards, {}, single or classify(cards, {}))
+            return self._play(seat, cards, dict(as_map), classify(cards, as_map))
         if kind == "pass":
             return self._apply_pass(seat)
         return self._apply(seat, action)
@@ -363,12 +370,17 @@ class YayaFugouMatch(Match):
         """Put a valid play on the table."""
         hand_state = self.hand
         held = hand_state.hands[seat]
-        hand_state.hands[seat] = [card for card in held if card not in cards]
+        if len(cards) == 1:
+            kept = held[:]
+            kept.remove(cards[0])
+        else:
+            kept = [card for card in held if card not in cards]
+        hand_state.hands[seat] = kept
         hand_state.pile.append(TablePlay(seat, list(cards), as_map, shape))
         hand_state.passed = []
-        events: list[Event] = [
-            {"type": "play", "seat": seat, "cards": list(cards), "as": as_map, **describe(shape)}
-        ]
+        event: Event = {"type": "play", "seat": seat, "cards": list(cards), "as": as_map}
+        event.update(describe(shape))
+        events: list[Event] = [event]
         if self.options.revolution and len(cards) >= REVOLUTION_SIZE:
             if hand_state.revolution:
                 hand_state.revolution = False
@@ -377,12 +389,14 @@ class YayaFugouMatch(Match):
             elif not hand_state.revolution_used:
                 hand_state.revolution = True
                 events.append({"type": "revolution", "on": True, "seat": seat})
-        if not hand_state.hands[seat]:
-            if is_f_only(cards):
-                hand_state.f_out.append(seat)
-            else:
-                hand_state.out_order.append(seat)
-            events.append({"type": "out", "seat": seat, "f_only": is_f_only(cards)})
+        if kept:
+            hand_state.turn = self._next_holding(seat)
+            return events
+        if is_f_only(cards):
+            hand_state.f_out.append(seat)
+        else:
+            hand_state.out_order.append(seat)
+        events.append({"type": "out", "seat": seat, "f_only": is_f_only(cards)})
         holding = [s for s in range(self.players) if hand_state.hands[s]]
         if len(holding) <= 1:
             events.extend(self._finish_hand(holding))
@@ -393,9 +407,12 @@ class YayaFugouMatch(Match):
     def _next_holding(self, seat: int) -> int:
         """The next seat in turn order that still holds cards."""
         hands = self.hand.hands
-        holder = self.next_seat_where(seat, lambda candidate: bool(hands[candidate]))
-        assert holder is not None, "no seat holds cards"  # the hand would be over
-        return holder
+        players = self.players
+        for step in range(1, players + 1):
+            candidate = (seat + step) % players
+            if hands[candidate]:
+                return candidate
+        raise AssertionError("no seat holds cards")  # the hand would be over
 
     def _finish_hand(self, remaining: list[int]) -> list[Event]:
         hand_state = self.hand
