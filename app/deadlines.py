@@ -338,7 +338,7 @@ class Deadlines:
                 if seat < 0 or controller is None or controller.kind != "person":
                     continue
                 awaited.append(seat)
-                started = live.options_since.get(seat, (live.version, []))[0]
+                started = live.options_from(seat)
                 if started > before:
                     fresh.append(seat)
                 else:

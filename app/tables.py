@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import secrets
@@ -34,6 +35,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bot_pool import BotPool
@@ -45,6 +47,7 @@ from app.rematch import DealPlan, PlanCache, plan_deals
 from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
+from engine.core import LEGAL_CACHE_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +77,38 @@ class ActionRejected(Exception):
         self.message = message
 
 
+@dataclass(slots=True)
+class SeatOptions:
+    """What one seat may do, since which version: the list itself when it is short, else only
+    its length and a fingerprint. A several-card choice (Fairy Five Hundred's kitty discard:
+    1,001 actions, about 280 KB) is not held while a person thinks about it; the stale check
+    compares fingerprints, and whoever needs the actions (a bot, a snapshot build) asks the
+    engine again, which does not keep such lists either (engine.core.LEGAL_CACHE_LIMIT)."""
+
+    since: int
+    count: int
+    actions: list[dict[str, Any]] | None
+    digest: bytes | None = None
+
+    @staticmethod
+    def fingerprint(legal: list[dict[str, Any]]) -> bytes:
+        return hashlib.blake2b(orjson.dumps(legal, option=orjson.OPT_SORT_KEYS), digest_size=16).digest()
+
+    @classmethod
+    def of(cls, since: int, legal: list[dict[str, Any]]) -> SeatOptions:
+        if len(legal) <= LEGAL_CACHE_LIMIT:
+            return cls(since, len(legal), legal)
+        return cls(since, len(legal), None, cls.fingerprint(legal))
+
+    def same(self, legal: list[dict[str, Any]]) -> bool:
+        """Whether `legal` is the list these options stand for."""
+        if len(legal) != self.count:
+            return False
+        if self.actions is not None:
+            return self.actions == legal
+        return self.fingerprint(legal) == self.digest
+
+
 @dataclass
 class LiveMatch:
     """A match held in memory, with who controls each seat (missing key: the seat is empty).
@@ -92,8 +127,8 @@ class LiveMatch:
     recent_events: deque[tuple[int, list[dict[str, Any]]]] = field(
         default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES)
     )
-    # seat -> (version since which its legal actions are unchanged, those actions)
-    options_since: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
+    # seat -> since which version its legal actions are unchanged, and what they are
+    options_since: dict[int, SeatOptions] = field(default_factory=dict)
     hands_json: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None
     # True while a bot reads the match in a worker thread: readers then wait for the lock.
@@ -114,8 +149,8 @@ class LiveMatch:
         for seat in range(self.match.players):
             legal = self.match.legal_actions(seat) if seat in acting else []
             known = self.options_since.get(seat)
-            if known is None or known[1] != legal:
-                self.options_since[seat] = (version, legal)
+            if known is None or not known.same(legal):
+                self.options_since[seat] = SeatOptions.of(version, legal)
 
     def note_hands(self) -> None:
         """Encode each finished hand once; readers get them when they lack them."""
@@ -127,11 +162,26 @@ class LiveMatch:
         """Whether a client at `version` saw what `seat` may do now: the current version, or an
         older one when only other seats have moved since (so simultaneous moves are not stale)."""
         known = self.options_since.get(seat)
-        return known is not None and known[0] <= version <= self.version
+        return known is not None and known.since <= version <= self.version
+
+    def options_from(self, seat: int) -> int:
+        """The version since which `seat`'s legal actions stand (when its turn began)."""
+        known = self.options_since.get(seat)
+        return known.since if known is not None else self.version
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
+        """`seat`'s legal actions at the current version (a long list is built again by the
+        engine: see `SeatOptions`)."""
         known = self.options_since.get(seat)
-        return known[1] if known is not None else []
+        if known is None or known.count == 0:
+            return []
+        if known.actions is not None:
+            return known.actions
+        return self.match.legal_actions(seat)
+
+    def legal_count(self, seat: int) -> int:
+        known = self.options_since.get(seat)
+        return known.count if known is not None else 0
 
     @property
     def version(self) -> int:
@@ -616,7 +666,7 @@ class TableService:
         """Whether this bot seat thinks in a worker: a strong bot with a real choice to make."""
         controller = live.controllers.get(seat)
         level = (controller.level if controller is not None else None) or self.bot_level
-        return level == "strong" and len(live.legal(seat)) > 1
+        return level == "strong" and live.legal_count(seat) > 1
 
     async def _thought(
         self, thinking: asyncio.Future[dict[str, Any]], match_id: int

@@ -116,6 +116,8 @@ class Processes:
 BASIC_BOTS = {"CARDTABLE_BOT_DELAY": "0", "CARDTABLE_BOT_LEVEL": "basic"}
 STRONG_DELAY = 0.8
 STRONG_BOTS = {"CARDTABLE_BOT_DELAY": str(STRONG_DELAY), "CARDTABLE_BOT_LEVEL": "strong"}
+STAGGER = 0.01
+"""Seconds between two people's first moves of a timed round (0.5 s for 50 tables)."""
 HOLD_P99 = 0.100
 """A process holds T tables when the human's p99 latency stays at or under this (seconds)."""
 
@@ -213,13 +215,31 @@ class Human:
         self.rng = random.Random(seed)
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.code = ""
-        self.active = False
+        self.go = asyncio.Event()
+        """Set while the human plays (a timed round); cleared, it waits at its next move."""
         self.latencies: list[float] = []
+        self.received: list[float] = []
+        """perf_counter() when each timed state arrived (for --latency-log)."""
+        self.started = 0.0
+        """perf_counter() when the current timed round began."""
         self.sizes = Sizes()
         self.ready = asyncio.Event()
+        self.waiting = asyncio.Event()
+        """Set once the table waits for this person (a state with a move for seat 0 arrived)."""
         self.wanted_hands = 0
         self.bot_gaps: list[float] = []
         """Seconds from the state after the human's move (or a bot's) to the next bot's move."""
+
+    @property
+    def active(self) -> bool:
+        return self.go.is_set()
+
+    @active.setter
+    def active(self, value: bool) -> None:
+        if value:
+            self.go.set()
+        else:
+            self.go.clear()
 
     async def setup(self) -> None:
         await self.http.post("/api/people", json={"name": "Load"})
@@ -266,20 +286,21 @@ class Human:
                 if pending is not None and state["version"] > pending[0]:
                     if self.active:
                         self.latencies.append(now - pending[1])
+                        self.received.append(now)
                     pending = None
                 elif self.active and last_state is not None and self._bot_moved(last_state, state):
                     self.bot_gaps.append(now - last_state[2])
                 last_state = (state["match_id"], state["version"], now)
                 if view.get("phase") == "match_over":
-                    while not self.active:
-                        await asyncio.sleep(0.05)
+                    self.waiting.set()
+                    await self.go.wait()
                     await self.http.post(f"/api/rooms/{self.code}/start")
                     continue
                 legal = state["legal"].get("0") or []
                 key = (state["match_id"], state["version"])
                 if legal and pending is None and key not in acted:
-                    while not self.active:
-                        await asyncio.sleep(0.05)
+                    self.waiting.set()
+                    await self.go.wait()
                     acted.add(key)
                     action = self.rng.choice(legal)
                     pending = (state["version"], time.perf_counter())
@@ -332,16 +353,27 @@ class Result:
     echo: list[float] = field(default_factory=list)
     memory_kb_per_table: float = 0.0
     bot_gaps: list[float] = field(default_factory=list)
+    timeline: list[tuple[int, float, float, int]] = field(default_factory=list)
+    """(round, seconds since the round began, human latency in seconds, table) per timed action."""
 
 
 async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
     for human in humans:
         human.latencies.clear()
+        human.received.clear()
         human.bot_gaps.clear()
     before, start = await committed(procs.libpq), time.perf_counter()
     for human in humans:
+        human.started = start
+    # The people begin one by one over the round's first STAGGER * T seconds, in a fixed
+    # random order: with every one of them answering at the same instant, the round began with
+    # one burst of T moves (and their bots' replies) whose queue was most of its tail.
+    order = humans[:]
+    random.Random(len(humans)).shuffle(order)
+    for human in order:
         human.active = True
-    await asyncio.sleep(seconds)
+        await asyncio.sleep(STAGGER)
+    await asyncio.sleep(max(0.0, seconds - STAGGER * len(humans)))
     for human in humans:
         human.active = False
     after, elapsed = await committed(procs.libpq), time.perf_counter() - start
@@ -350,11 +382,20 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
 
 
 async def start_humans(humans: list[Human]) -> list[asyncio.Task[None]]:
-    """Set up each human's room (ten at a time) and connect them all; their playing tasks."""
+    """Set up each human's room (ten at a time), connect them all and wait until every table
+    waits for its person; their playing tasks.
+
+    Timing starts only then: T sockets connecting at once (each reads its session and room,
+    writes its presence and gets its first state) and T matches' bots playing up to the
+    person's first turn keep the server busy for a while, and actions sent meanwhile wait
+    behind that backlog (at 50 tables the first ~0.4 s gave 300-400 ms latencies, the whole
+    tail of the first round), which is the cost of the benchmark's own setup, not of play."""
     for chunk in range(0, len(humans), 10):
         await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
     tasks = [asyncio.create_task(h.run()) for h in humans]
     await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
+    await asyncio.wait_for(asyncio.gather(*(h.waiting.wait() for h in humans)), 60)
+    await asyncio.sleep(0.5)  # the last first states and room events go out
     return tasks
 
 
@@ -390,6 +431,11 @@ async def run_tables(
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip
             rate, lat = await app_phase(procs, humans, seconds / rounds)
+            result.timeline.extend(
+                (round_no, at - h.started, latency, table)
+                for table, h in enumerate(humans)
+                for at, latency in zip(h.received, h.latencies, strict=True)
+            )
             if profiler is not None:
                 profiler.wait(timeout=60)
             result.actions_per_s.append(rate)
@@ -508,6 +554,17 @@ def report_memory(memory: dict[str, float], tables: int) -> None:
         print(f"  {game:13s} {kb:7.1f} KB per table, live match heap {live_heap_kb(game):5.1f} KB")
 
 
+def write_timeline(path: Path, results: list[Result]) -> None:
+    """Every timed human action as a JSON line, to see when a tail happens (one stall of every
+    table, a burst, or spread over the round)."""
+    with path.open("w") as out:
+        for r in results:
+            for round_no, at, latency, table in r.timeline:
+                entry = {"tables": r.tables, "round": round_no, "at_s": round(at, 4),
+                         "latency_ms": round(latency * 1e3, 3), "table": table}  # fmt: skip
+                out.write(json.dumps(entry) + "\n")
+
+
 def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
@@ -521,6 +578,12 @@ def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
             f"{r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} ({rates}) | {h50:7.2f} / {h99:7.2f} | "
             f"{e50:6.2f} / {e99:6.2f} | {h50 / e50:6.1f} | {h99 / e99:6.1f} | {r.memory_kb_per_table:6.1f}"
         )
+    for r in results:
+        rounds = sorted({entry[0] for entry in r.timeline})
+        per_round = ", ".join(
+            f"{pct([e[2] for e in r.timeline if e[0] == n], 0.99) * 1e3:.1f}" for n in rounds
+        )
+        print(f"  {r.tables} tables: human p99 per round {per_round} ms")
     if sizes:
         print("game | state messages | JSON bytes median / max | deflated median / max | "
               "median JSON bytes by hand number | live match heap KB")  # fmt: skip
@@ -583,6 +646,8 @@ async def main_async(args: argparse.Namespace) -> None:
             sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
             server_errors(procs)
         report(results, sizes)
+        if args.latency_log is not None:
+            write_timeline(args.latency_log, results)
     if args.memory_tables > 0:
         memory: dict[str, float] = {}
         for game in args.memory_games.split(","):
@@ -626,6 +691,12 @@ def main() -> None:
     parser.add_argument("--memory-seconds", type=float, default=4, help="play time of each memory batch")
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")
+    parser.add_argument(
+        "--latency-log",
+        type=Path,
+        default=None,
+        help="write each timed human action (table count, round, seconds into it, latency) as JSON lines",
+    )
     parser.add_argument(
         "--app-root",
         type=Path,

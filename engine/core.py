@@ -12,9 +12,11 @@ completely before it mutates anything, so that an `IllegalAction` leaves the mat
 `to_act` and `legal_actions` are asked many times per action (by `apply`, `view`, the server
 for every seat, a searching bot), so the base class computes each once per state: the hooks
 run once per state, and an action found among the legal actions already listed goes
-straight to the game's `_perform` without being validated a second time. Code that changes
-a match's state other than through `apply` (a test building a position, a determinizing
-search) calls `state_changed()` afterwards.
+straight to the game's `_perform` without being validated a second time. A very long legal
+list (over `LEGAL_CACHE_LIMIT` actions) is the exception: it is built on each call and not
+kept, and an action from it is validated in full. Code that changes a match's state other
+than through `apply` (a test building a position, a determinizing search) calls
+`state_changed()` afterwards.
 
 `python -m engine.build` compiles this module (and the games listed in `engine/_mode.py`) with
 mypyc: annotations are then checked at run time, and a compiled match has fixed attributes (no
@@ -46,6 +48,11 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 MAX_SEATS: Final = 16
+LEGAL_CACHE_LIMIT: Final = 256
+"""A legal list longer than this is not kept for its state but built again on each call: a
+several-card choice such as Fairy Five Hundred's kitty discard (1,001 fresh actions, about
+280 KB) would otherwise stay in memory for as long as a person thinks about it. Such choices
+come once per hand, so what they cost again is small; every shorter list is kept."""
 _LOG_ENTRIES: Final[dict[int, tuple[tuple[int, Action], ...]]] = {}
 """id of a shared action → its log entry `(seat, action)` for every seat: a match's log holds
 these tuples instead of making one per action. Only actions passed to `shared_action` (kept
@@ -280,7 +287,7 @@ class Match:
         if seat not in acting or seat == CHANCE:
             return []
         legal = self._legal_actions(seat)
-        if self._fresh:
+        if self._fresh and len(legal) <= LEGAL_CACHE_LIMIT:
             self._legal[seat] = legal
         return legal[:]
 

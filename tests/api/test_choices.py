@@ -66,3 +66,12 @@ def test_random_play_compacts_losslessly_and_the_engine_takes_expanded_actions(g
                 match.apply(seat, rng.choice(expand(wire)))  # the cards in the order expand gives
             else:
                 match.apply(seat, bot_action(match, seat, rng))
+
+
+def test_groups_that_differ_in_another_field_fold_into_separate_entries() -> None:
+    hand = [f"D{n}" for n in range(1, 7)]
+    pairs = list(itertools.combinations(hand, 2))
+    legal = [{"type": "give", "to": to, "cards": list(pair)} for to in (1, 2) for pair in pairs]
+    wire = compact(legal)
+    assert [(entry["to"], entry["choose"]) for entry in wire] == [(1, 2), (2, 2)]
+    assert as_set(expand(wire)) == as_set(legal)

@@ -106,3 +106,43 @@ def test_a_replayed_log_of_shared_actions_rebuilds_the_same_match() -> None:
         again = game.replay(players, None, [(seat, dict(action)) for seat, action in match.log])
         assert again.log == match.log
         assert [again.view(seat) for seat in range(players)] == [match.view(seat) for seat in range(players)]
+
+
+def at_fairy_discard(seed: int = 4):
+    """A Fairy Five Hundred match whose declarer is to discard four of fourteen cards."""
+    from engine.bots import bot_action
+
+    game, rng = GAMES["fairy-500"], random.Random(seed)
+    while True:
+        match = game.new_match(4)
+        while not match.is_over and match.phase != "discard":
+            acting = match.to_act()
+            if CHANCE in acting:
+                match.deal_random(rng)
+            else:
+                match.apply(acting[0], bot_action(match, acting[0], rng))
+        if match.phase == "discard":
+            return match
+
+
+def test_a_very_long_legal_list_is_built_again_on_each_call_instead_of_kept() -> None:
+    from engine.core import LEGAL_CACHE_LIMIT
+
+    match = at_fairy_discard()
+    seat = match.to_act()[0]
+    first = match.legal_actions(seat)
+    assert len(first) == 1001 > LEGAL_CACHE_LIMIT
+    assert seat not in match._legal  # nothing of the 1,001 actions stays with the match
+    again = match.legal_actions(seat)
+    assert again == first and again[0] is not first[0]
+    # An action from such a list (itself or an equal copy) is validated in full and logged.
+    copy = {"type": "discard", "cards": list(first[7]["cards"])}
+    match.apply(seat, copy)
+    assert match.log[-1] == (seat, copy) and match.phase == "play"
+
+
+def test_a_short_legal_list_is_still_kept_for_its_state() -> None:
+    match = started()
+    seat = match.to_act()[0]
+    listed = match.legal_actions(seat)
+    assert match._legal[seat] == listed and match.legal_actions(seat)[0] is listed[0]

@@ -122,6 +122,18 @@ def _bid_action(bid: Bid) -> Action:
     return action
 
 
+_CALL_ACTIONS: dict[str, Action] = {}
+
+
+def _call_action(card: str) -> Action:
+    """The one shared `call` action naming `card`: a declarer at 8 seats has 84 to choose from,
+    kept for as long as they think, so every table shares them instead of making its own."""
+    action = _CALL_ACTIONS.get(card)
+    if action is None:
+        action = _CALL_ACTIONS[card] = shared_action({"type": "call", "card": card})
+    return action
+
+
 @mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class HandState:
@@ -199,7 +211,7 @@ class FairyFiveHundredMatch(Match):
             floor = hand.standing[1].points if hand.standing else 0
             return [PASS_ACTION] + [_bid_action(bid) for bid in self.bid_list if bid.points > floor]
         if phase == "call":
-            return [{"type": "call", "card": card} for card in self._callable()]
+            return [_call_action(card) for card in self._callable()]
         if phase == "discard":
             return [
                 {"type": "discard", "cards": list(combo)}
