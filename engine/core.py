@@ -53,7 +53,11 @@ LEGAL_CACHE_LIMIT: Final = 256
 several-card choice such as Fairy Five Hundred's kitty discard (1,001 fresh actions, about
 280 KB) would otherwise stay in memory for as long as a person thinks about it. Such choices
 come once per hand, so what they cost again is small; every shorter list is kept."""
-_LOG_ENTRIES: Final[dict[int, tuple[tuple[int, Action], ...]]] = {}
+LogEntry = tuple[Any, ...]
+"""A log entry `(seat, action)`. Typed as a tuple of any length on purpose: compiled, a fixed-size
+tuple type is held unboxed and boxed anew on each append, so the log would get a new tuple per
+action instead of the shared entries below (about 9 KB per match after 150 actions)."""
+_LOG_ENTRIES: Final[dict[int, tuple[LogEntry, ...]]] = {}
 """id of a shared action → its log entry `(seat, action)` for every seat: a match's log holds
 these tuples instead of making one per action. Only actions passed to `shared_action` (kept
 alive here, so their ids are never reused) are in it."""
@@ -92,7 +96,7 @@ class Match:
         self.options = options
         self._seed = seed
         self._rng: random.Random | None = None
-        self.log: list[tuple[int, Action]] = []
+        self.log: list[LogEntry] = []
         self.hands: list[dict[str, Any]] = []
         self.scores: list[int | float] = [0] * players
         self._fresh = False  # the two caches below hold for the current state
