@@ -139,6 +139,8 @@ async def processes(
             **bots,
             "CARDTABLE_PORT": str(app_port),
             "CARDTABLE_HOST": "127.0.0.1",
+            # As scripts/serve.sh and the Dockerfile run the server (two malloc arenas).
+            "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
         }
         root = Path(__file__).resolve().parent.parent
         server_root = app_root or root

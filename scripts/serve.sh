@@ -4,4 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# At most two glibc malloc arenas: the server's few helper threads (database, thread pool) each
+# got an arena of their own, which fragments memory; bench/load.py measured 6-8 KB less per live
+# table with two (README, load benchmark). The Dockerfile sets the same.
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec .venv/bin/python -m app "$@"
