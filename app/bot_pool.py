@@ -18,6 +18,7 @@ the log is not an extension of its copy), so the log is the cheaper message on b
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import random
@@ -29,10 +30,17 @@ from typing import Any
 from engine import Match, get_game
 from engine.bots import bot_action
 
+log = logging.getLogger(__name__)
+
 WORKER_NICENESS = 10
 """Workers run at a lower CPU priority than the server, so when searches fill the cores the
 event loop (people's actions, every table's messages) is still served first."""
 
+DECISION_TIMEOUT = 10.0
+"""Seconds a decision may take in the workers, queueing included (a search stops itself at
+0.5 s). A worker that has not answered by then is taken as stuck: the pool's processes are
+killed, every decision waiting on them is played by the basic bot, and the next one starts a
+fresh pool, so no table waits on a stuck worker."""
 WORKER_MATCHES = 64
 """Matches each worker keeps between decisions (least recently used ones are dropped)."""
 
@@ -90,9 +98,10 @@ class BotPool:
     """The worker processes of one server process, started (off the event loop) at the first
     strong decision: a process start costs the caller's thread tens of milliseconds."""
 
-    def __init__(self, workers: int, budget: float) -> None:
+    def __init__(self, workers: int, budget: float, timeout: float = DECISION_TIMEOUT) -> None:
         self.workers = workers
         self.budget = budget
+        self.timeout = timeout
         self._starting: asyncio.Future[ProcessPoolExecutor] | None = None
         self.sent = 0
         """Decisions sent to the workers so far (tests and operators read it)."""
@@ -123,14 +132,32 @@ class BotPool:
 
     async def _think(self, args: tuple[Any, ...]) -> dict[str, Any]:
         executor = await self._executor()
+        answer = asyncio.get_running_loop().run_in_executor(executor, think, *args)
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, think, *args)
+            return await asyncio.wait_for(answer, self.timeout)
+        except TimeoutError:
+            log.warning("a strong bot's worker gave no answer in %.1f s: new workers", self.timeout)
+            self._retire(executor, kill=True)
+            raise
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next decision starts a fresh pool.
-            if self._starting is not None and self._starting.done() and self._starting.result() is executor:
-                self._starting = None
-                executor.shutdown(wait=False, cancel_futures=True)
+            self._retire(executor, kill=False)
             raise
+
+    def _retire(self, executor: ProcessPoolExecutor, kill: bool) -> None:
+        """Stop using `executor` (if it is still the current pool): the next decision starts a
+        fresh one. `kill` ends its processes too, since a stuck worker never ends by itself
+        (Python 3.11's executor has no public way to do it, hence its process table)."""
+        starting = self._starting
+        if starting is None or not starting.done() or starting.cancelled() or starting.exception():
+            return
+        if starting.result() is not executor:
+            return
+        self._starting = None
+        if kill:
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
         starting, self._starting = self._starting, None

@@ -86,3 +86,23 @@ async def test_a_killed_worker_costs_one_decision_and_the_next_gets_fresh_worker
         assert await pool._executor() is not executor
     finally:
         await pool.close()
+
+
+@pytest.mark.asyncio
+async def test_a_worker_silent_past_the_timeout_is_killed_and_the_next_decision_gets_fresh_workers() -> None:
+    pool = bot_pool.BotPool(workers=1, budget=0.01)
+    match = played("french-tarot", 5, 3, seed=9)
+    seat = match.to_act()[0]
+    try:
+        executor = await pool._executor()
+        [process] = list(executor._processes.values())  # type: ignore[attr-defined]
+        pool.timeout = 0.0005  # no worker answers that fast: taken as stuck
+        with pytest.raises(TimeoutError):
+            await pool.decide(1, match, seat, seed=1)
+        process.join(timeout=10)
+        assert process.exitcode is not None, "the silent worker was ended"
+        pool.timeout = bot_pool.DECISION_TIMEOUT
+        assert await pool.decide(1, match, seat, seed=2) in match.legal_actions(seat)
+        assert await pool._executor() is not executor
+    finally:
+        await pool.close()
