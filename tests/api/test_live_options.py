@@ -8,31 +8,21 @@ from __future__ import annotations
 import gc
 import itertools
 import json
-import random
 import tracemalloc
 
 from app.match_store import Controller
 from app.snapshots import Reader
 from app.tables import LiveMatch, SeatOptions
-from engine import CHANCE, GAMES
-from engine.bots import bot_action
+from engine import GAMES
 from tests.api.harness import browser, make_room, running_server
+from tests.engine.test_match_caching import at_fairy_discard
 
 
 def live_at_discard(seed: int = 4) -> LiveMatch:
     """A live Fairy Five Hundred table whose declarer (held by person 1) is to discard."""
-    game, rng = GAMES["fairy-500"], random.Random(seed)
-    while True:
-        match = game.new_match(4)
-        while not match.is_over and match.phase != "discard":
-            acting = match.to_act()
-            if CHANCE in acting:
-                match.deal_random(rng)
-            else:
-                match.apply(acting[0], bot_action(match, acting[0], rng))
-        if match.phase == "discard":
-            seat = match.to_act()[0]
-            return LiveMatch(1, 1, game, match, {seat: Controller("person", 1)}, 0, False)
+    match = at_fairy_discard(seed)
+    seat = match.to_act()[0]
+    return LiveMatch(1, 1, GAMES["fairy-500"], match, {seat: Controller("person", 1)}, 0, False)
 
 
 def test_a_table_waiting_for_a_kitty_discard_keeps_no_list_of_the_1001_choices() -> None:
