@@ -68,8 +68,12 @@ def rank_of(card: str) -> str:
     return card[1:]
 
 
+FAIRIES = frozenset(FAIRIES_ASCENDING)
+
+
 def is_fairy(card: str) -> bool:
-    return card[1:] == "F"
+    """One of the four F's (a set look-up: asked for every card dealt and every trick won)."""
+    return card in FAIRIES
 
 
 _FACE_VALUE = {"J": 20, "C": 21, "Q": 22, "K": 23}

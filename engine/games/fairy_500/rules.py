@@ -64,9 +64,11 @@ counted tricks, the success bonus and F factors.
 
 from __future__ import annotations
 
-import itertools
+import gc
 import random
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -132,6 +134,41 @@ def _call_action(card: str) -> Action:
     if action is None:
         action = _CALL_ACTIONS[card] = shared_action({"type": "call", "card": card})
     return action
+
+
+_BID_ACTIONS_BY_COUNT: dict[int, tuple[list[int], list[Action]]] = {}
+
+
+def _bid_actions(players: int) -> tuple[list[int], list[Action]]:
+    """Every bid's points and shared action at this table size, cheapest first: the legal bids
+    are the ones worth more than the standing bid, a suffix found by bisection."""
+    table = _BID_ACTIONS_BY_COUNT.get(players)
+    if table is None:
+        bids = bids_for(players)
+        table = ([bid.points for bid in bids], [_bid_action(bid) for bid in bids])
+        _BID_ACTIONS_BY_COUNT[players] = table
+    return table
+
+
+def _discard_actions(held: list[str]) -> list[Action]:
+    """Every 4-card discard from the declarer's 14 cards, in `itertools.combinations` order
+    (each combination unpacked into its list: a third cheaper than `list(combo)`).
+
+    These are 2,002 new containers (1,001 dicts and their lists), none able to hold a reference
+    cycle. The cyclic garbage collector is paused while they are made: otherwise it stops about
+    three times to scan them, and each stop has a one-in-eleven chance of being a middle-generation
+    collection that moves everything still alive into the oldest generation, whose collections
+    scan the whole heap (in a loop of random 3-player hands those were a quarter of the time).
+    Paused, one collection sees them, and their list is usually dropped before another comes.
+    The collector's previous state is restored."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return [{"type": "discard", "cards": [a, b, c, d]} for a, b, c, d in combinations(held, KITTY_SIZE)]
+    finally:
+        if paused:
+            gc.enable()
 
 
 @mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
@@ -209,15 +246,13 @@ class FairyFiveHundredMatch(Match):
         phase = self.phase
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
-            return [PASS_ACTION] + [_bid_action(bid) for bid in self.bid_list if bid.points > floor]
+            points, actions = _bid_actions(self.players)
+            return [PASS_ACTION, *actions[bisect_right(points, floor) :]]
         if phase == "call":
             return [_call_action(card) for card in self._callable()]
         if phase == "discard":
-            return [
-                {"type": "discard", "cards": list(combo)}
-                for combo in itertools.combinations(hand.hands[seat], KITTY_SIZE)
-            ]
-        return [play_one(card) for card in self._playable(seat)]
+            return _discard_actions(hand.hands[seat])
+        return list(map(play_one, self._playable(seat)))
 
     def _callable(self) -> list[str]:
         hand = self.hand
@@ -279,10 +314,16 @@ class FairyFiveHundredMatch(Match):
         if hand.standing is not None and bid.points <= hand.standing[1].points:
             standing = hand.standing[1]
             raise IllegalAction(f"a bid must beat the standing {standing.code} ({standing.points} points)")
+        return self._place_bid(seat, bid)
+
+    def _place_bid(self, seat: int, bid: Bid) -> list[Event]:
+        """Make `bid`, known to be legal, the standing bid."""
+        hand = self.hand
+        assert hand is not None
         hand.auction.append((seat, bid))
         hand.standing = (seat, bid)
         events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid.code, "points": bid.points}]
-        if all(hand.passed[s] for s in range(self.players) if s != seat):
+        if hand.passed.count(False) == 1:  # the bidder is the only seat that has not passed
             events.extend(self._start_contract(seat, bid))
         else:
             hand.turn = self._next_bidder(seat)
@@ -294,10 +335,10 @@ class FairyFiveHundredMatch(Match):
         hand.passed[seat] = True
         hand.auction.append((seat, None))
         events: list[Event] = [{"type": "pass", "seat": seat}]
-        active = [s for s in range(self.players) if not hand.passed[s]]
+        active = hand.passed.count(False)
         if hand.standing is None and not active:
             events.extend(self._all_passed())
-        elif hand.standing is not None and active == [hand.standing[0]]:
+        elif hand.standing is not None and active == 1 and not hand.passed[hand.standing[0]]:
             events.extend(self._start_contract(*hand.standing))
         else:
             hand.turn = self._next_bidder(seat)
@@ -462,8 +503,16 @@ class FairyFiveHundredMatch(Match):
         return self._play_card(seat, card)
 
     def _perform(self, seat: int, action: Action) -> list[Event]:
-        if action["type"] == "play":
+        """A listed action is legal: a play, bid or pass skips its validation."""
+        kind = action["type"]
+        if kind == "play":
             return self._play_card(seat, action["cards"][0])
+        if kind == "bid":
+            bid = find_bid(self.players, action["bid"])
+            assert bid is not None  # listed, so a bid of this table size
+            return self._place_bid(seat, bid)
+        if kind == "pass" and self.phase == "bid":
+            return self._apply_pass(seat, action)
         return self._apply(seat, action)
 
     def _play_card(self, seat: int, card: str) -> list[Event]:
@@ -485,8 +534,13 @@ class FairyFiveHundredMatch(Match):
         hand.tricks_won[winner] += 1
         if is_fairy(winning_card):
             hand.fairy_tricks[winner] += 1
-        hand.last_trick = {**trick.to_json(), "winner": winner}
-        events.append({"type": "trick", "winner": winner, "cards": trick.cards})
+        cards = [played for _, played in trick.plays]
+        hand.last_trick = {
+            "leader": trick.leader,
+            "cards": [{"seat": s, "card": c} for s, c in trick.plays],  # as Trick.to_json()
+            "winner": winner,
+        }
+        events.append({"type": "trick", "winner": winner, "cards": cards})
         if hand.hands[winner]:
             hand.trick = Trick(leader=winner)
             hand.turn = winner
