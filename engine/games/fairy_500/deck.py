@@ -141,6 +141,19 @@ def build_ranking(cards: list[str], mode: str, trump: str | None = None) -> Rank
     return ranking
 
 
+_RANKINGS_BY_COUNT: dict[tuple[int, str, str | None], Ranking] = {}
+
+
+def ranking_for(players: int, mode: str, trump: str | None = None) -> Ranking:
+    """`build_ranking(card_set(players), mode, trump)`, found by table size without building the
+    card set's tuple (asked once per hand)."""
+    key = (players, mode, trump)
+    ranking = _RANKINGS_BY_COUNT.get(key)
+    if ranking is None:
+        ranking = _RANKINGS_BY_COUNT[key] = build_ranking(card_set(players), mode, trump)
+    return ranking
+
+
 def _build_ranking(cards: list[str], mode: str, trump: str | None) -> Ranking:
     if mode == "trump":
         assert trump in SUITS
