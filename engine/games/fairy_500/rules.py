@@ -101,6 +101,9 @@ HAND_SIZE = 10
 KITTY_SIZE = 4
 
 
+_DISPLAY_KEY = DISPLAY_KEYS.__getitem__
+"""A card's place in a sorted hand (a C look-up)."""
+
 _BID_ACTIONS: dict[tuple[str, int], Action] = {}
 _CARD_TABLES: dict[int, tuple[list[str], frozenset[str]]] = {}
 
@@ -259,15 +262,15 @@ class FairyFiveHundredMatch(Match):
         hand = self.hand
         assert hand is not None
         phase = self.phase
+        if phase == "play":  # most actions of a hand
+            return list(map(play_one, self._playable(seat)))
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
             points, actions = _bid_actions(self.players)
             return [PASS_ACTION, *actions[bisect_right(points, floor) :]]
         if phase == "call":
             return [_call_action(card) for card in self._callable()]
-        if phase == "discard":
-            return _discard_actions(hand.hands[seat])
-        return list(map(play_one, self._playable(seat)))
+        return _discard_actions(hand.hands[seat])  # the discard phase
 
     def _callable(self) -> list[str]:
         hand = self.hand
@@ -296,7 +299,7 @@ class FairyFiveHundredMatch(Match):
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
         for i, seat in enumerate(self.seats_from(self.seat_after(dealer))):
-            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=DISPLAY_KEYS.__getitem__)
+            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=_DISPLAY_KEY)
         self.hand = HandState(
             dealer=dealer,
             hands=hands,
@@ -417,7 +420,7 @@ class FairyFiveHundredMatch(Match):
         assert hand.declarer is not None
         declarer_hand = hand.hands[hand.declarer]
         declarer_hand.extend(hand.kitty)
-        declarer_hand.sort(key=DISPLAY_KEYS.__getitem__)
+        declarer_hand.sort(key=_DISPLAY_KEY)
         hand.kitty = []
 
     # naming lieutenants
