@@ -188,6 +188,7 @@ class InfoSet:
         self.hidden_steps: set[int] = set()
         self.first_hidden: dict[int, int] = {}  # seat -> its first hidden action in the hand
         self.held_bans: dict[int, set[str]] = {}  # learnt: seat -> cards it let go face down
+        self.unshed: dict[int, set[str]] = {}  # learnt: seat -> held-banned cards it cannot let go
         seen_before = self._revealed(match.view(self.seat))
         last = len(self.log) - 1
         for i in range(self.start, len(self.log)):
@@ -280,15 +281,20 @@ class InfoSet:
     def _bans_for_deal(self, shuffle: _Shuffle, rng: random.Random) -> dict[int, set[str]]:
         """The places' bans for one deal: the learnt place bans, plus, for a seat that must let
         go cards it was later seen not to hold, those cards on all but as many of its places as
-        it lets go (chosen at random), so the deal never gives it more of them than it can shed."""
+        it lets go (chosen at random), so the deal never gives it more of them than it can shed;
+        those it may not shed at all on every place of it."""
         if not self.held_bans:
             return shuffle.forbidden
         forbidden = {p: set(b) for p, b in shuffle.forbidden.items()}
         for seat, banned in self.held_bans.items():
             places = list(self.seat_places.get(seat, {}).get(id(shuffle), ()))
             rng.shuffle(places)
-            for p in places[self.let_go.get(seat, 0) :]:
-                forbidden.setdefault(p, set()).update(banned & shuffle.codes)
+            never = self.unshed.get(seat, set()) & shuffle.codes
+            for k, p in enumerate(places):
+                if k >= self.let_go.get(seat, 0):
+                    forbidden.setdefault(p, set()).update(banned & shuffle.codes)
+                elif never:
+                    forbidden.setdefault(p, set()).update(never)
         return forbidden
 
     def _note_seat_places(self, match: Match, step: int, orders: dict[int, list[str]]) -> None:
@@ -323,10 +329,11 @@ class InfoSet:
                     self._note_seat_places(match, i, orders)
                 continue
             if i in self.hidden_steps:
-                if not self._rechoose(match, s, a, rng):
+                done = self._rechoose(match, s, a, rng)
+                if not done:
                     # Only a hidden action whose cards the seat has all located is a real move
                     # the guess refused; otherwise the guess's own choice failed.
-                    if all(c in self.located_all for c in _action_cards(a)):
+                    if done is False and all(c in self.located_all for c in _action_cards(a)):
                         self._learn(match, orders, s, a, i)
                     return None
                 continue
@@ -340,9 +347,10 @@ class InfoSet:
         self.accepted += 1
         return match
 
-    def _rechoose(self, match: Match, seat: int, action: Action, rng: random.Random) -> bool:
+    def _rechoose(self, match: Match, seat: int, action: Action, rng: random.Random) -> bool | None:
         """Apply, in the guess, a hidden action of another seat: keep the cards of it the seat has
-        located, fill the rest with cards the guess's legal actions allow. False if none works."""
+        located, fill the rest with cards the guess's legal actions allow. False if none works;
+        None if the guess dealt the seat cards it can never have held (nothing more to learn)."""
         cards = _action_cards(action)
         if not cards:
             try:
@@ -358,6 +366,14 @@ class InfoSet:
         banned = self.held_bans.get(seat, set())
         must = [c for c in pool if c in banned]
         rest = [c for c in pool if c not in banned]
+        if banned:
+            hand = match.view(seat).get("hand") or []
+            stuck = {c for c in hand if c in banned} - set(pool)
+            if stuck:
+                # It holds cards it was later seen without but may not let go (a taker's
+                # trumps and kings): it was never dealt them; later deals keep them away.
+                self.unshed.setdefault(seat, set()).update(stuck)
+                return None
         for _ in range(8):
             need = len(cards) - len(keep)
             if need > len(pool):
