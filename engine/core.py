@@ -126,6 +126,11 @@ class Match:
         """Per finished hand, its record (the contract's `match.hands`); see `_hand_records`."""
         return self._hand_records()
 
+    @hands.setter
+    def hands(self, records: list[dict[str, Any]]) -> None:
+        """Replace the stored records (a test building a position)."""
+        self._hands = records
+
     @property
     def hands_done(self) -> int:
         """How many hands are finished: `len(hands)` without building their records."""

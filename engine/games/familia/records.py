@@ -2,19 +2,21 @@
 
 A live table keeps its match in memory for hours, and a finished hand's record as the contract
 shows it (`match.hands`: per seat its won cards, roles, singles and bonuses; per team its points
-and place) was about 5 KB of small dicts and lists. A `FinishedHand` keeps only the lists that
-differ from hand to hand (won cards, each seat's roles and singles) and numbers; each role or
-single's dict is one object shared by every record that lists it (there are few distinct ones).
-`hand_record` builds the record's dicts around them on each call, cheaply enough for every view.
+and place) was about 5 KB of small dicts and lists. A `FinishedHand` keeps only tuples (won cards, each
+seat's roles and singles) and numbers; each role or single's dict is one object shared by every
+record that lists it (there are few distinct ones). `hand_record` builds the record's dicts and
+lists around them on each call, cheaply enough for every view.
 
-Like the records before them, the lists and role dicts inside a record are shared (with the match
-and with other views): read them, never change them.
+The role dicts inside a record are shared (with other records and views): read them, never
+change them (as the contract asks of everything a view holds).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from engine.games.familia import scoring
 from engine.games.familia.options import Table
@@ -41,14 +43,17 @@ def _team_seats(table: Table) -> tuple[list[int], ...]:
     return found
 
 
-SeatResult = tuple[list[str], int, list[dict[str, Any]], list[dict[str, Any]], int, int, int, bool]
+SeatResult = tuple[
+    tuple[str, ...], int, tuple[dict[str, Any], ...], tuple[dict[str, Any], ...], int, int, int, bool
+]
 """One seat's part of a record: (won, tricks, roles, singles, zero-sum bonus, misère bonus, total,
-forced)."""
+forced); tuples, the record's lists are made from them (an empty one is Python's one empty tuple)."""
 
 TeamResult = tuple[int, int, int, int]
 """One team's row: (points, face cards, face-card points, place)."""
 
 
+@mypyc_attr(serializable=True)  # pickled and copied with a match when compiled
 @dataclass(frozen=True, slots=True)
 class FinishedHand:
     """What one finished hand's record is made from (never changed once made)."""
@@ -60,10 +65,15 @@ class FinishedHand:
     """Crest suit per team (None without royal crests)."""
     seats: tuple[SeatResult, ...]
     teams: tuple[TeamResult, ...]
-    discarded: list[str]
+    discarded: tuple[str, ...]
     """Face cards of void tricks."""
     table: Table
     """The match's table (shared by every match with the same options)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled by its fields (a compiled frozen class cannot be restored attribute by attribute)."""
+        fields = (self.hand_no, self.deals, self.crests, self.seats, self.teams, self.discarded, self.table)
+        return (FinishedHand, fields)
 
     def __copy__(self) -> FinishedHand:
         return self
@@ -95,10 +105,10 @@ def finish_hand(
         )
         seats.append(
             (
-                list(won[seat]),
+                tuple(won[seat]),
                 tricks[seat],
-                [_role_json(role) for role in result.roles],
-                [_role_json(single) for single in result.singles],
+                tuple(_role_json(role) for role in result.roles),
+                tuple(_role_json(single) for single in result.singles),
                 result.zero_sum_bonus,
                 result.misere_bonus,
                 result.total,
@@ -116,7 +126,7 @@ def finish_hand(
         crests=tuple(crests),
         seats=tuple(seats),
         teams=tuple((*total, place) for total, place in zip(totals, places, strict=True)),
-        discarded=list(discarded),
+        discarded=tuple(discarded),
         table=table,
     )
 
@@ -131,10 +141,10 @@ def hand_record(hand: FinishedHand) -> dict[str, Any]:
             "role": roles[seat],
             "team": teams[seat],
             "crest": crests[teams[seat]],
-            "won": won,
+            "won": list(won),
             "tricks": tricks,
-            "roles": role_list,
-            "singles": singles,
+            "roles": list(role_list),
+            "singles": list(singles),
             "zero_sum_bonus": zero_sum,
             "misere_bonus": misere,
             "total": total,
@@ -162,6 +172,6 @@ def hand_record(hand: FinishedHand) -> dict[str, Any]:
             "teams": team_rows,
             "deals": hand.deals,
             "face_sets": table.face_sets,
-            "discarded_faces": hand.discarded,
+            "discarded_faces": list(hand.discarded),
         },
     }

@@ -86,6 +86,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
@@ -199,9 +201,11 @@ _FOLLOWING: dict[tuple[str | None, str | None], frozenset[str]] = {
 """The following cards (`is_following`) for each (led suit, trump)."""
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(serializable=True)  # pickled and copied with a match when compiled
+@dataclass(slots=True)
 class Judgement:
-    """The outcome of one trick: what batted, what collided on rank, who won."""
+    """The outcome of one trick: what batted, what collided on rank, who won (never changed;
+    not frozen, so that a compiled copy can be restored attribute by attribute)."""
 
     batting: tuple[tuple[int, str], ...]
     rank_collisions: tuple[tuple[int, str], ...]
@@ -256,6 +260,7 @@ _NO_KEYS: set[str] = set()
 when its rule does not match, and a judged trick's is "")."""
 
 
+@mypyc_attr(serializable=True)  # pickled and copied with a match when compiled
 @dataclass(slots=True)
 class TrickState:
     """The trick in progress: its prize, the mode it is played in, and the cards so far.
