@@ -77,7 +77,7 @@ def clone(match: Match) -> Match:
     log = state.get("log")
     if isinstance(log, list):
         memo[id(log)] = list(log)
-    hands = state.get("hands")
+    hands = state.get("_hands")
     if isinstance(hands, list):
         memo[id(hands)] = list(hands)
     legal = state.get("_legal")
@@ -167,9 +167,9 @@ class InfoSet:
         for i, (s, a) in enumerate(self.log):
             if i % 64 == 0 and self.should_stop():
                 raise DeterminizeFailed("out of time")
-            before = len(replay.hands)
+            before = replay.hands_done
             replay.apply(s, a)
-            if len(replay.hands) != before and i + 1 < len(self.log):
+            if replay.hands_done != before and i + 1 < len(self.log):
                 self.start, self.prefix = i + 1, clone(replay)
 
     def _revealed(self, view: dict[str, Any]) -> dict[str, Counter[str]]:
