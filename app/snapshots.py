@@ -14,6 +14,7 @@ that disappeared).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,9 +88,11 @@ def state_message(
     seats: tuple[int, ...],
     reader: Reader,
     events: str,
-    hands_json: list[str],
+    hands: Sequence[dict[str, Any]],
 ) -> str:
-    """The `state` message for a reader holding `seats` (empty: a spectator), as text."""
+    """The `state` message for a reader holding `seats` (empty: a spectator), as text.
+    `hands` are the match's finished hands' results: encoded only for a reader that lacks
+    some (on connect, when a hand ends), not kept as text for the match's whole life."""
     same_seats = reader.seats == seats
     patched: list[str] = []
     held: dict[str, dict[str, str]] = {}
@@ -110,14 +113,14 @@ def state_message(
     else:
         views, legal = "{}", "{}"
         spectator = piece(None, "spectator")
-    total = len(hands_json)
-    hands = ""
+    total = len(hands)
+    sent_hands = ""
     if reader.hands != total:
         start = reader.hands if reader.hands < total else 0
-        hands = f',"hands_from":{start},"hands":[{",".join(hands_json[start:])}]'
+        sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'
         f'"legal":{legal},"spectator":{spectator},"patched":{dumps(patched)},"events":{events},'
-        f'"hands_total":{total}{hands}}}'
+        f'"hands_total":{total}{sent_hands}}}'
     )

@@ -124,12 +124,12 @@ class LiveMatch:
     hands_stored: int
     finished: bool
     committed: int = 0
-    recent_events: deque[tuple[int, list[dict[str, Any]]]] = field(
-        default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES)
-    )
+    # The last batches of engine events, each as (version after it, its events as JSON without
+    # the brackets): text, because all they are ever used for is being sent; the event dicts
+    # took ~10 KB of a Familia table for as long as it lived (bench/heap_server.py).
+    recent_events: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES))
     # seat -> since which version its legal actions are unchanged, and what they are
     options_since: dict[int, SeatOptions] = field(default_factory=dict)
-    hands_json: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None
     # True while a bot reads the match in a worker thread: readers then wait for the lock.
     busy: bool = False
@@ -141,7 +141,6 @@ class LiveMatch:
     def __post_init__(self) -> None:
         self.committed = self.version
         self.note_options()
-        self.note_hands()
 
     def note_options(self) -> None:
         """Call after every change: remember since which version each seat's options stand."""
@@ -152,11 +151,9 @@ class LiveMatch:
             if known is None or not known.same(legal):
                 self.options_since[seat] = SeatOptions.of(version, legal)
 
-    def note_hands(self) -> None:
-        """Encode each finished hand once; readers get them when they lack them."""
-        hands = self.match.hands
-        for index in range(len(self.hands_json), len(hands)):
-            self.hands_json.append(dumps(hands[index]))
+    def note_events(self, events: list[dict[str, Any]]) -> None:
+        """Keep the events of the batch that made the current version, for readers behind it."""
+        self.recent_events.append((self.version, dumps(events)[1:-1]))
 
     def saw_current_options(self, seat: int, version: int) -> bool:
         """Whether a client at `version` saw what `seat` may do now: the current version, or an
@@ -194,15 +191,12 @@ class LiveMatch:
             sorted(s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
         )
 
-    def events_since(self, version: int | None) -> list[dict[str, Any]]:
-        """Engine events of the actions after `version` (none if the client is too far behind)."""
+    def events_since(self, version: int | None) -> str:
+        """Engine events of the actions after `version`, as a JSON array (of the last
+        RECENT_EVENT_BATCHES batches; none for a reader that has no version yet)."""
         if version is None:
-            return []
-        events: list[dict[str, Any]] = []
-        for after, batch in self.recent_events:
-            if after > version:
-                events.extend(batch)
-        return events
+            return "[]"
+        return "[" + ",".join(batch for after, batch in self.recent_events if after > version and batch) + "]"
 
     # ---- shared state messages -------------------------------------------------------------
     def current_snapshot(self, wanted: tuple[int | None, ...] = ()) -> Snapshot:
@@ -229,7 +223,7 @@ class LiveMatch:
     def events_text(self, snapshot: Snapshot, since: int | None) -> str:
         cached = snapshot.events.get(since)
         if cached is None:
-            cached = snapshot.events[since] = dumps(self.events_since(since))
+            cached = snapshot.events[since] = self.events_since(since)
         return cached
 
     def message_for(self, person_id: int | None, reader: Reader, skip_seen: bool = False) -> str | None:
@@ -252,7 +246,7 @@ class LiveMatch:
             if any(seat not in snapshot.seats for seat in wanted):
                 return None
         events = self.events_text(snapshot, reader.version)
-        return state_message(self.match_id, snapshot, seats, reader, events, self.hands_json)
+        return state_message(self.match_id, snapshot, seats, reader, events, self.match.hands)
 
 
 def final_ranks(match: Match) -> list[int]:
@@ -409,7 +403,7 @@ class TableService:
             deals=deals,
             turn_timer=turn_timer,
         )
-        live.recent_events.append((live.version, events))
+        live.note_events(events)
         return live
 
     async def activate(self, live: LiveMatch) -> None:
@@ -503,9 +497,8 @@ class TableService:
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
         live.committed = live.version
-        live.recent_events.append((live.version, events))
+        live.note_events(events)
         live.note_options()
-        live.note_hands()
         live.current_snapshot()  # rebuild what readers of the last version look at, once
         await self._turns_changed(live, before)
 
