@@ -31,7 +31,6 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +43,7 @@ from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, S
 from app.pubsub import PubSub
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
-from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
+from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
@@ -124,10 +123,8 @@ class LiveMatch:
     hands_stored: int
     finished: bool
     committed: int = 0
-    # The last batches of engine events, each as (version after it, its events as JSON without
-    # the brackets): text, because all they are ever used for is being sent; the event dicts
-    # took ~10 KB of a Familia table for as long as it lived (bench/heap_server.py).
-    recent_events: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES))
+    # The last batches of engine events, as text: all they are ever used for is being sent.
+    recent_events: RecentEvents = field(default_factory=lambda: RecentEvents(RECENT_EVENT_BATCHES))
     # seat -> since which version its legal actions are unchanged, and what they are
     options_since: dict[int, SeatOptions] = field(default_factory=dict)
     snapshot: Snapshot | None = None
@@ -153,7 +150,7 @@ class LiveMatch:
 
     def note_events(self, events: list[dict[str, Any]]) -> None:
         """Keep the events of the batch that made the current version, for readers behind it."""
-        self.recent_events.append((self.version, dumps(events)[1:-1]))
+        self.recent_events.append(self.version, events)
 
     def saw_current_options(self, seat: int, version: int) -> bool:
         """Whether a client at `version` saw what `seat` may do now: the current version, or an
@@ -194,9 +191,7 @@ class LiveMatch:
     def events_since(self, version: int | None) -> str:
         """Engine events of the actions after `version`, as a JSON array (of the last
         RECENT_EVENT_BATCHES batches; none for a reader that has no version yet)."""
-        if version is None:
-            return "[]"
-        return "[" + ",".join(batch for after, batch in self.recent_events if after > version and batch) + "]"
+        return "[]" if version is None else self.recent_events.since(version)
 
     # ---- shared state messages -------------------------------------------------------------
     def current_snapshot(self, wanted: tuple[int | None, ...] = ()) -> Snapshot:
