@@ -582,9 +582,9 @@ async def memory_phase(procs: Processes, game: str, tables: int, seconds: float,
                 spent = asyncio.gather(*(h.spent.wait() for h in opened))
                 try:
                     await asyncio.wait_for(spent, max(180.0, seconds))
-                except TimeoutError:
+                except TimeoutError:  # measured anyway: a table that stalled is still live
                     stuck = [(h.code, h.moves) for h in opened if not h.spent.is_set()]
-                    raise RuntimeError(f"tables that did not finish their actions: {stuck}") from None
+                    print(f"tables short of their actions (room, actions): {stuck}", file=sys.stderr)
             else:
                 await asyncio.sleep(seconds)
             for human in opened:
