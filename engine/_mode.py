@@ -43,6 +43,11 @@ COMPILED: tuple[str, ...] = (
     "engine.games.fairy_500.bot",
     "engine.infoset",
     "engine.search",
+    # Familia (options.py stays in Python: its pydantic model is not a native class)
+    "engine.games.familia.scoring",
+    "engine.games.familia.records",
+    "engine.games.familia.rules",
+    "engine.games.familia.bot",
 )
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 
