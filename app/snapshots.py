@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,11 +199,13 @@ def state_message(
     seats: tuple[int, ...],
     reader: Reader,
     events: str,
-    hands: Sequence[dict[str, Any]],
+    total: int,
+    hands: Callable[[], Sequence[dict[str, Any]]],
 ) -> str:
     """The `state` message for a reader holding `seats` (empty: a spectator), as text.
-    `hands` are the match's finished hands' results: encoded only for a reader that lacks
-    some (on connect, when a hand ends), not kept as text for the match's whole life."""
+    `total` finished hands, whose records `hands()` gives: asked for and encoded only for a
+    reader that lacks some (on connect, when a hand ends), not kept as text for the match's
+    whole life (a game may build its records on each call: engine.core `_hand_records`)."""
     same_seats = reader.seats == seats
     patched: list[str] = []
     held: dict[str, Parts] = {}
@@ -224,11 +226,10 @@ def state_message(
     else:
         views, legal = "{}", "{}"
         spectator = piece(None, "spectator")
-    total = len(hands)
     sent_hands = ""
     if reader.hands != total:
         start = reader.hands if reader.hands < total else 0
-        sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands[start:])}]'
+        sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands()[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'

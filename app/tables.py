@@ -241,7 +241,10 @@ class LiveMatch:
             if any(seat not in snapshot.seats for seat in wanted):
                 return None
         events = self.events_text(snapshot, reader.version)
-        return state_message(self.match_id, snapshot, seats, reader, events, self.match.hands)
+        match = self.match
+        return state_message(
+            self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands
+        )
 
 
 def final_ranks(match: Match) -> list[int]:
@@ -510,13 +513,14 @@ class TableService:
     async def _commit(self, live: LiveMatch, before: int) -> None:
         """One transaction: the new log rows, finished hands, and at the end the results."""
         match = live.match
+        finished = match.hands[live.hands_stored :] if match.hands_done > live.hands_stored else []
         hands = [
             HandRecord(
                 hand_no=int(hand.get("hand_no", index + 1)),
                 scores=list(hand["scores"]),
                 details={k: v for k, v in hand.items() if k != "scores"},
             )
-            for index, hand in enumerate(match.hands[live.hands_stored :], start=live.hands_stored)
+            for index, hand in enumerate(finished, start=live.hands_stored)
         ]
         final = None
         if match.is_over:
@@ -525,7 +529,7 @@ class TableService:
                 for seat, (score, rank) in enumerate(zip(match.scores, final_ranks(match), strict=True))
             ]
         await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams)
-        live.hands_stored = len(match.hands)
+        live.hands_stored = match.hands_done
         live.finished = match.is_over
 
     # ---- seats ---------------------------------------------------------------------------------
