@@ -38,7 +38,9 @@ def shuffle(deck: list[str], rng: random.Random) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
-_STR = {str}
+_DISTINCT: dict[tuple[str, ...], frozenset[str]] = {}
+"""A shared card tuple (a game's card set per player count, made once) → its cards as a set, so
+that a shuffle of it is checked without building that set again (a memo of immutable values)."""
 
 
 def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -> list[str]:
@@ -47,13 +49,20 @@ def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -
     Shuffles come from the server, a test or a puzzle; a wrong one must be refused, never dealt."""
     if not isinstance(order, list) or len(order) != len(cards):
         raise IllegalAction(f"{what} must be an order of this game's {len(cards)} cards")
-    distinct = set(cards)
+    distinct: frozenset[str] | None = None
+    if type(cards) is tuple:
+        distinct = _DISTINCT.get(cards)
+        if distinct is None:
+            distinct = _DISTINCT[cards] = frozenset(cards)
+    else:
+        distinct = frozenset(cards)
     if len(distinct) == len(cards):
         # No repeats (the common case): the same set of as many cards is a permutation. Only
         # strings equal the card codes, so a set equal to them holds nothing else.
-        same = set(map(type, order)) <= _STR and set(order) == distinct
+        same = all(type(card) is str for card in order) and distinct == set(order)
     else:
         same = all(isinstance(card, str) for card in order) and Counter(order) == Counter(cards)
     if not same:
         raise IllegalAction(f"{what} must be an order of this game's {len(cards)} cards")
     return order
+

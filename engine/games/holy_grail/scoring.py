@@ -9,6 +9,9 @@ BASE_POINTS = {3: 80, 4: 60, 5: 48, 6: 40, 7: 36, 8: 30, 9: 28, 10: 24}
 
 MOON_BONUS = 200
 
+_POINTS: dict[int, dict[str, int]] = {}
+"""Players → heart → `heart_points(heart, players)`, filled as hearts are scored (a memo)."""
+
 
 def heart_points(card: str, players: int) -> int:
     """Points of one heart: A 1, 2–15 face value, J C Q K 20, −1 and ∞ 20 (26 at 7 and 9
@@ -53,7 +56,18 @@ def score_hand(captured_hearts: list[list[str]], total_hearts: int) -> HandScore
     """
     players = len(captured_hearts)
     base = BASE_POINTS[players]
-    points = [sum(heart_points(card, players) for card in pile) for pile in captured_hearts]
+    table = _POINTS.get(players)
+    if table is None:
+        table = _POINTS[players] = {}
+    points: list[int] = []
+    for pile in captured_hearts:
+        total = 0
+        for card in pile:
+            value = table.get(card)
+            if value is None:
+                value = table[card] = heart_points(card, players)
+            total += value
+        points.append(total)
     for seat, pile in enumerate(captured_hearts):
         if len(pile) == total_hearts:
             scores = [MOON_BONUS * (players - 1) if s == seat else -MOON_BONUS for s in range(players)]
