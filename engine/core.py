@@ -239,7 +239,7 @@ class Match:
     def _common_view(
         self,
         seat: int | None,
-        held: list[list[str]] | None,
+        held: Sequence[Sequence[Any]] | None,
         *,
         trick: dict[str, Any] | None,
         last_trick: dict[str, Any] | None,
@@ -251,7 +251,7 @@ class Match:
         """The keys every game's view starts with, so the generic client finds them alike.
 
         `held` is every seat's cards (None between hands); `hand` overrides the viewer's own
-        cards when the game shows them in another order than it keeps them."""
+        cards when the game shows them in another order or form than it keeps them."""
         if hand is None:
             hand = list(held[seat]) if held is not None and seat is not None else []
         return {

@@ -44,9 +44,13 @@ from engine.games.holy_grail.scoring import score_hand
 class HandState:
     """Everything about the hand in progress.
 
-    The trick in progress is its leader and its cards in play order: the seats follow the
-    leader in turn order, so the i-th card is seat `leader + i`'s. A plain class with its own
-    `__init__` (a dataclass's generated one stays interpreted Python when compiled)."""
+    Hands and the trick hold cards as their index in hand order (`_CARD_AT`; majors first, then
+    spades, clubs, diamonds, hearts, each weakest first), so that a sorted hand holds each suit
+    as a run of consecutive numbers and a legal list is a few integer comparisons; views and
+    events show the codes. The trick in progress is its leader and its cards in play order:
+    the seats follow the leader in turn order, so the i-th card is seat `leader + i`'s. A plain
+    class with its own `__init__` (a dataclass's generated one stays interpreted Python when
+    compiled)."""
 
     __slots__ = (
         "dealer",
@@ -64,15 +68,17 @@ class HandState:
     )
 
     dealer: int
-    hands: list[list[str]]
+    hands: list[list[int]]
+    """Each seat's cards (indices), in hand order."""
     stock: list[str]
+    """The cards (codes) of the later dealing rounds, in dealing order."""
     leader: int
     """Who leads (or led) the trick in progress; before the first deal, the dealer."""
-    played: list[str]
-    """The cards of the trick in progress, in play order."""
+    played: list[int]
+    """The cards (indices) of the trick in progress, in play order."""
     deal_round: int
     last_leader: int
-    last_cards: list[str] | None
+    last_cards: list[int] | None
     """The last finished trick's cards (None before the first), led by `last_leader` and won
     by `last_winner` (turned into the view's `last_trick` on demand)."""
     last_winner: int
@@ -128,15 +134,16 @@ class HolyGrailMatch(Match):
         cards = hand_state.hands[seat]
         played = hand_state.played
         if played:
-            legal = _listed(cards, _FOLLOWING[played[0]])  # the led suit
+            suit = _SUIT_AT[played[0]]
+            legal = _plays_between(cards, _SUIT_START[suit], _SUIT_START[suit + 1])  # the led suit
             if not legal:
-                legal = _listed(cards, _MAJOR_PLAYS)  # else a major
+                legal = _plays_between(cards, 0, _MAJORS_END)  # else a major
         elif not hand_state.hearts_broken:
-            legal = _listed(cards, _NON_HEART_PLAYS)  # no heart lead before hearts are broken
+            legal = _plays_between(cards, 0, _HEARTS_START)  # no heart lead before hearts are broken
         else:
             legal = []
         if not legal:  # anything
-            legal = [_PLAY_ACTIONS[card] for card in cards]
+            legal = [_ACTION_AT[card] for card in cards]
         return legal
 
     def random_chance_action(self, rng: random.Random) -> Action:
@@ -146,7 +153,8 @@ class HolyGrailMatch(Match):
 
     # ---- applying actions ---------------------------------------------------------------------
     def _perform(self, seat: int, action: Action) -> list[Event]:
-        return self._play_card(seat, action["cards"][0])
+        card: str = action["cards"][0]
+        return self._play_card(seat, card, _INDEX_OF[card])
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "play")
@@ -156,20 +164,23 @@ class HolyGrailMatch(Match):
         card = cards[0]
         hand_state = self.hand
         assert hand_state is not None
-        if card not in hand_state.hands[seat]:
+        index = _INDEX_OF.get(card, -1)
+        if index not in hand_state.hands[seat]:
             raise IllegalAction(f"{card} is not in your hand")
-        if _PLAY_ACTIONS[card] not in self._legal_actions(seat):
-            raise IllegalAction(self._why_not(seat, card))
-        return self._play_card(seat, card)
+        if _ACTION_AT[index] not in self._legal_actions(seat):
+            raise IllegalAction(self._why_not(seat))
+        return self._play_card(seat, card, index)
 
-    def _why_not(self, seat: int, card: str) -> str:
+    def _why_not(self, seat: int) -> str:
         hand_state = self.hand
         assert hand_state is not None
         if not hand_state.played:
             return "hearts cannot be led until a heart has been played (or you hold only hearts)"
-        led = SUIT_OF[hand_state.played[0]]
-        if any(SUIT_OF[c] == led for c in hand_state.hands[seat]):
-            return "you must follow the led suit" if led != "M" else "a major was led: you must play a major"
+        led = _SUIT_AT[hand_state.played[0]]
+        if any(_SUIT_AT[c] == led for c in hand_state.hands[seat]):
+            if led == _MAJOR:
+                return "a major was led: you must play a major"
+            return "you must follow the led suit"
         return "you cannot follow: you must play a major arcana"
 
     def _apply_order(self, seat: int, action: Action) -> list[Event]:
@@ -208,28 +219,29 @@ class HolyGrailMatch(Match):
         hand_state.leader = dealer
         return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
 
-    def _play_card(self, seat: int, card: str) -> list[Event]:
+    def _play_card(self, seat: int, card: str, index: int) -> list[Event]:
+        """Play `card` (whose index is `index`), which is legal for `seat`."""
         hand_state = self.hand
         assert hand_state is not None
-        hand_state.hands[seat].remove(card)
+        hand_state.hands[seat].remove(index)
         played = hand_state.played
-        played.append(card)
+        played.append(index)
         players = self.players
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
         if len(played) < players:
             return events
         # The trick is complete: the highest power takes it (all its cards differ).
-        power = _POWER[played[0]]
+        power = _POWER[_SUIT_AT[played[0]]]
         best = -2
-        best_index = 0
-        for index in range(players):
-            strength = power[played[index]]
+        best_at = 0
+        for at in range(players):
+            strength = power[played[at]]
             if strength > best:
                 best = strength
-                best_index = index
+                best_at = at
         leader = hand_state.leader
-        winner = (leader + best_index) % players
-        hearts = [c for c in played if c in _HEARTS]
+        winner = (leader + best_at) % players
+        hearts = [_CARD_AT[c] for c in played if c >= _HEARTS_START]
         if hearts:
             hand_state.captured_hearts[winner].extend(hearts)
             hand_state.hearts_broken = True
@@ -239,7 +251,8 @@ class HolyGrailMatch(Match):
         hand_state.last_winner = winner
         hand_state.played = []
         hand_state.leader = winner
-        events.append({"type": "trick", "winner": winner, "cards": played[:], "hearts": hearts})
+        cards = [_CARD_AT[c] for c in played]
+        events.append({"type": "trick", "winner": winner, "cards": cards, "hearts": hearts})
         if not hand_state.hands[winner]:
             if hand_state.stock:
                 events.append(self._deal_round(winner))
@@ -301,12 +314,13 @@ class HolyGrailMatch(Match):
                 last_trick["winner"] = hand_state.last_winner
             view = self._common_view(
                 seat,
-                hand_state.hands,
+                hand_state.hands,  # only counted
                 trick=self._trick_json(hand_state.leader, hand_state.played),
                 last_trick=last_trick,
                 dealer=hand_state.dealer,
                 hand_no=self.hand_no,
                 hands_total=self.hands_total,
+                hand=[_CARD_AT[card] for card in hand_state.hands[seat]] if seat is not None else [],
             )
             view |= {
                 "first_player": self.first_player,
@@ -321,13 +335,11 @@ class HolyGrailMatch(Match):
         view["message"] = self._message(phase=self.phase)
         return view
 
-    def _trick_json(self, leader: int, cards: list[str]) -> dict[str, Any]:
+    def _trick_json(self, leader: int, cards: list[int]) -> dict[str, Any]:
         """A trick as views show it: its leader and each card with the seat that played it."""
         players = self.players
-        return {
-            "leader": leader,
-            "cards": [{"seat": (leader + index) % players, "card": card} for index, card in enumerate(cards)],
-        }
+        shown = [{"seat": (leader + at) % players, "card": _CARD_AT[card]} for at, card in enumerate(cards)]
+        return {"leader": leader, "cards": shown}
 
     def _next_dealer(self) -> int | None:
         if self.first_player is None:
@@ -348,7 +360,7 @@ class HolyGrailMatch(Match):
                 "en": "Lead a card (hearts only once broken).",
                 "ja": "打ち出してください（聖杯はブレイク後のみ）。",
             }
-        if SUIT_OF[hand_state.played[0]] == "M":
+        if _SUIT_AT[hand_state.played[0]] == _MAJOR:
             return {
                 "en": "A major was led: play a major if you can.",
                 "ja": "大アルカナが出ました：あれば大アルカナを。",
@@ -359,48 +371,40 @@ class HolyGrailMatch(Match):
         }
 
 
-def _listed(cards: list[str], plays: dict[str, Action]) -> list[Action]:
-    """The play actions of those `cards` that `plays` lists, in hand order."""
-    legal: list[Action] = []
-    for card in cards:
-        action = plays.get(card)
-        if action is not None:
-            legal.append(action)
-    return legal
+def _plays_between(cards: list[int], low: int, high: int) -> list[Action]:
+    """The play actions of those `cards` (indices) from `low` up to but excluding `high`."""
+    return [_ACTION_AT[card] for card in cards if low <= card < high]
 
 
-def _sorted_hand(stock: list[str], start: int, end: int) -> list[str]:
-    """`stock[start:end]` in hand order (by suit, majors first, weakest first): sorted as small
-    ints, which compare in C, rather than with a key function called per card."""
-    order = [_SORT_INDEX[stock[i]] for i in range(start, end)]
-    order.sort()
-    return [_BY_SORT_INDEX[i] for i in order]
+def _sorted_hand(stock: list[str], start: int, end: int) -> list[int]:
+    """`stock[start:end]` as a hand: card indices in increasing order (small ints compare in C)."""
+    hand = [_INDEX_OF[stock[i]] for i in range(start, end)]
+    hand.sort()
+    return hand
 
 
-_SUIT_ORDER: Final = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
-
-_BY_SORT_INDEX: Final = sorted(SUIT_OF, key=lambda card: (_SUIT_ORDER[SUIT_OF[card]], STRENGTH[card]))
-"""Every card in hand order: hands are shown grouped by suit (majors first), weakest first."""
-_SORT_INDEX: Final = {card: index for index, card in enumerate(_BY_SORT_INDEX)}
-
-_PLAY_ACTIONS: Final = {card: play_one(card) for card in SUIT_OF}
-"""One action object per card, shared by every match (legal lists and logs only read them)."""
-_FOLLOWING: Final = {
-    led: {card: _PLAY_ACTIONS[card] for card in SUIT_OF if SUIT_OF[card] == SUIT_OF[led]} for led in SUIT_OF
-}
-"""Led card → the plays of its suit (for a led major: the majors)."""
-_MAJOR_PLAYS: Final = {card: _PLAY_ACTIONS[card] for card in SUIT_OF if SUIT_OF[card] == "M"}
-_NON_HEART_PLAYS: Final = {card: _PLAY_ACTIONS[card] for card in SUIT_OF if SUIT_OF[card] != HEART}
-_HEARTS: Final = frozenset(card for card in SUIT_OF if SUIT_OF[card] == HEART)
-_POWER: Final = {
-    led: {
-        c: 100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == SUIT_OF[led] else -1
-        for c in SUIT_OF
-    }
-    for led in SUIT_OF
-}
-"""Led card → card → its power in the trick: the highest major wins, otherwise the highest card
-of the led suit; other cards cannot win. A trick's cards all differ, so one card has the top power."""
+_SUIT_ORDER: Final = ("M", "S", "C", "D", "H")
+"""Suits in hand order (a hand shows majors first, hearts last)."""
+_MAJOR: Final = 0
+_CARD_AT: Final = sorted(SUIT_OF, key=lambda card: (_SUIT_ORDER.index(SUIT_OF[card]), STRENGTH[card]))
+"""Every card in hand order (by suit, then weakest first): a card's index here is how hands and
+tricks hold it."""
+_INDEX_OF: Final = {card: index for index, card in enumerate(_CARD_AT)}
+_SUIT_AT: Final = [_SUIT_ORDER.index(SUIT_OF[card]) for card in _CARD_AT]
+"""Card index → its suit's place in `_SUIT_ORDER`."""
+_SUIT_START: Final = [_SUIT_AT.index(suit) for suit in range(len(_SUIT_ORDER))] + [len(_CARD_AT)]
+"""Suit → the index of its first card (and, last, the number of cards): suit s holds the
+indices from `_SUIT_START[s]` up to `_SUIT_START[s + 1]`."""
+_MAJORS_END: Final = _SUIT_START[_MAJOR + 1]
+_HEARTS_START: Final = _SUIT_START[_SUIT_ORDER.index(HEART)]
+_ACTION_AT: Final = [play_one(card) for card in _CARD_AT]
+"""Card index → its one play action, shared by every match (legal lists and logs only read them)."""
+_POWER: Final = [
+    [100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1 for c in _CARD_AT]
+    for led in _SUIT_ORDER
+]
+"""Led suit → card index → its power in the trick: the highest major wins, otherwise the highest
+card of the led suit; other cards cannot win. A trick's cards all differ, so one has the top power."""
 
 _SEAT_LISTS: Final = [[seat] for seat in range(max(DEALS) + 1)]
 """`[seat]` for every seat: `_to_act` returns these shared lists (the base class only reads them)."""
@@ -408,7 +412,7 @@ _CHANCE_LIST: Final = [CHANCE]
 
 _CARD_SETS: Final = {players: tuple(card_set(players)) for players in DEALS}
 """card_set per player count, made once: every match reads the same tuple."""
-_HEART_COUNTS: Final = {players: sum(c in _HEARTS for c in cards) for players, cards in _CARD_SETS.items()}
+_HEART_COUNTS: Final = {players: sum(SUIT_OF[c] == HEART for c in _CARD_SETS[players]) for players in DEALS}
 """Hearts in the card set per player count (a seat that takes them all shoots the moon)."""
 
 
