@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine.core import Action, IllegalAction
 
@@ -38,9 +38,11 @@ def shuffle(deck: list[str], rng: random.Random) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
-_DISTINCT: dict[tuple[str, ...], frozenset[str]] = {}
-"""A shared card tuple (a game's card set per player count, made once) → its cards as a set, so
-that a shuffle of it is checked without building that set again (a memo of immutable values)."""
+_DISTINCT: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+"""id of a card tuple → (that tuple, its cards as a set): a game's card set per player count,
+made once and kept, is checked against without building its set again (the memo keeps the tuple
+alive, so its id is never reused while listed here)."""
+_DISTINCT_LIMIT: Final = 64
 
 
 def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -> list[str]:
@@ -49,11 +51,13 @@ def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -
     Shuffles come from the server, a test or a puzzle; a wrong one must be refused, never dealt."""
     if not isinstance(order, list) or len(order) != len(cards):
         raise IllegalAction(f"{what} must be an order of this game's {len(cards)} cards")
-    distinct: frozenset[str] | None = None
     if type(cards) is tuple:
-        distinct = _DISTINCT.get(cards)
-        if distinct is None:
-            distinct = _DISTINCT[cards] = frozenset(cards)
+        known = _DISTINCT.get(id(cards))
+        if known is None or known[0] is not cards:
+            if len(_DISTINCT) >= _DISTINCT_LIMIT:  # tuples made per match: keep the memo small
+                _DISTINCT.clear()
+            known = _DISTINCT[id(cards)] = (cards, frozenset(cards))
+        distinct = known[1]
     else:
         distinct = frozenset(cards)
     if len(distinct) == len(cards):

@@ -153,8 +153,15 @@ class HolyGrailMatch(Match):
 
     # ---- applying actions ---------------------------------------------------------------------
     def _perform(self, seat: int, action: Action) -> list[Event]:
+        hand_state = self.hand
+        assert hand_state is not None
+        hand = hand_state.hands[seat]
+        # The listed action is one of `_ACTION_AT`: found in the hand by identity, no lookups.
+        for at in range(len(hand)):
+            if _ACTION_AT[hand[at]] is action:
+                return self._play_card(seat, at)
         card: str = action["cards"][0]
-        return self._play_card(seat, card, _INDEX_OF[card])
+        return self._play_card(seat, hand.index(_INDEX_OF[card]))
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "play")
@@ -169,7 +176,7 @@ class HolyGrailMatch(Match):
             raise IllegalAction(f"{card} is not in your hand")
         if _ACTION_AT[index] not in self._legal_actions(seat):
             raise IllegalAction(self._why_not(seat))
-        return self._play_card(seat, card, index)
+        return self._play_card(seat, hand_state.hands[seat].index(index))
 
     def _why_not(self, seat: int) -> str:
         hand_state = self.hand
@@ -219,15 +226,15 @@ class HolyGrailMatch(Match):
         hand_state.leader = dealer
         return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
 
-    def _play_card(self, seat: int, card: str, index: int) -> list[Event]:
-        """Play `card` (whose index is `index`), which is legal for `seat`."""
+    def _play_card(self, seat: int, at: int) -> list[Event]:
+        """Play the card at place `at` of `seat`'s hand, which is legal."""
         hand_state = self.hand
         assert hand_state is not None
-        hand_state.hands[seat].remove(index)
+        index = hand_state.hands[seat].pop(at)
         played = hand_state.played
         played.append(index)
         players = self.players
-        events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
+        events: list[Event] = [_PLAY_EVENTS[seat][index]]
         if len(played) < players:
             return events
         # The trick is complete: the highest power takes it (all its cards differ).
@@ -399,6 +406,11 @@ _MAJORS_END: Final = _SUIT_START[_MAJOR + 1]
 _HEARTS_START: Final = _SUIT_START[_SUIT_ORDER.index(HEART)]
 _ACTION_AT: Final = [play_one(card) for card in _CARD_AT]
 """Card index → its one play action, shared by every match (legal lists and logs only read them)."""
+_PLAY_EVENTS: Final = [
+    [{"type": "play", "seat": seat, "card": card} for card in _CARD_AT] for seat in range(max(DEALS))
+]
+"""Seat → card index → the event of that seat playing that card: one shared object each (events
+are only read), as for actions, so that a play builds no dictionary."""
 _POWER: Final = [
     [100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1 for c in _CARD_AT]
     for led in _SUIT_ORDER
