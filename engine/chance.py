@@ -24,18 +24,43 @@ def shuffle(deck: list[str], rng: random.Random) -> None:
 
     This is CPython's Fisher-Yates (`Random.shuffle` through `_randbelow_with_getrandbits`),
     taken only for a plain `random.Random`; any other generator shuffles itself.
-    tests/engine/test_chance.py checks the orders agree."""
+    tests/engine/test_chance.py checks the orders and the generator's state agree."""
     if type(rng) is not random.Random:
         rng.shuffle(deck)
         return
     getrandbits = rng.getrandbits
+    if len(deck) > _BATCHED_UP_TO:
+        for i in range(len(deck) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j: int = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            deck[i], deck[j] = deck[j], deck[i]
+        return
+    # `getrandbits(k)` for k <= 32 is the generator's next 32-bit word shifted right by 32 - k,
+    # and `getrandbits(32 * m)` is its next m words, the first one lowest. For a deck of at most
+    # 255 cards k <= 8, so a draw is the top byte of its word, shifted. Words are drawn in
+    # batches of one per step still to go (each step takes at least one), so never more words
+    # than `random.shuffle` draws, and in the same order.
+    words = b""
+    at = 0  # the byte offset of the next unused word in `words`
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
-        j: int = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        shift = 8 - n.bit_length()
+        while True:
+            if at == len(words):
+                words = getrandbits(32 * i).to_bytes(4 * i, "little")
+                at = 0
+            j = words[at + 3] >> shift
+            at += 4
+            if j < n:
+                break
         deck[i], deck[j] = deck[j], deck[i]
+
+
+_BATCHED_UP_TO: Final = 255
+"""The largest deck `shuffle` draws for in batches (each draw then fits in a word's top byte)."""
 
 
 _DISTINCT: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}

@@ -33,7 +33,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from engine.cards import play_one
-from engine.chance import checked_order, shuffle_action
+from engine.chance import shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
 from engine.games.holy_grail.options import HolyGrailOptions
@@ -70,8 +70,8 @@ class HandState:
     dealer: int
     hands: list[list[int]]
     """Each seat's cards (indices), in hand order."""
-    stock: list[str]
-    """The cards (codes) of the later dealing rounds, in dealing order."""
+    stock: list[int]
+    """The cards (indices) of the later dealing rounds, in dealing order."""
     leader: int
     """Who leads (or led) the trick in progress; before the first deal, the dealer."""
     played: list[int]
@@ -86,7 +86,7 @@ class HandState:
     captured_hearts: list[list[str]]
     tricks_won: list[int]
 
-    def __init__(self, dealer: int, players: int, stock: list[str]) -> None:
+    def __init__(self, dealer: int, players: int, stock: list[int]) -> None:
         self.dealer = dealer
         self.hands = [[] for _ in range(players)]
         self.stock = stock
@@ -201,13 +201,11 @@ class HolyGrailMatch(Match):
 
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "shuffle")
-        deck = checked_order(action.get("deck"), self.cards)
+        stock = _checked_stock(action.get("deck"), self.players)
         assert self.first_player is not None
         dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
-        # The stock is never changed in place (each round takes a new slice of it), so the
-        # checked deck itself can be it.
-        self.hand = HandState(dealer, self.players, deck)
+        self.hand = HandState(dealer, self.players, stock)
         self.phase = "play"
         return [{"type": "hand_start", "hand_no": self.hand_no, "dealer": dealer}, self._deal_round(dealer)]
 
@@ -218,9 +216,17 @@ class HolyGrailMatch(Match):
         k = self.per_round
         players = self.players
         stock = hand_state.stock
-        hands = hand_state.hands
-        for i in range(players):
-            hands[(dealer + i) % players] = _sorted_hand(stock, i * k, (i + 1) * k)
+        # Each card of the round notes its seat; reading the cards back in index order then
+        # gives every hand sorted, with no sort.
+        owner = [-1] * len(_CARD_AT)
+        for at in range(k * players):
+            owner[stock[at]] = (dealer + at // k) % players
+        hands: list[list[int]] = [[] for _ in range(players)]
+        for card in range(len(_CARD_AT)):
+            seat = owner[card]
+            if seat >= 0:
+                hands[seat].append(card)
+        hand_state.hands = hands
         hand_state.stock = stock[k * players :]
         hand_state.deal_round += 1
         hand_state.leader = dealer
@@ -348,6 +354,11 @@ class HolyGrailMatch(Match):
         shown = [{"seat": (leader + at) % players, "card": _CARD_AT[card]} for at, card in enumerate(cards)]
         return {"leader": leader, "cards": shown}
 
+    def stock_cards(self) -> list[str]:
+        """The stock still to be dealt (codes, in dealing order; empty between hands)."""
+        hand_state = self.hand
+        return [_CARD_AT[card] for card in hand_state.stock] if hand_state is not None else []
+
     def _next_dealer(self) -> int | None:
         if self.first_player is None:
             return None
@@ -383,11 +394,25 @@ def _plays_between(cards: list[int], low: int, high: int) -> list[Action]:
     return [_ACTION_AT[card] for card in cards if low <= card < high]
 
 
-def _sorted_hand(stock: list[str], start: int, end: int) -> list[int]:
-    """`stock[start:end]` as a hand: card indices in increasing order (small ints compare in C)."""
-    hand = [_INDEX_OF[stock[i]] for i in range(start, end)]
-    hand.sort()
-    return hand
+def _checked_stock(order: Any, players: int) -> list[int]:
+    """The card indices of `order` if it is a list holding exactly this player count's card
+    set, else IllegalAction (a wrong shuffle must be refused, never dealt). The same test as
+    `engine.chance.checked_order`, done on the indices the hand needs anyway."""
+    allowed = _IN_SET[players]
+    if isinstance(order, list) and len(order) == _CARD_COUNTS[players]:
+        left = allowed[:]  # each card of the set, until it is seen
+        stock: list[int] = []
+        for card in order:
+            if type(card) is not str:
+                break
+            index = _INDEX_OF.get(card, -1)
+            if index < 0 or not left[index]:
+                break
+            left[index] = False
+            stock.append(index)
+        else:
+            return stock
+    raise IllegalAction(f"the shuffle must be an order of this game's {_CARD_COUNTS[players]} cards")
 
 
 _SUIT_ORDER: Final = ("M", "S", "C", "D", "H")
@@ -424,6 +449,9 @@ _CHANCE_LIST: Final = [CHANCE]
 
 _CARD_SETS: Final = {players: tuple(card_set(players)) for players in DEALS}
 """card_set per player count, made once: every match reads the same tuple."""
+_CARD_COUNTS: Final = {players: len(_CARD_SETS[players]) for players in DEALS}
+_IN_SET: Final = {players: [card in _CARD_SETS[players] for card in _CARD_AT] for players in DEALS}
+"""Players → card index → whether the card is in that player count's set."""
 _HEART_COUNTS: Final = {players: sum(SUIT_OF[c] == HEART for c in _CARD_SETS[players]) for players in DEALS}
 """Hearts in the card set per player count (a seat that takes them all shoots the moon)."""
 
