@@ -95,3 +95,24 @@ def checked_order(order: Any, cards: Sequence[str], what: str = "the shuffle") -
         raise IllegalAction(f"{what} must be an order of this game's {len(cards)} cards")
     return order
 
+
+def checked_indices(
+    order: Any, index_of: dict[str, int], wanted: list[bool], count: int, what: str = "the shuffle"
+) -> list[int]:
+    """The cards of `order` as their indices in `index_of` if `order` is a list holding each card
+    whose index is `wanted` exactly once (`count` of them) and nothing else, else IllegalAction:
+    `checked_order` for a game that holds its cards as indices, checked while converting."""
+    if isinstance(order, list) and len(order) == count:
+        left = wanted[:]  # each wanted card, until it is seen
+        indices: list[int] = []
+        for card in order:
+            if type(card) is not str:
+                break
+            index = index_of.get(card, -1)
+            if index < 0 or not left[index]:
+                break
+            left[index] = False
+            indices.append(index)
+        else:
+            return indices
+    raise IllegalAction(f"{what} must be an order of this game's {count} cards")

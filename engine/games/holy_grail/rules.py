@@ -33,7 +33,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from engine.cards import play_one
-from engine.chance import shuffle_action
+from engine.chance import checked_indices, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
 from engine.games.holy_grail.options import HolyGrailOptions
@@ -201,11 +201,12 @@ class HolyGrailMatch(Match):
 
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "shuffle")
-        stock = _checked_stock(action.get("deck"), self.players)
+        players = self.players
+        stock = checked_indices(action.get("deck"), _INDEX_OF, _IN_SET[players], _CARD_COUNTS[players])
         assert self.first_player is not None
         dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
-        self.hand = HandState(dealer, self.players, stock)
+        self.hand = HandState(dealer, players, stock)
         self.phase = "play"
         return [{"type": "hand_start", "hand_no": self.hand_no, "dealer": dealer}, self._deal_round(dealer)]
 
@@ -392,27 +393,6 @@ class HolyGrailMatch(Match):
 def _plays_between(cards: list[int], low: int, high: int) -> list[Action]:
     """The play actions of those `cards` (indices) from `low` up to but excluding `high`."""
     return [_ACTION_AT[card] for card in cards if low <= card < high]
-
-
-def _checked_stock(order: Any, players: int) -> list[int]:
-    """The card indices of `order` if it is a list holding exactly this player count's card
-    set, else IllegalAction (a wrong shuffle must be refused, never dealt). The same test as
-    `engine.chance.checked_order`, done on the indices the hand needs anyway."""
-    allowed = _IN_SET[players]
-    if isinstance(order, list) and len(order) == _CARD_COUNTS[players]:
-        left = allowed[:]  # each card of the set, until it is seen
-        stock: list[int] = []
-        for card in order:
-            if type(card) is not str:
-                break
-            index = _INDEX_OF.get(card, -1)
-            if index < 0 or not left[index]:
-                break
-            left[index] = False
-            stock.append(index)
-        else:
-            return stock
-    raise IllegalAction(f"the shuffle must be an order of this game's {_CARD_COUNTS[players]} cards")
 
 
 _SUIT_ORDER: Final = ("M", "S", "C", "D", "H")
