@@ -217,17 +217,11 @@ class HolyGrailMatch(Match):
         k = self.per_round
         players = self.players
         stock = hand_state.stock
-        # Each card of the round notes its seat; reading the cards back in index order then
-        # gives every hand sorted, with no sort.
-        owner = [-1] * len(_CARD_AT)
-        for at in range(k * players):
-            owner[stock[at]] = (dealer + at // k) % players
-        hands: list[list[int]] = [[] for _ in range(players)]
-        for card in range(len(_CARD_AT)):
-            seat = owner[card]
-            if seat >= 0:
-                hands[seat].append(card)
-        hand_state.hands = hands
+        hands = hand_state.hands
+        for i in range(players):
+            cards = stock[i * k : (i + 1) * k]
+            cards.sort()  # hand order: small ints, compared in C
+            hands[(dealer + i) % players] = cards
         hand_state.stock = stock[k * players :]
         hand_state.deal_round += 1
         hand_state.leader = dealer
