@@ -157,11 +157,11 @@ class HolyGrailMatch(Match):
         assert hand_state is not None
         hand = hand_state.hands[seat]
         # The listed action is one of `_ACTION_AT`: found in the hand by identity, no lookups.
-        for at in range(len(hand)):
-            if _ACTION_AT[hand[at]] is action:
+        for at, index in enumerate(hand):
+            if _ACTION_AT[index] is action:
                 return self._play_card(seat, at)
-        card: str = action["cards"][0]
-        return self._play_card(seat, hand.index(_INDEX_OF[card]))
+        code: str = action["cards"][0]
+        return self._play_card(seat, hand.index(_INDEX_OF[code]))
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "play")
