@@ -310,11 +310,11 @@ class TrickState:
         }
 
 
-def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
-    """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
+def forcing_cards(plain: list[str], trick: TrickState, must_win: bool) -> list[str]:
+    """The non-joker cards of a hand that the duty to follow, trump or win leaves playable:
+    `plain` itself when nothing is owed (a card that would bat, or a joker, is added on top by
+    `legal_cards`)."""
     led, trump = trick.led_suit, trick.trump
-    has_joker = JOKER in hand
-    plain = [card for card in hand if card != JOKER] if has_joker else hand
     base = plain
     if led is not None:
         following = list(filter(_SUIT_CARDS[led].__contains__, plain))
@@ -332,6 +332,14 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
         winners = [card for card in base if (value := table[card])[0] >= 0 and value > best]
         if winners:
             base = winners
+    return base
+
+
+def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
+    """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
+    has_joker = JOKER in hand
+    plain = [card for card in hand if card != JOKER] if has_joker else hand
+    base = forcing_cards(plain, trick, must_win)
     if base is not plain and trick.plays:
         played = trick.played_keys(rule)
         if played:
