@@ -8,6 +8,7 @@ interleaved so that a busy machine slows both sides alike; the ratio is what to 
 
     pip install -e ".[peers]"       # OpenSpiel (pyspiel)
     .venv/bin/python -m bench.peers --seconds 1 --rounds 3 [--clock cpu]   # cpu: on a busy machine
+    .venv/bin/python -m bench.peers --game holy-grail   # one pair (and the floor)
 
 Pairs: Holy Grail 4p against OpenSpiel `hearts` (both hearts-like trick games, one hand = a deal
 and every card played; hearts deals 52 cards one chance action at a time, Holy Grail shuffles
@@ -69,12 +70,15 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall", help="wall time, or this process's CPU time"
     )
+    parser.add_argument("--game", choices=[game_id for game_id, _, _ in PAIRS], help="only this pair")
     args = parser.parse_args()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"engine: {engine_mode()}")
     print(f"{'ours':<16}{'hands/s':>10}   {'OpenSpiel':<12}{'hands/s':>10}{'ratio':>9}")
     for game_id, players, peer in PAIRS:
+        if args.game and game_id != args.game:
+            continue
         ours: list[float] = []
         theirs: list[float] = []
         runs: list[tuple[list[float], Callable[[], float]]] = [
@@ -87,6 +91,8 @@ def main() -> None:
         mine, peer_rate = statistics.median(ours), statistics.median(theirs)
         label = f"{game_id} {players}p"
         print(f"{label:<16}{mine:>10.1f}   {peer:<12}{peer_rate:>10.1f}{mine / peer_rate:>8.2f}×", flush=True)
+        rounds = ", ".join(f"{a / b:.2f}×" for a, b in zip(ours, theirs, strict=True))
+        print(f"{'':<16}per round: {rounds}", flush=True)
     floor: list[float] = []
     for _ in range(args.rounds):
         floor.append(hands_per_second(NoRulesGame(), 4, args.seconds, clock=clock)[0])

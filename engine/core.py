@@ -12,7 +12,8 @@ completely before it mutates anything, so that an `IllegalAction` leaves the mat
 `to_act` and `legal_actions` are asked many times per action (by `apply`, `view`, the server
 for every seat, a searching bot), so the base class computes each once per state: the hooks
 run once per state, and an action found among the legal actions already listed goes
-straight to the game's `_perform` without being validated a second time. A very long legal
+straight to the game's `_perform` without being validated a second time. What the hooks
+return is kept, never changed (callers get copies), so a game may return shared lists. A very long legal
 list (over `LEGAL_CACHE_LIMIT` actions) is the exception: it is built on each call and not
 kept, and an action from it is validated in full. Code that changes a match's state other
 than through `apply` (a test building a position, a determinizing search) calls
@@ -46,8 +47,12 @@ CHANCE: Final = -1
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+"""An event `apply` returns. Like actions, events may be objects a game shares between calls
+and matches (e.g. one per seat and card played): read them, never change them."""
 
 MAX_SEATS: Final = 16
+NO_SEAT: Final = -2
+"""`_legal_seat` when no seat's legal list is kept for the current state."""
 LEGAL_CACHE_LIMIT: Final = 256
 """A legal list longer than this is not kept for its state but built again on each call: a
 several-card choice such as Fairy Five Hundred's kitty discard (1,001 fresh actions, about
@@ -103,7 +108,11 @@ class Match:
         self._fresh = False  # the two caches below hold for the current state
         self._busy = False  # inside apply: the state is changing, so nothing is cached
         self._acting: list[int] = []
-        self._legal: dict[int, list[Action]] = {}
+        # The legal list kept for the current state: one seat's in a slot (most states await
+        # one seat), any other seat's in a dict made only when a second seat asks.
+        self._legal_seat = NO_SEAT
+        self._legal_list: list[Action] = []
+        self._legal_more: dict[int, list[Action]] | None = None
         self._setup()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -160,11 +169,13 @@ class Match:
         raise NotImplementedError
 
     def _to_act(self) -> list[int]:
-        """Seats (or CHANCE) whose decision is awaited; [] when the match is over."""
+        """Seats (or CHANCE) whose decision is awaited; [] when the match is over. The list is
+        kept and only read (callers of `to_act` get copies): it may be a shared one."""
         raise NotImplementedError
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        """Every legal action of `seat`, which is a seat (not CHANCE) in `to_act()`."""
+        """Every legal action of `seat`, which is a seat (not CHANCE) in `to_act()`. The list is
+        kept for the state and only read (callers of `legal_actions` get copies)."""
         raise NotImplementedError
 
     PHASES: ClassVar[dict[str, str]] = {}
@@ -250,7 +261,7 @@ class Match:
     def _common_view(
         self,
         seat: int | None,
-        held: list[list[str]] | None,
+        held: Sequence[Sequence[Any]] | None,
         *,
         trick: dict[str, Any] | None,
         last_trick: dict[str, Any] | None,
@@ -262,7 +273,7 @@ class Match:
         """The keys every game's view starts with, so the generic client finds them alike.
 
         `held` is every seat's cards (None between hands); `hand` overrides the viewer's own
-        cards when the game shows them in another order than it keeps them."""
+        cards when the game shows them in another order or form than it keeps them."""
         if hand is None:
             hand = list(held[seat]) if held is not None and seat is not None else []
         return {
@@ -291,12 +302,30 @@ class Match:
         if not self._busy:
             self._fresh = True
             self._acting = acting
-            self._legal = {}
+            self._legal_seat = NO_SEAT
+            self._legal_more = None
         return acting
 
     def to_act(self) -> list[int]:
         """Seats (or CHANCE) whose decision is awaited; [] when the match is over."""
         return (self._acting if self._fresh else self._acting_now())[:]
+
+    def _kept_legal(self, seat: int) -> list[Action] | None:
+        """The legal list kept for `seat` in the current state, if any (the state is fresh)."""
+        if seat == self._legal_seat:
+            return self._legal_list
+        more = self._legal_more
+        return more.get(seat) if more is not None else None
+
+    @property
+    def _legal(self) -> dict[int, list[Action]]:
+        """Every legal list kept for the current state, by seat (for tests and inspection)."""
+        if not self._fresh:
+            return {}
+        kept = dict(self._legal_more) if self._legal_more is not None else {}
+        if self._legal_seat != NO_SEAT:
+            kept[self._legal_seat] = self._legal_list
+        return kept
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of `seat` now (empty when it is not that seat's turn).
@@ -304,17 +333,27 @@ class Match:
         The list is new on every call but its actions are shared between calls (and may be
         shared between matches): read them, do not change them (copy one to build a variant)."""
         if self._fresh:
-            legal = self._legal.get(seat)
-            if legal is not None:
-                return legal[:]
+            if seat == self._legal_seat:
+                return self._legal_list[:]
+            more = self._legal_more
+            if more is not None:
+                kept = more.get(seat)
+                if kept is not None:
+                    return kept[:]
             acting = self._acting
         else:
             acting = self._acting_now()
-        if seat not in acting or seat == CHANCE:
+        if seat == CHANCE or seat not in acting:
             return []
         legal = self._legal_actions(seat)
         if self._fresh and len(legal) <= LEGAL_CACHE_LIMIT:
-            self._legal[seat] = legal
+            if self._legal_seat == NO_SEAT:
+                self._legal_seat = seat
+                self._legal_list = legal
+            elif self._legal_more is None:
+                self._legal_more = {seat: legal}
+            else:
+                self._legal_more[seat] = legal
         return legal[:]
 
     def state_changed(self) -> None:
@@ -328,7 +367,7 @@ class Match:
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action of `seat`; the match is unchanged if it raises IllegalAction."""
         if self._fresh and type(action) is dict:
-            legal = self._legal.get(seat)
+            legal = self._legal_list if seat == self._legal_seat else self._kept_legal(seat)
             if legal is not None:
                 # Listed already (the caller picked it from `legal_actions`; found by identity,
                 # which is cheaper than comparing dicts): no second validation, and the log keeps
@@ -362,7 +401,7 @@ class Match:
             raise IllegalAction("an action must be an object with a string 'type'")
         acting = self._acting if self._fresh else self._acting_now()
         fresh = self._fresh
-        legal = self._legal.get(seat) if fresh else None
+        legal = self._kept_legal(seat) if fresh else None
         if seat not in acting:
             if not acting:
                 raise IllegalAction("the match is over")

@@ -80,9 +80,12 @@ def clone(match: Match) -> Match:
     hands = state.get("_hands")
     if isinstance(hands, list):
         memo[id(hands)] = list(hands)
-    legal = state.get("_legal")
-    if isinstance(legal, dict):  # cached legal lists: never changed, only replaced
-        memo[id(legal)] = dict(legal)
+    legal = state.get("_legal_list")
+    if isinstance(legal, list):  # cached legal lists: never changed, only replaced
+        memo[id(legal)] = legal
+    more = state.get("_legal_more")
+    if isinstance(more, dict):
+        memo[id(more)] = dict(more)
     for value in state.values():
         if type(value) is random.Random:
             twin = random.Random()

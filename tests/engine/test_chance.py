@@ -17,7 +17,7 @@ def test_shuffle_action_is_a_permutation_drawn_from_the_rng():
     assert shuffle_action(cards, random.Random(1)) == action
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 52, 78, 112, 200])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 52, 78, 112, 200, 255, 256, 600])
 def test_shuffle_deals_the_order_random_shuffle_deals_and_leaves_the_rng_alike(size):
     """Seeds keep dealing the same cards: the engine's shuffle is `random.shuffle`, number for number."""
     for seed in range(40):

@@ -69,10 +69,10 @@ def test_state_changed_forgets_what_was_computed_for_the_old_state() -> None:
     match = started()
     seat = match.to_act()[0]
     match.legal_actions(seat)
-    hand = match.hand.hands[seat]
-    kept = hand[:1]
-    match.hand.hands[seat] = kept  # a test or a search rewriting the position
+    match.hand.hands[seat] = match.hand.hands[seat][:1]  # a test or a search rewriting the position
     match.state_changed()
+    kept = match.view(seat)["hand"]
+    assert len(kept) == 1
     assert [action["cards"][0] for action in match.legal_actions(seat)] == kept
 
 

@@ -11,5 +11,4 @@ if TYPE_CHECKING:
 
 def unseen_piles(match: HolyGrailMatch) -> dict[str, list[str]]:
     """The stock: the later dealing rounds' cards, in dealing order (`Match.view_all`)."""
-    hand = match.hand
-    return {"stock": list(hand.stock)} if hand is not None else {}
+    return {"stock": match.stock_cards()} if match.hand is not None else {}

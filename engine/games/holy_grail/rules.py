@@ -28,36 +28,77 @@ hearts are laid out face up), `tricks_won` (per seat, this hand), `card_count` (
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from engine.cards import play_one
-from engine.chance import checked_order, shuffle_action
+from engine.chance import checked_indices, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
 from engine.games.holy_grail.cards import DEALS, HEART, STRENGTH, SUIT_OF, card_set
 from engine.games.holy_grail.options import HolyGrailOptions
 from engine.games.holy_grail.scoring import score_hand
-from engine.tricks import Trick
 
 
 @mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
-@dataclass(slots=True)
 class HandState:
-    """Everything about the hand in progress."""
+    """Everything about the hand in progress.
+
+    Hands and the trick hold cards as their index in hand order (`_CARD_AT`; majors first, then
+    spades, clubs, diamonds, hearts, each weakest first), so that a sorted hand holds each suit
+    as a run of consecutive numbers and a legal list is a few integer comparisons; views and
+    events show the codes. The trick in progress is its leader and its cards in play order:
+    the seats follow the leader in turn order, so the i-th card is seat `leader + i`'s. A plain
+    class with its own `__init__` (a dataclass's generated one stays interpreted Python when
+    compiled)."""
+
+    __slots__ = (
+        "dealer",
+        "hands",
+        "stock",
+        "leader",
+        "played",
+        "deal_round",
+        "last_leader",
+        "last_cards",
+        "last_winner",
+        "hearts_broken",
+        "captured_hearts",
+        "tricks_won",
+    )
 
     dealer: int
-    hands: list[list[str]]
-    stock: list[str]
-    trick: Trick
-    """The trick in progress (before the first deal: an empty one led by the dealer)."""
-    deal_round: int = 0
-    last: tuple[Trick, int] | None = None
-    """The last finished trick and its winner (turned into the view's `last_trick` on demand)."""
-    hearts_broken: bool = False
-    captured_hearts: list[list[str]] = field(default_factory=list)
-    tricks_won: list[int] = field(default_factory=list)
+    hands: list[list[int]]
+    """Each seat's cards (indices), in hand order."""
+    stock: list[int]
+    """The cards (indices) of the later dealing rounds, in dealing order."""
+    leader: int
+    """Who leads (or led) the trick in progress; before the first deal, the dealer."""
+    played: list[int]
+    """The cards (indices) of the trick in progress, in play order."""
+    deal_round: int
+    last_leader: int
+    last_cards: list[int] | None
+    """The last finished trick's cards (None before the first), led by `last_leader` and won
+    by `last_winner` (turned into the view's `last_trick` on demand)."""
+    last_winner: int
+    hearts_broken: bool
+    captured_hearts: list[list[str]]
+    tricks_won: list[int]
+
+    def __init__(self, dealer: int, players: int, stock: list[int]) -> None:
+        self.dealer = dealer
+        self.hands = [[] for _ in range(players)]
+        self.stock = stock
+        self.leader = dealer
+        self.played = []
+        self.deal_round = 0
+        self.last_leader = dealer
+        self.last_cards = None
+        self.last_winner = dealer
+        self.hearts_broken = False
+        self.captured_hearts = [[] for _ in range(players)]
+        self.tricks_won = [0] * players
 
 
 class HolyGrailMatch(Match):
@@ -81,32 +122,29 @@ class HolyGrailMatch(Match):
         if phase == "play":
             hand_state = self.hand
             assert hand_state is not None
-            trick = hand_state.trick
-            return [(trick.leader + len(trick.plays)) % self.players]
-        if phase in ("order", "deal"):
-            return [CHANCE]
+            return _SEAT_LISTS[(hand_state.leader + len(hand_state.played)) % self.players]
+        if phase == "order" or phase == "deal":
+            return _CHANCE_LIST
         return []
 
     # ---- legal actions -----------------------------------------------------------------------
-    def _playable(self, seat: int) -> list[str]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         hand_state = self.hand
         assert hand_state is not None
         cards = hand_state.hands[seat]
-        plays = hand_state.trick.plays
-        if not plays:
-            if hand_state.hearts_broken:
-                return cards
-            others = [card for card in cards if card in _NOT_HEARTS]
-            return others or cards
-        led = _SUIT_CARDS[SUIT_OF[plays[0][1]]]
-        following = [card for card in cards if card in led]
-        if following:
-            return following
-        majors = [card for card in cards if card in _MAJORS]
-        return majors or cards
-
-    def _legal_actions(self, seat: int) -> list[Action]:
-        return [_PLAY_ACTIONS[card] for card in self._playable(seat)]
+        played = hand_state.played
+        if played:
+            suit = _SUIT_AT[played[0]]
+            legal = _plays_between(cards, _SUIT_START[suit], _SUIT_START[suit + 1])  # the led suit
+            if not legal:
+                legal = _plays_between(cards, 0, _MAJORS_END)  # else a major
+        elif not hand_state.hearts_broken:
+            legal = _plays_between(cards, 0, _HEARTS_START)  # no heart lead before hearts are broken
+        else:
+            legal = []
+        if not legal:  # anything
+            legal = [_ACTION_AT[card] for card in cards]
+        return legal
 
     def random_chance_action(self, rng: random.Random) -> Action:
         if self.phase == "order":
@@ -115,7 +153,15 @@ class HolyGrailMatch(Match):
 
     # ---- applying actions ---------------------------------------------------------------------
     def _perform(self, seat: int, action: Action) -> list[Event]:
-        return self._play_card(seat, action["cards"][0])
+        hand_state = self.hand
+        assert hand_state is not None
+        hand = hand_state.hands[seat]
+        # The listed action is one of `_ACTION_AT`: found in the hand by identity, no lookups.
+        for at, index in enumerate(hand):
+            if _ACTION_AT[index] is action:
+                return self._play_card(seat, at)
+        code: str = action["cards"][0]
+        return self._play_card(seat, hand.index(_INDEX_OF[code]))
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "play")
@@ -125,21 +171,23 @@ class HolyGrailMatch(Match):
         card = cards[0]
         hand_state = self.hand
         assert hand_state is not None
-        if card not in hand_state.hands[seat]:
+        index = _INDEX_OF.get(card, -1)
+        if index not in hand_state.hands[seat]:
             raise IllegalAction(f"{card} is not in your hand")
-        if card not in self._playable(seat):
-            raise IllegalAction(self._why_not(seat, card))
-        return self._play_card(seat, card)
+        if _ACTION_AT[index] not in self._legal_actions(seat):
+            raise IllegalAction(self._why_not(seat))
+        return self._play_card(seat, hand_state.hands[seat].index(index))
 
-    def _why_not(self, seat: int, card: str) -> str:
+    def _why_not(self, seat: int) -> str:
         hand_state = self.hand
         assert hand_state is not None
-        trick = hand_state.trick
-        if not trick.plays:
+        if not hand_state.played:
             return "hearts cannot be led until a heart has been played (or you hold only hearts)"
-        led = SUIT_OF[trick.plays[0][1]]
-        if any(SUIT_OF[c] == led for c in hand_state.hands[seat]):
-            return "you must follow the led suit" if led != "M" else "a major was led: you must play a major"
+        led = _SUIT_AT[hand_state.played[0]]
+        if any(_SUIT_AT[c] == led for c in hand_state.hands[seat]):
+            if led == _MAJOR:
+                return "a major was led: you must play a major"
+            return "you must follow the led suit"
         return "you cannot follow: you must play a major arcana"
 
     def _apply_order(self, seat: int, action: Action) -> list[Event]:
@@ -153,18 +201,12 @@ class HolyGrailMatch(Match):
 
     def _apply_shuffle(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "shuffle")
-        deck = checked_order(action.get("deck"), self.cards)
+        players = self.players
+        stock = checked_indices(action.get("deck"), _INDEX_OF, _IN_SET[players], _CARD_COUNTS[players])
         assert self.first_player is not None
         dealer = self.seat_after(self.first_player, len(self.hands))
         self.hand_no = len(self.hands) + 1
-        self.hand = HandState(
-            dealer=dealer,
-            trick=Trick(leader=dealer),
-            hands=[[] for _ in range(self.players)],
-            stock=list(deck),
-            captured_hearts=[[] for _ in range(self.players)],
-            tricks_won=[0] * self.players,
-        )
+        self.hand = HandState(dealer, players, stock)
         self.phase = "play"
         return [{"type": "hand_start", "hand_no": self.hand_no, "dealer": dealer}, self._deal_round(dealer)]
 
@@ -173,49 +215,63 @@ class HolyGrailMatch(Match):
         hand_state = self.hand
         assert hand_state is not None
         k = self.per_round
-        batch, hand_state.stock = hand_state.stock[: k * self.players], hand_state.stock[k * self.players :]
-        for i, seat in enumerate(self.seats_from(dealer)):
-            hand_state.hands[seat] = sorted(batch[i * k : (i + 1) * k], key=_SORT_KEYS.__getitem__)
+        players = self.players
+        stock = hand_state.stock
+        hands = hand_state.hands
+        for i in range(players):
+            cards = stock[i * k : (i + 1) * k]
+            cards.sort()  # hand order: small ints, compared in C
+            hands[(dealer + i) % players] = cards
+        hand_state.stock = stock[k * players :]
         hand_state.deal_round += 1
-        hand_state.trick = Trick(leader=dealer)
+        hand_state.leader = dealer
         return {"type": "deal", "round": hand_state.deal_round, "dealer": dealer}
 
-    def _play_card(self, seat: int, card: str) -> list[Event]:
+    def _play_card(self, seat: int, at: int) -> list[Event]:
+        """Play the card at place `at` of `seat`'s hand, which is legal."""
         hand_state = self.hand
         assert hand_state is not None
-        hand_state.hands[seat].remove(card)
-        trick = hand_state.trick
-        trick.plays.append((seat, card))
-        events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
-        if len(trick.plays) < self.players:
+        index = hand_state.hands[seat].pop(at)
+        played = hand_state.played
+        played.append(index)
+        players = self.players
+        events: list[Event] = [_PLAY_EVENTS[seat][index]]
+        if len(played) < players:
             return events
-        cards = [c for _, c in trick.plays]
-        power = _POWER[SUIT_OF[cards[0]]]
-        winner, best = -1, -2
-        for player, played in trick.plays:
-            strength = power[played]
+        # The trick is complete: the highest power takes it (all its cards differ).
+        power = _POWER[_SUIT_AT[played[0]]]
+        best = -2
+        best_at = 0
+        for at in range(players):
+            strength = power[played[at]]
             if strength > best:
-                winner, best = player, strength
-        hearts = [c for c in cards if c in _HEARTS]
-        hand_state.captured_hearts[winner].extend(hearts)
-        hand_state.tricks_won[winner] += 1
+                best = strength
+                best_at = at
+        leader = hand_state.leader
+        winner = (leader + best_at) % players
+        hearts = [_CARD_AT[c] for c in played if c >= _HEARTS_START]
         if hearts:
+            hand_state.captured_hearts[winner].extend(hearts)
             hand_state.hearts_broken = True
-        hand_state.last = (trick, winner)
+        hand_state.tricks_won[winner] += 1
+        hand_state.last_leader = leader
+        hand_state.last_cards = played
+        hand_state.last_winner = winner
+        hand_state.played = []
+        hand_state.leader = winner
+        cards = [_CARD_AT[c] for c in played]
         events.append({"type": "trick", "winner": winner, "cards": cards, "hearts": hearts})
-        if hand_state.hands[winner]:
-            hand_state.trick = Trick(leader=winner)
-        elif hand_state.stock:
-            events.append(self._deal_round(winner))
-        else:
-            events.extend(self._finish_hand())
+        if not hand_state.hands[winner]:
+            if hand_state.stock:
+                events.append(self._deal_round(winner))
+            else:
+                events.extend(self._finish_hand())
         return events
 
     def _finish_hand(self) -> list[Event]:
         hand_state = self.hand
         assert hand_state is not None
-        total_hearts = sum(1 for card in self.cards if SUIT_OF[card] == HEART)
-        result = score_hand(hand_state.captured_hearts, total_hearts)
+        result = score_hand(hand_state.captured_hearts, _HEART_COUNTS[self.players])
         for seat, value in enumerate(result.scores):
             self.scores[seat] += value
         self.hands.append(
@@ -260,15 +316,19 @@ class HolyGrailMatch(Match):
                 "card_count": len(self.cards),
             }
         else:
-            last = hand_state.last
+            last_trick: dict[str, Any] | None = None
+            if hand_state.last_cards is not None:
+                last_trick = self._trick_json(hand_state.last_leader, hand_state.last_cards)
+                last_trick["winner"] = hand_state.last_winner
             view = self._common_view(
                 seat,
-                hand_state.hands,
-                trick=hand_state.trick.to_json(),
-                last_trick={**last[0].to_json(), "winner": last[1]} if last is not None else None,
+                hand_state.hands,  # only counted
+                trick=self._trick_json(hand_state.leader, hand_state.played),
+                last_trick=last_trick,
                 dealer=hand_state.dealer,
                 hand_no=self.hand_no,
                 hands_total=self.hands_total,
+                hand=[_CARD_AT[card] for card in hand_state.hands[seat]] if seat is not None else [],
             )
             view |= {
                 "first_player": self.first_player,
@@ -283,6 +343,17 @@ class HolyGrailMatch(Match):
         view["message"] = self._message(phase=self.phase)
         return view
 
+    def _trick_json(self, leader: int, cards: list[int]) -> dict[str, Any]:
+        """A trick as views show it: its leader and each card with the seat that played it."""
+        players = self.players
+        shown = [{"seat": (leader + at) % players, "card": _CARD_AT[card]} for at, card in enumerate(cards)]
+        return {"leader": leader, "cards": shown}
+
+    def stock_cards(self) -> list[str]:
+        """The stock still to be dealt (codes, in dealing order; empty between hands)."""
+        hand_state = self.hand
+        return [_CARD_AT[card] for card in hand_state.stock] if hand_state is not None else []
+
     def _next_dealer(self) -> int | None:
         if self.first_player is None:
             return None
@@ -295,15 +366,14 @@ class HolyGrailMatch(Match):
             return {"en": "Shuffling…", "ja": "シャッフル中…"}
         hand_state = self.hand
         assert hand_state is not None
-        trick = hand_state.trick
-        if not trick.plays:
+        if not hand_state.played:
             if hand_state.hearts_broken:
                 return {"en": "Lead any card.", "ja": "好きなカードで打ち出せます。"}
             return {
                 "en": "Lead a card (hearts only once broken).",
                 "ja": "打ち出してください（聖杯はブレイク後のみ）。",
             }
-        if SUIT_OF[trick.plays[0][1]] == "M":
+        if _SUIT_AT[hand_state.played[0]] == _MAJOR:
             return {
                 "en": "A major was led: play a major if you can.",
                 "ja": "大アルカナが出ました：あれば大アルカナを。",
@@ -314,37 +384,50 @@ class HolyGrailMatch(Match):
         }
 
 
-_SUIT_ORDER: Final = {"M": 0, "S": 1, "C": 2, "D": 3, "H": 4}
+def _plays_between(cards: list[int], low: int, high: int) -> list[Action]:
+    """The play actions of those `cards` (indices) from `low` up to but excluding `high`."""
+    return [_ACTION_AT[card] for card in cards if low <= card < high]
 
 
-def _sort_key(card: str) -> tuple[int, int]:
-    """Hands are shown grouped by suit (majors first), weakest first."""
-    return _SUIT_ORDER[SUIT_OF[card]], STRENGTH[card]
-
-
-_SORT_KEYS: Final = {card: _sort_key(card) for card in SUIT_OF}
-"""_sort_key of every card, looked up in C when dealing."""
-
-_SUIT_CARDS: Final = {suit: frozenset(c for c in SUIT_OF if SUIT_OF[c] == suit) for suit in _SUIT_ORDER}
-"""Every card of each suit: hands are filtered by membership, in C."""
-_NOT_HEARTS: Final = frozenset(c for c in SUIT_OF if SUIT_OF[c] != HEART)
-_HEARTS: Final = _SUIT_CARDS[HEART]
-_POWER: Final = {
-    led: {
-        c: 100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1
-        for c in SUIT_OF
-    }
+_SUIT_ORDER: Final = ("M", "S", "C", "D", "H")
+"""Suits in hand order (a hand shows majors first, hearts last)."""
+_MAJOR: Final = 0
+_CARD_AT: Final = sorted(SUIT_OF, key=lambda card: (_SUIT_ORDER.index(SUIT_OF[card]), STRENGTH[card]))
+"""Every card in hand order (by suit, then weakest first): a card's index here is how hands and
+tricks hold it."""
+_INDEX_OF: Final = {card: index for index, card in enumerate(_CARD_AT)}
+_SUIT_AT: Final = [_SUIT_ORDER.index(SUIT_OF[card]) for card in _CARD_AT]
+"""Card index → its suit's place in `_SUIT_ORDER`."""
+_SUIT_START: Final = [_SUIT_AT.index(suit) for suit in range(len(_SUIT_ORDER))] + [len(_CARD_AT)]
+"""Suit → the index of its first card (and, last, the number of cards): suit s holds the
+indices from `_SUIT_START[s]` up to `_SUIT_START[s + 1]`."""
+_MAJORS_END: Final = _SUIT_START[_MAJOR + 1]
+_HEARTS_START: Final = _SUIT_START[_SUIT_ORDER.index(HEART)]
+_ACTION_AT: Final = [play_one(card) for card in _CARD_AT]
+"""Card index → its one play action, shared by every match (legal lists and logs only read them)."""
+_PLAY_EVENTS: Final = [
+    [{"type": "play", "seat": seat, "card": card} for card in _CARD_AT] for seat in range(max(DEALS))
+]
+"""Seat → card index → the event of that seat playing that card: one shared object each (events
+are only read), as for actions, so that a play builds no dictionary."""
+_POWER: Final = [
+    [100 + STRENGTH[c] if SUIT_OF[c] == "M" else STRENGTH[c] if SUIT_OF[c] == led else -1 for c in _CARD_AT]
     for led in _SUIT_ORDER
-}
-"""Led suit → card → its power in a trick: the highest major wins, otherwise the highest card of
-the led suit; other cards cannot win. A trick's cards all differ, so one card has the top power."""
-_MAJORS: Final = _SUIT_CARDS["M"]
+]
+"""Led suit → card index → its power in the trick: the highest major wins, otherwise the highest
+card of the led suit; other cards cannot win. A trick's cards all differ, so one has the top power."""
+
+_SEAT_LISTS: Final = [[seat] for seat in range(max(DEALS) + 1)]
+"""`[seat]` for every seat: `_to_act` returns these shared lists (the base class only reads them)."""
+_CHANCE_LIST: Final = [CHANCE]
 
 _CARD_SETS: Final = {players: tuple(card_set(players)) for players in DEALS}
 """card_set per player count, made once: every match reads the same tuple."""
-
-_PLAY_ACTIONS: Final = {card: play_one(card) for card in SUIT_OF}
-"""One action object per card, shared by every match (legal lists and logs only read them)."""
+_CARD_COUNTS: Final = {players: len(_CARD_SETS[players]) for players in DEALS}
+_IN_SET: Final = {players: [card in _CARD_SETS[players] for card in _CARD_AT] for players in DEALS}
+"""Players → card index → whether the card is in that player count's set."""
+_HEART_COUNTS: Final = {players: sum(SUIT_OF[c] == HEART for c in _CARD_SETS[players]) for players in DEALS}
+"""Hearts in the card set per player count (a seat that takes them all shoots the moon)."""
 
 
 class HolyGrailGame(Game):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from engine.games.holy_grail.cards import HEART, PLAY_RANKS
 
 BASE_POINTS = {3: 80, 4: 60, 5: 48, 6: 40, 7: 36, 8: 30, 9: 28, 10: 24}
 """The share each player is measured against; players × base equals all heart points."""
 
 MOON_BONUS = 200
+
+_POINTS: dict[int, dict[str, int]] = {}
+"""Players → heart → `heart_points(heart, players)`, made on first use (a memo)."""
 
 
 def heart_points(card: str, players: int) -> int:
@@ -23,14 +26,43 @@ def heart_points(card: str, players: int) -> int:
     return int(rank)
 
 
-@dataclass(frozen=True, slots=True)
 class HandScore:
+    """A scored hand. A plain class with its own `__init__` (a dataclass's generated one stays
+    interpreted Python when compiled, and a frozen one sets each field through `object`)."""
+
+    __slots__ = ("scores", "points", "base", "doubled", "flipped", "moon_seat")
+
     scores: list[int]
     points: list[int]
     base: int
     doubled: bool
     flipped: bool
     moon_seat: int | None
+
+    def __init__(
+        self,
+        scores: list[int],
+        points: list[int],
+        base: int,
+        doubled: bool,
+        flipped: bool,
+        moon_seat: int | None,
+    ) -> None:
+        self.scores = scores
+        self.points = points
+        self.base = base
+        self.doubled = doubled
+        self.flipped = flipped
+        self.moon_seat = moon_seat
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandScore):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.to_json().items())
+        return f"HandScore({fields})"
 
     def to_json(self) -> dict:
         return {
@@ -53,7 +85,15 @@ def score_hand(captured_hearts: list[list[str]], total_hearts: int) -> HandScore
     """
     players = len(captured_hearts)
     base = BASE_POINTS[players]
-    points = [sum(heart_points(card, players) for card in pile) for pile in captured_hearts]
+    table = _POINTS.get(players)
+    if table is None:
+        table = _POINTS[players] = {HEART + rank: heart_points(HEART + rank, players) for rank in PLAY_RANKS}
+    points: list[int] = []
+    for pile in captured_hearts:
+        total = 0
+        for card in pile:
+            total += table[card]
+        points.append(total)
     for seat, pile in enumerate(captured_hearts):
         if len(pile) == total_hearts:
             scores = [MOON_BONUS * (players - 1) if s == seat else -MOON_BONUS for s in range(players)]
