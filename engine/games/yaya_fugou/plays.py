@@ -17,7 +17,9 @@ suits the set's natural cards do not already use.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import play_one
 from engine.games.yaya_fugou.cards import (
@@ -30,11 +32,11 @@ from engine.games.yaya_fugou.cards import (
     card_of,
 )
 
-SINGLE = "single"
-SET = "set"
-STRAIGHT = "straight"
-KINDS = (SINGLE, SET, STRAIGHT)
-REVOLUTION_SIZE = 4
+SINGLE: Final = "single"
+SET: Final = "set"
+STRAIGHT: Final = "straight"
+KINDS: Final = (SINGLE, SET, STRAIGHT)
+REVOLUTION_SIZE: Final = 4
 """A play of at least this many cards starts (or ends) a revolution."""
 
 
@@ -72,10 +74,11 @@ def _stronger_value(value: int, old: Shape | None, revolution: bool) -> bool:
     return value < old.value if revolution else value > old.value
 
 
-SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
+SINGLE_SHAPES: Final = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
 """The shape of each natural card played alone (what `classify` finds for it)."""
 
 
+@mypyc_attr(native_class=False)  # like engine/infoset.py's DeterminizeFailed
 class BadPlay(ValueError):
     """A group of cards that is not a single, set or straight (the reason is readable)."""
 
@@ -138,7 +141,7 @@ def _set_names(natural_suits: list[str], count: int, rank_strength: int) -> list
     return [card_of(order[i], rank_strength) for i in range(count)]
 
 
-_ORDER: dict[str, int] = {
+_ORDER: Final[dict[str, int]] = {
     card: index for index, card in enumerate(sorted(DECK_SET, key=lambda c: (STRENGTH[c], SUITS.index(c[0]))))
 }
 """Card → its place in the listing order (strength, then suit H, D, C, S)."""
@@ -280,8 +283,10 @@ def _windows(mask: int, f_count: int, wanted: int, old: int, revolution: bool) -
     return windows
 
 
-_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
-_SUIT_CARDS = {suit: tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS}
+_SUIT_INDEX: Final = {suit: index for index, suit in enumerate(SUITS)}
+_SUIT_CARDS: Final = {
+    suit: tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS
+}
 """Suit → its natural cards by strength, made once (plays share these strings)."""
 
 

@@ -69,6 +69,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import PASS_ACTION
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, Match
@@ -109,6 +111,7 @@ from engine.games.yaya_fugou.scoring import (
 )
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class TablePlay:
     """One play on the table: who, which cards, what the F's stood for, and its shape."""
@@ -122,6 +125,7 @@ class TablePlay:
         return {"seat": self.seat, "cards": list(self.cards), "as": dict(self.as_map), **describe(self.shape)}
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class ExchangeStep:
     """One pair of the exchange: the poorer `giver` hands over first, the richer `receiver`
@@ -143,6 +147,7 @@ class ExchangeStep:
         }
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class HandState:
     """Everything about the hand in progress."""
@@ -173,6 +178,10 @@ class YayaFugouMatch(Match):
     options: YayaFugouOptions
     hand: HandState | None
     titles: list[str] | None
+    hand_no: int
+    hands_total: int
+    point_table: PointTable
+    per_seat: int
 
     def _setup(self) -> None:
         self.hand = None
@@ -189,7 +198,9 @@ class YayaFugouMatch(Match):
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "play":
-            return [self.hand.turn]
+            hand_state = self.hand
+            assert hand_state is not None
+            return [hand_state.turn]
         if phase == "deal":
             return [CHANCE]
         if phase == "exchange":
@@ -197,6 +208,7 @@ class YayaFugouMatch(Match):
         return []
 
     def _exchange_waiting(self) -> list[int]:
+        assert self.hand is not None
         steps = self.hand.exchange
         givers = [step.giver for step in steps if step.given is None]
         if givers:
@@ -205,6 +217,7 @@ class YayaFugouMatch(Match):
 
     def _step_of(self, seat: int) -> tuple[ExchangeStep, bool]:
         """The exchange step `seat` acts in now and whether it gives as the poorer side."""
+        assert self.hand is not None
         for step in self.hand.exchange:
             if step.giver == seat and step.given is None:
                 return step, True
@@ -215,6 +228,7 @@ class YayaFugouMatch(Match):
     # ---- legal actions ---------------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
         hand_state = self.hand
+        assert hand_state is not None
         held = hand_state.hands[seat]
         if self.phase == "exchange":
             step, poorer = self._step_of(seat)
@@ -273,12 +287,14 @@ class YayaFugouMatch(Match):
 
     def _phase_event(self) -> Event:
         hand_state = self.hand
+        assert hand_state is not None
         if self.phase == "exchange":
             return {"type": "exchange", "pairs": [step.to_json() for step in hand_state.exchange]}
         return {"type": "lead", "seat": hand_state.leader, "reason": hand_state.first_lead}
 
     def _start_play(self, leader: int) -> None:
         hand_state = self.hand
+        assert hand_state is not None
         self.phase = "play"
         hand_state.leader = leader
         hand_state.turn = leader
@@ -286,7 +302,9 @@ class YayaFugouMatch(Match):
     def _apply_give(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "give")
         step, poorer = self._step_of(seat)
-        held = self.hand.hands[seat]
+        hand_state = self.hand
+        assert hand_state is not None and self.titles is not None
+        held = hand_state.hands[seat]
         try:
             cards = validate_cards(action.get("cards"), held)
         except BadPlay as exc:
@@ -296,7 +314,6 @@ class YayaFugouMatch(Match):
         if poorer and not gives_strongest(held, cards):
             raise IllegalAction("the poorer side must give its strongest cards")
         target = step.receiver if poorer else step.giver
-        hand_state = self.hand
         hand_state.hands[seat] = [card for card in held if card not in cards]
         hand_state.hands[target] = sorted_hand(hand_state.hands[target] + list(cards))
         if poorer:
@@ -316,6 +333,7 @@ class YayaFugouMatch(Match):
 
     def _apply_pass(self, seat: int) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         pile = hand_state.pile
         if not pile:
             raise IllegalAction("the leader must play: a pass is only for following")
@@ -339,6 +357,7 @@ class YayaFugouMatch(Match):
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         held = hand_state.hands[seat]
         try:
             cards = validate_cards(action.get("cards"), held)
@@ -369,6 +388,7 @@ class YayaFugouMatch(Match):
     def _play(self, seat: int, cards: list[str], as_map: dict[str, str], shape: Shape) -> list[Event]:
         """Put a valid play on the table."""
         hand_state = self.hand
+        assert hand_state is not None
         held = hand_state.hands[seat]
         if len(cards) == 1:
             kept = held[:]
@@ -406,6 +426,7 @@ class YayaFugouMatch(Match):
 
     def _next_holding(self, seat: int) -> int:
         """The next seat in turn order that still holds cards."""
+        assert self.hand is not None
         hands = self.hand.hands
         players = self.players
         for step in range(1, players + 1):
@@ -416,6 +437,7 @@ class YayaFugouMatch(Match):
 
     def _finish_hand(self, remaining: list[int]) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         order = finishing_order(hand_state.out_order, hand_state.f_out, remaining)
         titles, places, scores = hand_result(order, self.point_table)
         for seat, value in enumerate(scores):
@@ -453,47 +475,45 @@ class YayaFugouMatch(Match):
         return events
 
     # ---- views ---------------------------------------------------------------------------------
-    def _trick_json(self) -> dict[str, Any]:
-        hand_state = self.hand
-        return _round_json(hand_state.leader, hand_state.pile)
-
     def view(self, seat: int | None) -> dict[str, Any]:
         hand_state = self.hand
-        in_hand = hand_state is not None
+        if hand_state is None:
+            return self._view_between_hands(seat)
         phase = self.phase
-        players = self.players
+        last_round = hand_state.last_round
         view = self._common_view(
             seat,
-            hand_state.hands if in_hand else None,
-            trick=self._trick_json() if phase == "play" else None,
-            last_trick=_last_round_json(hand_state.last_round) if in_hand and hand_state.last_round else None,
-            dealer=hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
+            hand_state.hands,
+            trick=_round_json(hand_state.leader, hand_state.pile) if phase == "play" else None,
+            last_trick=_last_round_json(last_round) if last_round else None,
+            dealer=hand_state.dealer,
             hand_no=self.hand_no,
             hands_total=self.hands_total,
         )
+        top = hand_state.top
         view |= {
-            "top": hand_state.top.to_json() if in_hand and hand_state.top else None,
-            "pile": [play.to_json() for play in hand_state.pile] if in_hand else [],
-            "leader": hand_state.leader if self.phase == "play" else None,
-            "passed": list(hand_state.passed) if in_hand else [],
-            "revolution": hand_state.revolution if in_hand else False,
-            "revolution_used": hand_state.revolution_used if in_hand else False,
+            "top": top.to_json() if top else None,
+            "pile": [play.to_json() for play in hand_state.pile],
+            "leader": hand_state.leader if phase == "play" else None,
+            "passed": list(hand_state.passed),
+            "revolution": hand_state.revolution,
+            "revolution_used": hand_state.revolution_used,
             "titles": list(self.titles) if self.titles else None,
-            "title_table": list(titles_for(players)),
+            "title_table": list(titles_for(self.players)),
             "title_names": TITLE_NAMES,
             "points": {title: self.point_table.points(title) for title in TITLE_NAMES},
-            "out_order": list(hand_state.out_order) if in_hand else [],
-            "f_out": list(hand_state.f_out) if in_hand else [],
-            "places": self._places() if in_hand else [None] * players,
-            "exchange": [step.to_json() for step in hand_state.exchange] if in_hand else [],
+            "out_order": list(hand_state.out_order),
+            "f_out": list(hand_state.f_out),
+            "places": self._places(),
+            "exchange": [step.to_json() for step in hand_state.exchange],
             "exchange_given": [],
             "exchange_received": [],
             "forced": [],
-            "aside_count": len(hand_state.aside) if in_hand else 0,
-            "first_lead": hand_state.first_lead if in_hand else None,
+            "aside_count": len(hand_state.aside),
+            "first_lead": hand_state.first_lead,
             "rules": {"exchange": self.options.exchange, "revolution": self.options.revolution},
         }
-        if in_hand and seat is not None:
+        if seat is not None:
             given, received = self._exchanged_by(seat)
             view["exchange_given"] = given
             view["exchange_received"] = received
@@ -504,10 +524,48 @@ class YayaFugouMatch(Match):
         view["message"] = self._message(seat)
         return view
 
+    def _view_between_hands(self, seat: int | None) -> dict[str, Any]:
+        """The view before the first deal and after the match (no hand in progress)."""
+        players = self.players
+        view = self._common_view(
+            seat,
+            None,
+            trick=None,
+            last_trick=None,
+            dealer=self.seat_after(0, len(self.hands)),
+            hand_no=self.hand_no,
+            hands_total=self.hands_total,
+        )
+        view |= {
+            "top": None,
+            "pile": [],
+            "leader": None,
+            "passed": [],
+            "revolution": False,
+            "revolution_used": False,
+            "titles": list(self.titles) if self.titles else None,
+            "title_table": list(titles_for(players)),
+            "title_names": TITLE_NAMES,
+            "points": {title: self.point_table.points(title) for title in TITLE_NAMES},
+            "out_order": [],
+            "f_out": [],
+            "places": [None] * players,
+            "exchange": [],
+            "exchange_given": [],
+            "exchange_received": [],
+            "forced": [],
+            "aside_count": 0,
+            "first_lead": None,
+            "rules": {"exchange": self.options.exchange, "revolution": self.options.revolution},
+        }
+        view["message"] = self._message(seat)
+        return view
+
     def _exchanged_by(self, seat: int) -> tuple[list[str], list[str]]:
         """Cards `seat` gave away and received in this hand's exchange (only it knows them)."""
         given: list[str] = []
         received: list[str] = []
+        assert self.hand is not None
         for step in self.hand.exchange:
             if step.giver == seat:
                 given += step.given or []
@@ -526,6 +584,7 @@ class YayaFugouMatch(Match):
 
     def _places(self) -> list[int | None]:
         hand_state = self.hand
+        assert hand_state is not None
         places: list[int | None] = [None] * self.players
         for index, seat in enumerate(hand_state.out_order):
             places[seat] = index + 1
@@ -540,6 +599,7 @@ class YayaFugouMatch(Match):
         if phase == "deal":
             return {"en": "Shuffling and dealing…", "ja": "シャッフルして配っています…"}
         if phase == "exchange":
+            assert self.hand is not None
             if self.hand.exchange and all(step.given is None for step in self.hand.exchange):
                 return {
                     "en": "Exchange: the poorer players hand over their strongest cards.",
@@ -550,6 +610,7 @@ class YayaFugouMatch(Match):
                 "ja": "カード交換：裕福な側が好きなカードを返します。",
             }
         hand_state = self.hand
+        assert hand_state is not None
         reversed_note = (
             {"en": " Revolution: strength is reversed.", "ja": " 革命中：強さが逆転しています。"}
             if hand_state.revolution

@@ -5,16 +5,17 @@ outcome, so that the rule pages, the engine and the tests read the same tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-DAIFUGOU = "daifugou"
-FUGOU = "fugou"
-YAYA_FUGOU = "yaya_fugou"
-HEIMIN = "heimin"
-YAYA_HINMIN = "yaya_hinmin"
-HINMIN = "hinmin"
-DAIHINMIN = "daihinmin"
+DAIFUGOU: Final = "daifugou"
+FUGOU: Final = "fugou"
+YAYA_FUGOU: Final = "yaya_fugou"
+HEIMIN: Final = "heimin"
+YAYA_HINMIN: Final = "yaya_hinmin"
+HINMIN: Final = "hinmin"
+DAIHINMIN: Final = "daihinmin"
 
-TITLE_NAMES: dict[str, dict[str, str]] = {
+TITLE_NAMES: Final[dict[str, dict[str, str]]] = {
     DAIFUGOU: {"ja": "大富豪", "en": "Tycoon"},
     FUGOU: {"ja": "富豪", "en": "Rich"},
     YAYA_FUGOU: {"ja": "やや富豪", "en": "Fairly Rich"},
@@ -24,7 +25,7 @@ TITLE_NAMES: dict[str, dict[str, str]] = {
     DAIHINMIN: {"ja": "大貧民", "en": "Beggar"},
 }
 
-TITLE_TABLES: dict[int, tuple[str, ...]] = {
+TITLE_TABLES: Final[dict[int, tuple[str, ...]]] = {
     4: (DAIFUGOU, FUGOU, HINMIN, DAIHINMIN),
     5: (DAIFUGOU, FUGOU, HEIMIN, HINMIN, DAIHINMIN),
     6: (DAIFUGOU, FUGOU, YAYA_FUGOU, YAYA_HINMIN, HINMIN, DAIHINMIN),
@@ -33,7 +34,7 @@ TITLE_TABLES: dict[int, tuple[str, ...]] = {
 }
 """Titles from first place to last, by player count (RULINGS.md)."""
 
-EXCHANGES: tuple[tuple[str, str, int], ...] = (
+EXCHANGES: Final[tuple[tuple[str, str, int], ...]] = (
     (DAIHINMIN, DAIFUGOU, 2),
     (HINMIN, FUGOU, 1),
     (YAYA_HINMIN, YAYA_FUGOU, 1),
@@ -49,6 +50,10 @@ class PointTable:
     daifugou: int = 3
     fugou: int = 2
     yaya_fugou: int = 1
+
+    def __reduce__(self) -> tuple[type[PointTable], tuple[int, int, int]]:
+        """Rebuilt from its fields: compiled, a frozen class cannot be restored field by field."""
+        return PointTable, (self.daifugou, self.fugou, self.yaya_fugou)
 
     def points(self, title: str) -> int:
         return {
