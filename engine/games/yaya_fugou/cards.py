@@ -55,8 +55,12 @@ def sort_key(card: str) -> tuple[int, int]:
     return STRENGTH[card], _SUIT_POSITION[card[0]]
 
 
+LISTING_ORDER: Final[dict[str, int]] = {card: index for index, card in enumerate(sorted(DECK, key=sort_key))}
+"""Card → its place in `sort_key` order: the order hands are kept and plays listed in."""
+
+
 def sorted_hand(cards: list[str]) -> list[str]:
-    return sorted(cards, key=sort_key)
+    return sorted(cards, key=LISTING_ORDER.__getitem__)
 
 
 def weakest_card(cards: list[str]) -> str:

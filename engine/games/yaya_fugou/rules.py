@@ -67,7 +67,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -80,6 +80,7 @@ from engine.games.yaya_fugou.cards import (
     F_CARDS,
     F_STRENGTH,
     IS_F,
+    LISTING_ORDER,
     NATURAL_RANKS,
     STRENGTH,
     sort_key,
@@ -89,7 +90,6 @@ from engine.games.yaya_fugou.cards import (
 from engine.games.yaya_fugou.options import DEFAULT_HANDS, YayaFugouOptions
 from engine.games.yaya_fugou.plays import (
     REVOLUTION_SIZE,
-    SINGLE_SHAPES,
     BadPlay,
     Shape,
     beats,
@@ -97,6 +97,7 @@ from engine.games.yaya_fugou.plays import (
     describe,
     is_f_only,
     list_plays,
+    play_shape,
     validate_as,
     validate_cards,
 )
@@ -232,8 +233,9 @@ class YayaFugouMatch(Match):
         held = hand_state.hands[seat]
         if self.phase == "exchange":
             step, poorer = self._step_of(seat)
-            options = forced_gives(held, step.count) if poorer else free_gives(held, step.count)
-            return [{"type": "give", "cards": cards} for cards in options]
+            if poorer:
+                return [give_action(cards) for cards in forced_gives(held, step.count)]
+            return free_give_actions(held, step.count)
         pile = hand_state.pile
         if not pile:
             return list_plays(held, None, False)  # hands are kept in listing order
@@ -249,8 +251,9 @@ class YayaFugouMatch(Match):
         self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), DECK)
         per = self.per_seat
+        order = LISTING_ORDER.__getitem__
         self.hand_no = len(self.hands) + 1
-        hands = [sorted_hand(deck[seat * per : (seat + 1) * per]) for seat in range(self.players)]
+        hands = [sorted(deck[seat * per : (seat + 1) * per], key=order) for seat in range(self.players)]
         hand_state = HandState(
             dealer=self.seat_after(0, self.hand_no - 1),
             hands=hands,
@@ -313,6 +316,13 @@ class YayaFugouMatch(Match):
             raise IllegalAction(f"give exactly {step.count} card(s)")
         if poorer and not gives_strongest(held, cards):
             raise IllegalAction("the poorer side must give its strongest cards")
+        return self._give(seat, step, poorer, cards)
+
+    def _give(self, seat: int, step: ExchangeStep, poorer: bool, cards: list[str]) -> list[Event]:
+        """Hand over valid cards in `step` (as its poorer side if `poorer`)."""
+        hand_state = self.hand
+        assert hand_state is not None and self.titles is not None
+        held = hand_state.hands[seat]
         target = step.receiver if poorer else step.giver
         hand_state.hands[seat] = [card for card in held if card not in cards]
         hand_state.hands[target] = sorted_hand(hand_state.hands[target] + list(cards))
@@ -370,23 +380,27 @@ class YayaFugouMatch(Match):
             if shape.kind != top.shape.kind or shape.size != top.shape.size:
                 raise IllegalAction(f"follow with a {top.shape.kind} of {top.shape.size} card(s), or pass")
             raise IllegalAction("that play is not stronger than the one on the table")
-        return self._play(seat, cards, as_map, shape)
+        return self._play(seat, list(cards), as_map, shape)  # the caller's list is copied
 
     def _perform(self, seat: int, action: Action) -> list[Event]:
+        """A listed action: plays are shared objects whose shape is known, gives are legal."""
         kind = action["type"]
         if kind == "play":
             cards: list[str] = action["cards"]
-            as_map: dict[str, str] | None = action.get("as")
-            if as_map is None:
-                single = SINGLE_SHAPES.get(cards[0]) if len(cards) == 1 else None
-                return self._play(seat, cards, {}, single or classify(cards, {}))
-            return self._play(seat, cards, dict(as_map), classify(cards, as_map))
+            names: dict[str, str] | None = action.get("as")
+            shape = play_shape(action)
+            if shape is None:
+                shape = classify(cards, names or {})
+            return self._play(seat, cards, dict(names) if names else {}, shape)
         if kind == "pass":
             return self._apply_pass(seat)
+        if kind == "give":
+            step, poorer = self._step_of(seat)
+            return self._give(seat, step, poorer, action["cards"])
         return self._apply(seat, action)
 
     def _play(self, seat: int, cards: list[str], as_map: dict[str, str], shape: Shape) -> list[Event]:
-        """Put a valid play on the table."""
+        """Put a valid play on the table (`cards` is kept: a listed action's list, never changed)."""
         hand_state = self.hand
         assert hand_state is not None
         held = hand_state.hands[seat]
@@ -396,12 +410,21 @@ class YayaFugouMatch(Match):
         else:
             kept = [card for card in held if card not in cards]
         hand_state.hands[seat] = kept
-        hand_state.pile.append(TablePlay(seat, list(cards), as_map, shape))
+        hand_state.pile.append(TablePlay(seat, cards, as_map, shape))
         hand_state.passed = []
-        event: Event = {"type": "play", "seat": seat, "cards": list(cards), "as": as_map}
-        event.update(describe(shape))
+        all_f = shape.all_f
+        event: Event = {
+            "type": "play",
+            "seat": seat,
+            "cards": list(cards),
+            "as": as_map,
+            "kind": shape.kind,
+            "size": shape.size,
+            "rank": "F" if all_f else NATURAL_RANKS[shape.top],
+            "all_f": all_f,
+        }
         events: list[Event] = [event]
-        if self.options.revolution and len(cards) >= REVOLUTION_SIZE:
+        if len(cards) >= REVOLUTION_SIZE and self.options.revolution:
             if hand_state.revolution:
                 hand_state.revolution = False
                 hand_state.revolution_used = True
@@ -686,6 +709,77 @@ def free_gives(hand: list[str], count: int) -> list[list[str]]:
     for f_used in range(min(count, len(fs)) + 1):
         for chosen in combinations(naturals, count - f_used):
             out.append([*chosen, *fs[:f_used]])
+    return out
+
+
+_GIVES: Final[dict[int, Action]] = {}
+"""Key of the cards (`_give_key`) → the one `give` action for them, shared by every match (a
+memo of immutable values; gifts are of one or two cards, so it holds at most about 1,800): a
+richer seat choosing among up to 136 gifts keeps a list of shared objects instead of 136 new
+ones (about 34 KB) while it decides."""
+_GIVE_CODE: Final[dict[str, int]] = {card: index + 1 for card, index in LISTING_ORDER.items()}
+
+
+def _give_key(cards: list[str]) -> int:
+    key = 0
+    for card in cards:
+        key = key << 6 | _GIVE_CODE[card]
+    return key
+
+
+def give_action(cards: list[str]) -> Action:
+    """The shared `{"type": "give", "cards": cards}` (read it, never change it)."""
+    key = _give_key(cards)
+    action = _GIVES.get(key)
+    if action is None:
+        action = _GIVES[key] = {"type": "give", "cards": list(cards)}
+    return action
+
+
+def _give_of(key: int, first: str, second: str | None) -> Action:
+    """`give_action` for one or two cards whose key is known."""
+    action = _GIVES.get(key)
+    if action is None:
+        action = _GIVES[key] = {"type": "give", "cards": [first] if second is None else [first, second]}
+    return action
+
+
+_PAIRS: Final[list[list[Action | None]]] = [[None] * 64 for _ in range(64)]
+"""`_PAIRS[a][b]`: the shared gift of the cards coded a and b (`_GIVE_CODE`), once made: a
+richer seat's list of about a hundred pairs is built by indexing, not hashing."""
+
+
+def free_give_actions(hand: list[str], count: int) -> list[Action]:
+    """`free_gives` as shared actions, in the same order."""
+    if count > 2:  # no title pair swaps more than two cards: kept general, not memoized
+        return [{"type": "give", "cards": cards} for cards in free_gives(hand, count)]
+    naturals = [card for card in hand if not IS_F[card]]
+    fs = [card for card in F_CARDS if card in hand]
+    codes = [_GIVE_CODE[card] for card in naturals]
+    out: list[Action] = []
+    if count == 1:
+        for index, card in enumerate(naturals):
+            out.append(_give_of(codes[index], card, None))
+        if fs:
+            out.append(_give_of(_GIVE_CODE[fs[0]], fs[0], None))
+        return out
+    total = len(naturals)
+    for first in range(total):
+        code = codes[first]
+        row = _PAIRS[code]
+        card = naturals[first]
+        for second in range(first + 1, total):
+            other = codes[second]
+            action = row[other]
+            if action is None:
+                action = row[other] = _give_of(code << 6 | other, card, naturals[second])
+            out.append(action)
+    if fs:
+        f_code = _GIVE_CODE[fs[0]]
+        for index, card in enumerate(naturals):
+            out.append(_give_of(codes[index] << 6 | f_code, card, fs[0]))
+        if len(fs) > 1:
+            out.append(_give_of(f_code << 6 | _GIVE_CODE[fs[1]], fs[0], fs[1]))
     return out
 
 
