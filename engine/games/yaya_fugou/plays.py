@@ -238,10 +238,11 @@ def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[
                     break
                 out.append(singles[card])
         else:
-            for index in range(split):
-                card = ordered[index]
-                if STRENGTH[card] > old:
-                    out.append(singles[card])
+            first = split  # the stronger cards are the last ones: find where they start
+            while first and STRENGTH[ordered[first - 1]] > old:
+                first -= 1
+            for index in range(first, split):
+                out.append(singles[ordered[index]])
         if f_mask:
             out.append(singles[ordered[split]])
     elif kind == SET:

@@ -94,7 +94,6 @@ from engine.games.yaya_fugou.plays import (
     Shape,
     beats,
     classify,
-    describe,
     is_f_only,
     list_plays,
     play_shape,
@@ -123,7 +122,16 @@ class TablePlay:
     shape: Shape
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "cards": list(self.cards), "as": dict(self.as_map), **describe(self.shape)}
+        shape = self.shape
+        return {
+            "seat": self.seat,
+            "cards": list(self.cards),
+            "as": dict(self.as_map),
+            "kind": shape.kind,
+            "size": shape.size,
+            "rank": "F" if shape.all_f else NATURAL_RANKS[shape.top],
+            "all_f": shape.all_f,
+        }
 
 
 @mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled

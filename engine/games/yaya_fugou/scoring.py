@@ -56,15 +56,22 @@ class PointTable:
         return PointTable, (self.daifugou, self.fugou, self.yaya_fugou)
 
     def points(self, title: str) -> int:
-        return {
-            DAIFUGOU: self.daifugou,
-            FUGOU: self.fugou,
-            YAYA_FUGOU: self.yaya_fugou,
-            HEIMIN: 0,
-            YAYA_HINMIN: -self.yaya_fugou,
-            HINMIN: -self.fugou,
-            DAIHINMIN: -self.daifugou,
-        }[title]
+        """Match points of `title` (a chain of tests: views ask for every title each time)."""
+        if title == DAIFUGOU:
+            return self.daifugou
+        if title == FUGOU:
+            return self.fugou
+        if title == YAYA_FUGOU:
+            return self.yaya_fugou
+        if title == HEIMIN:
+            return 0
+        if title == YAYA_HINMIN:
+            return -self.yaya_fugou
+        if title == HINMIN:
+            return -self.fugou
+        if title == DAIHINMIN:
+            return -self.daifugou
+        raise KeyError(title)
 
 
 def titles_for(players: int) -> tuple[str, ...]:
