@@ -722,7 +722,7 @@ def free_gives(hand: list[str], count: int) -> list[list[str]]:
 
 _GIVES: Final[dict[int, Action]] = {}
 """Key of the cards (`_give_key`) → the one `give` action for them, shared by every match (a
-memo of immutable values; gifts are of one or two cards, so it holds at most about 1,800): a
+memo of immutable values; gifts are of one or two cards, so it holds a few thousand at most): a
 richer seat choosing among up to 136 gifts keeps a list of shared objects instead of 136 new
 ones (about 34 KB) while it decides."""
 _GIVE_CODE: Final[dict[str, int]] = {card: index + 1 for card, index in LISTING_ORDER.items()}
