@@ -17,8 +17,16 @@ import random
 import time
 from collections.abc import Callable
 
-from engine import CHANCE, GAMES, Game
+from engine import CHANCE, GAMES, Game, Match
 from engine.bots import get_chooser
+
+
+def hand_counter(match: Match) -> Callable[[], int]:
+    """Counts `match`'s finished hands without building their records (`Match.hands_done`); with
+    an earlier engine that lacks it (bench/compare.py runs this file against one), `match.hands`."""
+    if hasattr(match, "hands_done"):
+        return lambda: match.hands_done
+    return lambda: len(match.hands)
 
 
 def hands_per_second(
@@ -35,10 +43,11 @@ def hands_per_second(
     while clock() < deadline:
         match = game.new_match(players, seed=rng.randrange(1 << 30))
         to_act, legal_actions, apply = match.to_act, match.legal_actions, match.apply
+        hands_done = hand_counter(match)
         finished = 0
         while clock() < deadline:
             # One hand: to_act is [] once the match is over; a hand is counted when it is scored.
-            while len(match.hands) == finished:
+            while hands_done() == finished:
                 acting = to_act()
                 if not acting:
                     break
@@ -47,9 +56,9 @@ def hands_per_second(
                     match.deal_random(rng)
                 else:
                     apply(seat, choice(legal_actions(seat)))
-            if len(match.hands) == finished:
+            if hands_done() == finished:
                 break
-            finished = len(match.hands)
+            finished = hands_done()
             hands += 1
     elapsed = clock() - start
     return hands / elapsed, hands

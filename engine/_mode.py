@@ -49,6 +49,11 @@ COMPILED: tuple[str, ...] = (
     "engine.games.yaya_fugou.plays",
     "engine.games.yaya_fugou.rules",
     "engine.games.yaya_fugou.bot",
+    # Familia (options.py stays in Python: its pydantic model is not a native class)
+    "engine.games.familia.scoring",
+    "engine.games.familia.records",
+    "engine.games.familia.rules",
+    "engine.games.familia.bot",
 )
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 

@@ -97,7 +97,8 @@ class Match:
         self._seed = seed
         self._rng: random.Random | None = None
         self.log: list[LogEntry] = []
-        self.hands: list[dict[str, Any]] = []
+        self._hands: list[Any] = []
+        """Finished hands as the game keeps them (`hands` shows them as the contract's records)."""
         self.scores: list[int | float] = [0] * players
         self._fresh = False  # the two caches below hold for the current state
         self._busy = False  # inside apply: the state is changing, so nothing is cached
@@ -119,6 +120,27 @@ class Match:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+
+    @property
+    def hands(self) -> list[dict[str, Any]]:
+        """Per finished hand, its record (the contract's `match.hands`); see `_hand_records`."""
+        return self._hand_records()
+
+    @hands.setter
+    def hands(self, records: list[dict[str, Any]]) -> None:
+        """Replace the stored records (a test building a position)."""
+        self._hands = records
+
+    @property
+    def hands_done(self) -> int:
+        """How many hands are finished: `len(hands)` without building their records."""
+        return len(self._hands)
+
+    def _hand_records(self) -> list[dict[str, Any]]:
+        """The finished hands' records. By default the stored dicts themselves (a game appends
+        its records to `hands`); a game that keeps finished hands compactly, to hold less memory
+        per live table, builds new records from them here on each call."""
+        return self._hands
 
     @property
     def rng(self) -> random.Random:

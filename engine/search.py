@@ -44,7 +44,7 @@ def hand_value(match: Match, seat: int, hands_before: int) -> float:
     defenders score nothing whether or not the declarer is caught, a Fairy 500 defender's ten a
     trick hides the declarer's failed contract. In zero-sum games this ranks actions exactly as
     the seat's own score does; in Familia it is the team score difference."""
-    if len(match.hands) <= hands_before:
+    if match.hands_done <= hands_before:
         return 0.0
     scores = match.hands[hands_before]["scores"]
     teams = match.teams or list(range(len(scores)))
@@ -68,7 +68,7 @@ def playout(
     """Finish the current hand with every seat played by `choose`; the seat's hand score, or
     None when `should_stop()` cut it short."""
     for _ in range(PLAYOUT_LIMIT):
-        if len(match.hands) > hands_before:
+        if match.hands_done > hands_before:
             break
         if should_stop is not None and should_stop():
             return None
@@ -143,7 +143,7 @@ def search_action(
         info = InfoSet(match, seat, cut)
     except DeterminizeFailed:  # out of time before the first guess: the basic move
         return default
-    hands_before = len(match.hands)
+    hands_before = match.hands_done
     # Paired gains over the default, per candidate; a candidate clearly behind it is dropped so
     # that the time left goes to the contenders.
     gains: dict[int, list[float]] = {k: [] for k in range(len(options)) if k != base}

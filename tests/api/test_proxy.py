@@ -1,6 +1,7 @@
-"""Scale-out: two `python -m app` processes behind nginx (Debian's package, with the proxy
-settings from deploy/nginx/proxy.conf) share one table through PostgreSQL LISTEN/NOTIFY, with
-the two players' sockets landing on different processes."""
+"""Scale-out: two `python -m app` processes behind nginx (Debian's package, running the shipped
+deploy/nginx/default.conf and proxy.conf with Docker's names swapped for local ones) share one
+table through PostgreSQL LISTEN/NOTIFY, with the two players' sockets landing on different
+processes."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.asyncio
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
-NGINX_CONF = """
+NGINX_MAIN = """
 worker_processes 1;
 daemon off;
 pid {dir}/nginx.pid;
@@ -41,19 +42,35 @@ http {{
     fastcgi_temp_path {dir}/fastcgi;
     uwsgi_temp_path {dir}/uwsgi;
     scgi_temp_path {dir}/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
-    upstream cardtable {{ {servers} }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://cardtable;
-            include {include};
-            # Test only: say which process answered, so the test can place its clients.
-            add_header X-Upstream $upstream_addr always;
-        }}
-    }}
+    include {site};
 }}
 """
+"""nginx's main file around the shipped site file, with temporary paths in the test's folder."""
+
+SHIPPED_SITE = PROJECT_ROOT / "deploy" / "nginx" / "default.conf"
+
+
+def replace_once(text: str, old: str, new: str) -> str:
+    """Rewrite one line of the shipped file, failing loudly if that line is no longer there."""
+    assert text.count(old) == 1, f"deploy/nginx/default.conf no longer has exactly one {old!r}"
+    return text.replace(old, new)
+
+
+def site_for_test(ports: list[int], port: int) -> str:
+    """The shipped deploy/nginx/default.conf, pointed at this machine instead of Docker's network:
+    the `app` replicas become the test's processes, port 80 a free loopback port, and the
+    container path of proxy.conf the repository's file. Everything else runs as shipped."""
+    site = SHIPPED_SITE.read_text()
+    site = replace_once(site, "server app:8000;", " ".join(f"server 127.0.0.1:{p};" for p in ports))
+    site = replace_once(site, "listen 80;", f"listen 127.0.0.1:{port};")
+    return replace_once(
+        site,
+        "include /etc/nginx/cardtable/proxy.conf;",
+        f"include {PROJECT_ROOT / 'deploy' / 'nginx' / 'proxy.conf'};\n"
+        # Test only: say which process answered, so the test can place its clients.
+        "        add_header X-Upstream $upstream_addr always;",
+    )
+
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -105,15 +122,10 @@ def app_processes(database_url: str, count: int, workdir: Path) -> Iterator[list
 def nginx_in_front(ports: list[int], workdir: Path) -> Iterator[int]:
     assert NGINX is not None
     port = free_loopback_port()
+    site = workdir / "site.conf"
+    site.write_text(site_for_test(ports, port))
     conf = workdir / "nginx.conf"
-    conf.write_text(
-        NGINX_CONF.format(
-            dir=workdir,
-            port=port,
-            servers=" ".join(f"server 127.0.0.1:{p};" for p in ports),
-            include=PROJECT_ROOT / "deploy" / "nginx" / "proxy.conf",
-        )
-    )
+    conf.write_text(NGINX_MAIN.format(dir=workdir, site=site))
     process = subprocess.Popen(
         [NGINX, "-p", str(workdir), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )

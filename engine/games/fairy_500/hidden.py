@@ -3,9 +3,11 @@ and the cards no seat holds (for `Match.view_all`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from engine.core import Match
     from engine.games.fairy_500.rules import FairyFiveHundredMatch
 
 REVEAL_KEYS = ("open_hand",)
@@ -13,6 +15,15 @@ REVEAL_KEYS = ("open_hand",)
 
 PRIVATE_KEYS = ("discards",)
 """What one seat alone knows (`Match.view_all`): the declarer's own discards."""
+
+
+def family_of(match: Match) -> Callable[[str], str] | None:
+    """The suit each card follows in this hand: with a trump, the F's and the same-colour J are
+    trumps: a seat that could not play the same-colour J on a trump lead is void in trumps, not
+    in the J's printed suit."""
+    hand = getattr(match, "hand", None)
+    ranking = getattr(hand, "ranking", None)
+    return None if ranking is None else ranking.suit.__getitem__
 
 
 def unseen_piles(match: FairyFiveHundredMatch) -> dict[str, list[str]]:

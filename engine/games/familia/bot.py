@@ -37,7 +37,7 @@ def _gain(view: dict[str, Any], seat: int, face: str) -> float:
     tricks = view["tricks_won"][seat]
     # roles only (a trick counted so no misère); the misère is weighed separately below
     before = scoring.score_player(won, role, crest, max(tricks, 1), sets).total
-    after = scoring.score_player([*won, face], role, crest, max(tricks, 1), sets).total
+    after = float(scoring.score_player([*won, face], role, crest, max(tricks, 1), sets).total)
     if tricks == 0:
         after -= scoring.misere_bonus(sets) * _misere_chance(view)
     cache[(seat, face)] = float(after - before)

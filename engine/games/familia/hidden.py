@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.games.familia.rules import JOKER, forcing_cards
+
 if TYPE_CHECKING:
     from engine.games.familia.rules import FamiliaMatch
 
@@ -13,6 +15,21 @@ REVEAL_KEYS = ("trick", "last_trick", "won", "discarded_faces", "draw_pile", "kn
 
 FREE_CARDS = ("X",)
 """A wild joker may always be played, so holding one never explains a refused play."""
+
+
+
+def forced_cards(match: FamiliaMatch, seat: int) -> set[str]:
+    """The cards in `seat`'s hand that oblige it to play one of them (to follow, trump or win).
+
+    A card that would bat, or a joker, may be played but need not be, so when a guess refuses a
+    real play only these cards explain it; the other legal cards may well have been in the real
+    hand (`engine.infoset` learns bans from this set instead of the legal cards)."""
+    trick = match.trick
+    if trick is None:
+        return set()
+    plain = [card for card in match.holdings[seat] if card != JOKER]
+    forcing = forcing_cards(plain, trick, match._batting)
+    return set() if forcing is plain else set(forcing)
 
 
 def unseen_piles(match: FamiliaMatch) -> dict[str, list[str]]:

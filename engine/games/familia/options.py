@@ -197,7 +197,7 @@ def resolve(options: FamiliaOptions, players: int) -> Table:
     decks = decks_for(players)
     default_teams, default_roles = default_teams_and_roles(players)
     teams = list(options.teams) if options.teams is not None else default_teams
-    roles = list(options.roles) if options.roles is not None else default_roles
+    roles: list[str] = list(options.roles) if options.roles is not None else default_roles
     if len(teams) != players or len(roles) != players:
         raise IllegalAction(
             f"teams and roles need one entry for each of the {players} seats",

@@ -86,6 +86,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import play_one
 from engine.chance import checked_order, shuffle_action
 from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match, shared_action
@@ -101,6 +103,7 @@ from engine.games.familia.options import (
     resolve,
     split_jokers,
 )
+from engine.games.familia.records import finish_hand, hand_record
 
 RANK_VALUE = {"A": 12, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2}
 JOKER_RANK = 11
@@ -198,14 +201,24 @@ _FOLLOWING: dict[tuple[str | None, str | None], frozenset[str]] = {
 """The following cards (`is_following`) for each (led suit, trump)."""
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(serializable=True)  # pickled and copied with a match when compiled
+@dataclass(slots=True)
 class Judgement:
-    """The outcome of one trick: what batted, what collided on rank, who won."""
+    """The outcome of one trick: what batted, what collided on rank, who won (never changed;
+    not frozen, so that a compiled copy can be restored attribute by attribute)."""
 
     batting: tuple[tuple[int, str], ...]
     rank_collisions: tuple[tuple[int, str], ...]
     winner: int | None
     winning_card: str | None
+
+    def steps(self) -> list[dict[str, Any]]:
+        """The judging steps as the view and the trick event show them (new dicts each call)."""
+        return [
+            {"kind": kind, "cards": [{"seat": s, "card": c} for s, c in cards]}
+            for kind, cards in (("batting", self.batting), ("rank", self.rank_collisions))
+            if cards
+        ]
 
 
 def judge_trick(plays: list[tuple[int, str]], led: str | None, trump: str | None, rule: str) -> Judgement:
@@ -242,6 +255,12 @@ def judge_trick(plays: list[tuple[int, str]], led: str | None, trump: str | None
     return Judgement(batted, collided, best[0], best[1])
 
 
+_NO_KEYS: set[str] = set()
+"""A judged trick's batting-key cache (shared and never added to: `played_keys` starts a new set
+when its rule does not match, and a judged trick's is "")."""
+
+
+@mypyc_attr(serializable=True)  # pickled and copied with a match when compiled
 @dataclass(slots=True)
 class TrickState:
     """The trick in progress: its prize, the mode it is played in, and the cards so far.
@@ -295,6 +314,11 @@ class TrickState:
             self._keys_seen = len(plays)
         return self._keys
 
+    def forget_keys(self) -> None:
+        """Drop the batting keys' cache once the trick is judged (a finished trick is kept for
+        the view, its cache would only hold memory)."""
+        self._keys_rule, self._keys_seen, self._keys = "", 0, _NO_KEYS
+
     def to_json(self) -> dict[str, Any]:
         return {
             "leader": self.starter,
@@ -310,11 +334,11 @@ class TrickState:
         }
 
 
-def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
-    """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
+def forcing_cards(plain: list[str], trick: TrickState, must_win: bool) -> list[str]:
+    """The non-joker cards of a hand that the duty to follow, trump or win leaves playable:
+    `plain` itself when nothing is owed (a card that would bat, or a joker, is added on top by
+    `legal_cards`)."""
     led, trump = trick.led_suit, trick.trump
-    has_joker = JOKER in hand
-    plain = [card for card in hand if card != JOKER] if has_joker else hand
     base = plain
     if led is not None:
         following = list(filter(_SUIT_CARDS[led].__contains__, plain))
@@ -332,6 +356,14 @@ def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -
         winners = [card for card in base if (value := table[card])[0] >= 0 and value > best]
         if winners:
             base = winners
+    return base
+
+
+def legal_cards(hand: list[str], trick: TrickState, rule: str, must_win: bool) -> list[str]:
+    """The distinct cards of `hand` that may be played to `trick` (see the module docstring)."""
+    has_joker = JOKER in hand
+    plain = [card for card in hand if card != JOKER] if has_joker else hand
+    base = forcing_cards(plain, trick, must_win)
     if base is not plain and trick.plays:
         played = trick.played_keys(rule)
         if played:
@@ -367,6 +399,10 @@ def _table(options: Any, players: int) -> Table:
     return table
 
 
+_NO_CARRY: dict[str, list[str]] = {"black": [], "red": []}
+"""No face cards carried over (shared: a match replaces `carry`, never changes it)."""
+
+
 def _msg(en: str, ja: str) -> dict[str, str]:
     return {"en": en, "ja": ja}
 
@@ -383,8 +419,9 @@ class FamiliaMatch(Match):
         self.hand_no = 0
         self.match_face_counts = [0] * self.players
         self.match_face_points = [0] * self.players
-        self.last_judged: tuple[TrickState, Judgement, list[dict[str, Any]]] | None = None
-        """The last finished trick, its judgement and steps, kept across deals and hands so the
+        self._standings = self._rank()
+        self.last_judged: tuple[TrickState, Judgement] | None = None
+        """The last finished trick and its judgement, kept across deals and hands so the
         final trick's judging stays on show (turned into the view's `last_trick` on demand)."""
         self._start_hand()
 
@@ -401,7 +438,7 @@ class FamiliaMatch(Match):
         self.set_aside = 0
         self.black: list[str] = []
         self.red: list[str] = []
-        self.carry: dict[str, list[str]] = {"black": [], "red": []}
+        self.carry: dict[str, list[str]] = _NO_CARRY
         self._clear_deal()
         self.phase = "crest" if self.table.royal else "deal"
 
@@ -413,19 +450,20 @@ class FamiliaMatch(Match):
         self.starter = 0
         self.tricks_played = 0
         self.known: list[list[str]] = [[] for _ in range(n)]
-        self.last_draws: list[dict[str, Any]] = []
+        self.last_draws: list[tuple[int, str]] = []
+        """(seat, card) of the latest draw round (the view's `last_draws` as dicts)."""
 
     @property
     def last_trick(self) -> dict[str, Any] | None:
         """The view's `last_trick`: the last finished trick with its judgement."""
         if self.last_judged is None:
             return None
-        trick, verdict, steps = self.last_judged
+        trick, verdict = self.last_judged
         record = trick.to_json()
         record["winner"] = verdict.winner
         record["winning_card"] = verdict.winning_card
         record["void"] = verdict.winner is None
-        record["steps"] = steps
+        record["steps"] = verdict.steps()
         return record
 
     def _set_deal_no(self, deal_no: int) -> None:
@@ -473,7 +511,7 @@ class FamiliaMatch(Match):
         self.draw_pile = deck[n * size :]
         if self._piles_rebuilt(self.deal_no):
             self.black, self.red = list(action["black"]), list(action["red"])
-            self.carry = {"black": [], "red": []}
+            self.carry = _NO_CARRY
         self.starter = first
         events: list[Event] = [
             {"type": "deal", "hand_no": self.hand_no, "deal_no": self.deal_no, "first": first}
@@ -511,59 +549,16 @@ class FamiliaMatch(Match):
 
     def _end_hand(self) -> list[Event]:
         table = self.table
-        players_detail: list[dict[str, Any]] = []
-        points: list[int] = []
-        for seat in range(self.players):
-            crest = self.crests[table.teams[seat]]
-            result = scoring.score_player(
-                self.won[seat], table.roles[seat], crest, self.tricks_won[seat], table.face_sets
-            )
-            points.append(result.total)
-            players_detail.append(
-                {
-                    "seat": seat,
-                    "role": table.roles[seat],
-                    "team": table.teams[seat],
-                    "crest": crest,
-                    "won": list(self.won[seat]),
-                    "tricks": self.tricks_won[seat],
-                    **result.to_json(),
-                }
-            )
-        team_rows: list[dict[str, Any]] = []
-        for team in range(table.team_count):
-            seats = table.team_seats(team)
-            cards = [card for seat in seats for card in self.won[seat]]
-            team_rows.append(
-                {
-                    "team": team,
-                    "seats": seats,
-                    "points": sum(points[s] for s in seats),
-                    "face_cards": len(cards),
-                    "face_points": scoring.face_card_points(cards),
-                }
-            )
-        places = scoring.rank_places([(r["points"], r["face_cards"], r["face_points"]) for r in team_rows])
-        for row, place in zip(team_rows, places, strict=True):
-            row["place"] = place
-        hand_scores = [team_rows[table.teams[seat]]["points"] for seat in range(self.players)]
+        hand = finish_hand(
+            table, self.hand_no, self.deal_no, self.crests, self.won, self.tricks_won, self.discarded_faces
+        )
+        self._hands.append(hand)
+        hand_scores = hand.scores()
         for seat in range(self.players):
             self.scores[seat] += hand_scores[seat]
             self.match_face_counts[seat] += len(self.won[seat])
             self.match_face_points[seat] += scoring.face_card_points(self.won[seat])
-        self.hands.append(
-            {
-                "hand_no": self.hand_no,
-                "scores": hand_scores,
-                "details": {
-                    "players": players_detail,
-                    "teams": team_rows,
-                    "deals": self.deal_no,
-                    "face_sets": table.face_sets,
-                    "discarded_faces": list(self.discarded_faces),
-                },
-            }
-        )
+        self._standings = self._rank()
         events: list[Event] = [{"type": "hand_over", "hand_no": self.hand_no, "scores": hand_scores}]
         if self.hand_no >= table.hands_total:
             self.phase = "match_over"
@@ -573,6 +568,10 @@ class FamiliaMatch(Match):
         return events
 
     # ---- the contract ---------------------------------------------------------------------------
+    def _hand_records(self) -> list[dict[str, Any]]:
+        """Finished hands are kept as `FinishedHand`s (records.py); their records are built here."""
+        return [hand_record(hand) for hand in self._hands]
+
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "play":
@@ -689,12 +688,9 @@ class FamiliaMatch(Match):
         trick = self.trick
         assert trick is not None
         verdict = judge_trick(trick.plays, trick.led_suit, trick.trump, self._rule)
-        steps = [
-            {"kind": kind, "cards": [{"seat": s, "card": c} for s, c in cards]}
-            for kind, cards in (("batting", verdict.batting), ("rank", verdict.rank_collisions))
-            if cards
-        ]
-        self.last_judged = (trick, verdict, steps)
+        trick.forget_keys()
+        steps = verdict.steps()
+        self.last_judged = (trick, verdict)
         self.trick = None
         self.tricks_played += 1
         if verdict.winner is None:
@@ -720,9 +716,9 @@ class FamiliaMatch(Match):
             card = self.draw_pile.pop(0)
             self.holdings[seat].append(card)
             self.known[seat].append(card)
-            self.last_draws.append({"seat": seat, "card": card})
+            self.last_draws.append((seat, card))
         if self.last_draws:
-            events.append({"type": "draw", "draws": list(self.last_draws)})
+            events.append({"type": "draw", "draws": self._draws_json()})
         return events + self._next_trick_or_end()
 
     def random_chance_action(self, rng: random.Random) -> Action:
@@ -736,12 +732,18 @@ class FamiliaMatch(Match):
         return action
 
     # ---- views ---------------------------------------------------------------------------------
+    def _draws_json(self) -> list[dict[str, Any]]:
+        return [{"seat": seat, "card": card} for seat, card in self.last_draws]
+
     def _crest_of(self, seat: int) -> str | None:
         return self.crests[self.table.teams[seat]]
 
     def standings(self) -> list[int]:
         """Match place per seat: points, then fewer face cards, then fewer face-card points
-        (team totals; a seat shares its team's place)."""
+        (team totals; a seat shares its team's place). Worked out when a hand ends (`_rank`)."""
+        return list(self._standings)
+
+    def _rank(self) -> list[int]:
         table = self.table
         rows = []
         for team in range(table.team_count):
@@ -826,7 +828,7 @@ class FamiliaMatch(Match):
             "discarded_faces": list(self.discarded_faces),
             "set_aside": self.set_aside,
             "known_cards": [sorted(cards, key=card_sort_key) for cards in self.known],
-            "last_draws": list(self.last_draws),
+            "last_draws": self._draws_json(),
             "standings": self.standings(),
         }
 

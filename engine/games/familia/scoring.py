@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from sys import intern  # one string per card code in the shared results
 
 JOKER = "X"
 SUITS = ("S", "H", "D", "C")
@@ -82,6 +83,21 @@ class PlayerScore:
         }
 
 
+_ROLES: dict[tuple[str, tuple[str, ...], int, bool], Role] = {}
+"""Every Role made so far, by value: there are few distinct ones (a role shape or a single card,
+its points, zeroed or not), so every hand's results share them (a live match keeps its finished
+hands' results)."""
+
+
+def _role(kind: str, cards: tuple[str, ...], points: int, zeroed: bool = False) -> Role:
+    """The one shared `Role(kind, cards, points, zeroed)`."""
+    key = (kind, cards, points, zeroed)
+    role = _ROLES.get(key)
+    if role is None:
+        role = _ROLES[key] = Role(kind, tuple(map(intern, cards)), points, zeroed)
+    return role
+
+
 def single_points(card: str, sex: str) -> int:
     """Value of one face card kept as a single by a player of `sex` ("M" or "F")."""
     if card == JOKER:
@@ -137,9 +153,9 @@ def _singles_from(counts: dict[str, int], sex: str, order: Sequence[str] | None 
     singles: list[Role] = []
     for rank in ranks:
         for suit in SUITS:
-            card = suit + rank
+            card = intern(suit + rank)
             for _ in range(counts.get(card, 0)):
-                singles.append(Role("single", (card,), single_points(card, sex)))
+                singles.append(_role("single", (card,), single_points(card, sex)))
     return singles
 
 
@@ -198,14 +214,14 @@ def best_partition(cards: Sequence[str], sex: str, crest: str | None = None) -> 
     roles: list[Role] = []
     for rank, times in zip(FACE_RANKS, familias, strict=True):
         shape = tuple(suit + rank for suit in SUITS)
-        roles += [Role("familia", shape, ROLE_POINTS["familia"])] * times
+        roles += [_role("familia", shape, ROLE_POINTS["familia"])] * times
         for card in shape:
             counts[card] -= times
     for suit, (fam, mar) in zip(SUITS, plan, strict=True):
         royal = suit == crest
         family, marriage = ("royal_family", "royal_marriage") if royal else ("family", "marriage")
-        roles += [Role(family, (suit + "K", suit + "Q", suit + "J"), ROLE_POINTS[family])] * fam
-        roles += [Role(marriage, (suit + "K", suit + "Q"), ROLE_POINTS[marriage])] * mar
+        roles += [_role(family, (suit + "K", suit + "Q", suit + "J"), ROLE_POINTS[family])] * fam
+        roles += [_role(marriage, (suit + "K", suit + "Q"), ROLE_POINTS[marriage])] * mar
         for rank, used in (("K", fam + mar), ("Q", fam + mar), ("J", fam)):
             counts[suit + rank] -= used
     order = {kind: i for i, kind in enumerate(ROLE_POINTS)}
@@ -232,18 +248,18 @@ def forced_partition(
     roles: list[Role] = []
     for kind, shape in _role_shapes(crest):
         while all(counts.get(card, 0) > 0 for card in shape):
-            roles.append(Role(kind, shape, ROLE_POINTS[kind]))
+            roles.append(_role(kind, shape, ROLE_POINTS[kind]))
             for card in shape:
                 counts[card] -= 1
     singles = _singles_from(counts, sex, SINGLE_PRIORITY[sex])
     roles = [_cancel(role) if i < jokers else role for i, role in enumerate(roles)]
     singles = [_cancel(s) if len(roles) + i < jokers else s for i, s in enumerate(singles)]
-    singles += [Role("joker", (JOKER,), 0) for _ in range(jokers)]
+    singles += [_role("joker", (JOKER,), 0) for _ in range(jokers)]
     return roles, singles
 
 
 def _cancel(role: Role) -> Role:
-    return Role(role.kind, role.cards, role.points, zeroed=True)
+    return _role(role.kind, role.cards, role.points, zeroed=True)
 
 
 def score_player(
