@@ -66,9 +66,10 @@ class VersionConflict(MatchStoreError):
     or it has finished)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Controller:
-    """Who plays a seat now: a person (by id) or a bot (at its level, "basic" or "strong")."""
+    """Who plays a seat now: a person (by id) or a bot (at its level, "basic" or "strong").
+    Slotted: every live table keeps one per seat."""
 
     kind: str
     person_id: int | None = None

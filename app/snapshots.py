@@ -14,6 +14,9 @@ that disappeared).
 
 from __future__ import annotations
 
+import sys
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,36 +33,145 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-@dataclass
+class Layout:
+    """The keys of a view, in order, with each key's JSON prefix (`"hand":`). Views of one game
+    and phase have the same keys, so one layout is shared by every table showing them."""
+
+    __slots__ = ("keys", "prefixes", "index")
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = keys
+        self.prefixes = tuple(f"{dumps(key)}:" for key in keys)
+        self.index = {key: n for n, key in enumerate(keys)}
+
+
+_LAYOUTS: dict[tuple[str, ...], Layout] = {}
+LAYOUTS_KEPT = 4096
+"""Distinct key sets remembered (a handful per game and phase); past this the cache starts over."""
+SHARED_TEXT = 32
+"""Parts at most this long are interned: most of a view's parts are short ("1", "[0,1,2,3]",
+"\"play\"") and the same at every table, so they are one string each, not one per table."""
+
+
+def layout_of(keys: tuple[str, ...]) -> Layout:
+    layout = _LAYOUTS.get(keys)
+    if layout is None:
+        if len(_LAYOUTS) >= LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[keys] = Layout(keys)
+    return layout
+
+
+class Parts:
+    """One view as JSON text per top-level key: a shared `Layout` and a tuple of texts.
+
+    Kept for as long as a table lives (by the match's snapshot and by each reader, for patches),
+    so it is lean: a dict of ~40 keys with a string object each was ~6 KB per table, most of it
+    dict slots and the headers of one-character strings (bench/heap_server.py)."""
+
+    __slots__ = ("layout", "texts")
+
+    def __init__(self, layout: Layout, texts: tuple[str, ...]) -> None:
+        self.layout = layout
+        self.texts = texts
+
+    def get(self, key: str) -> str | None:
+        n = self.layout.index.get(key)
+        return None if n is None else self.texts[n]
+
+
+@dataclass(slots=True)
 class SeatState:
     """One seat's view (or the spectators') at one version, as JSON pieces."""
 
     version: int
-    parts: dict[str, str]
+    parts: Parts
     legal: str
 
 
-def view_parts(view: dict[str, Any]) -> dict[str, str]:
-    return {key: dumps(value) for key, value in view.items() if key != "hands"}
+def _shared(text: str) -> str:
+    return sys.intern(text) if len(text) <= SHARED_TEXT else text
 
 
-def join_parts(parts: dict[str, str]) -> str:
-    return "{" + ",".join(f"{dumps(key)}:{text}" for key, text in parts.items()) + "}"
+def view_parts(view: dict[str, Any]) -> Parts:
+    keys = tuple(key for key in view if key != "hands")
+    return Parts(layout_of(keys), tuple(_shared(dumps(view[key])) for key in keys))
 
 
-def patch_text(old: dict[str, str], new: dict[str, str]) -> str:
-    changed = {key: text for key, text in new.items() if old.get(key) != text}
-    removed = [key for key in old if key not in new]
+def join_parts(parts: Parts) -> str:
+    pairs = zip(parts.layout.prefixes, parts.texts, strict=True)
+    return "{" + ",".join(prefix + text for prefix, text in pairs) + "}"
+
+
+def patch_text(old: Parts, new: Parts) -> str:
+    """The keys of `new` whose text differs from `old`'s, in `new`'s order, then `$removed`
+    (the keys of `old` that `new` lacks, in `old`'s order)."""
+    layout = new.layout
+    if old.layout is layout:
+        changed = [
+            prefix + text
+            for prefix, text, was in zip(layout.prefixes, new.texts, old.texts, strict=True)
+            if text is not was and text != was
+        ]
+        return "{" + ",".join(changed) + "}"
+    changed = [
+        prefix + text
+        for key, prefix, text in zip(layout.keys, layout.prefixes, new.texts, strict=True)
+        if old.get(key) != text
+    ]
+    removed = [key for key in old.layout.keys if key not in layout.index]
     if removed:
-        changed[REMOVED] = dumps(removed)
-    return join_parts(changed)
+        changed.append(f"{dumps(REMOVED)}:{dumps(removed)}")
+    return "{" + ",".join(changed) + "}"
 
 
 def build_seat(version: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> SeatState:
-    return SeatState(version=version, parts=view_parts(view), legal=dumps(compact(legal)))
+    return SeatState(version=version, parts=view_parts(view), legal=_shared(dumps(compact(legal))))
 
 
-@dataclass
+class RecentEvents:
+    """The engine events of a match's last `limit` batches (one batch per committed change), as
+    JSON text for readers that are a few versions behind.
+
+    One string and two small arrays: a deque of (version, event dicts) was ~10 KB of a Familia
+    table for as long as it lived, and a deque of (version, text) tuples still ~4 KB for ~1 KB
+    of text (deque block, tuples, string headers)."""
+
+    __slots__ = ("_afters", "_ends", "_limit", "_text")
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._afters = array("q")  # the version each batch led to, oldest first
+        self._ends = array("q")  # where each batch's text ends in `_text`
+        self._text = ""
+
+    def __len__(self) -> int:
+        return len(self._afters)
+
+    def append(self, after: int, events: list[dict[str, Any]]) -> None:
+        batch = dumps(events)[1:-1]
+        if len(self._afters) >= self._limit:
+            cut = self._ends[0]
+            del self._afters[0], self._ends[0]
+            self._text = self._text[cut:]
+            for n in range(len(self._ends)):
+                self._ends[n] -= cut
+        self._afters.append(after)
+        self._text += batch
+        self._ends.append(len(self._text))
+
+    def since(self, version: int) -> str:
+        """The events of the batches that led past `version`, as one JSON array."""
+        batches: list[str] = []
+        start = 0
+        for after, end in zip(self._afters, self._ends, strict=True):
+            if after > version and end > start:
+                batches.append(self._text[start:end])
+            start = end
+        return "[" + ",".join(batches) + "]"
+
+
+@dataclass(slots=True)
 class Reader:
     """What one socket last received of one match: the version, the seats it showed, how many
     finished hands it holds, and the encoded views it holds (shared strings, not copies), so
@@ -69,10 +181,10 @@ class Reader:
     version: int | None = None
     seats: tuple[int, ...] | None = None
     hands: int = 0
-    views: dict[str, dict[str, str]] = field(default_factory=dict)
+    views: dict[str, Parts] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Snapshot:
     """Every seat state built for one committed version, plus cached event lists."""
 
@@ -87,12 +199,16 @@ def state_message(
     seats: tuple[int, ...],
     reader: Reader,
     events: str,
-    hands_json: list[str],
+    total: int,
+    hands: Callable[[], Sequence[dict[str, Any]]],
 ) -> str:
-    """The `state` message for a reader holding `seats` (empty: a spectator), as text."""
+    """The `state` message for a reader holding `seats` (empty: a spectator), as text.
+    `total` finished hands, whose records `hands()` gives: asked for and encoded only for a
+    reader that lacks some (on connect, when a hand ends), not kept as text for the match's
+    whole life (a game may build its records on each call: engine.core `_hand_records`)."""
     same_seats = reader.seats == seats
     patched: list[str] = []
-    held: dict[str, dict[str, str]] = {}
+    held: dict[str, Parts] = {}
 
     def piece(seat: int | None, name: str) -> str:
         parts = snapshot.seats[seat].parts
@@ -110,14 +226,13 @@ def state_message(
     else:
         views, legal = "{}", "{}"
         spectator = piece(None, "spectator")
-    total = len(hands_json)
-    hands = ""
+    sent_hands = ""
     if reader.hands != total:
         start = reader.hands if reader.hands < total else 0
-        hands = f',"hands_from":{start},"hands":[{",".join(hands_json[start:])}]'
+        sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands()[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'
         f'"legal":{legal},"spectator":{spectator},"patched":{dumps(patched)},"events":{events},'
-        f'"hands_total":{total}{hands}}}'
+        f'"hands_total":{total}{sent_hands}}}'
     )

@@ -31,7 +31,6 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +43,7 @@ from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, S
 from app.pubsub import PubSub
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
-from app.snapshots import Reader, Snapshot, build_seat, dumps, state_message
+from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
@@ -124,12 +123,10 @@ class LiveMatch:
     hands_stored: int
     finished: bool
     committed: int = 0
-    recent_events: deque[tuple[int, list[dict[str, Any]]]] = field(
-        default_factory=lambda: deque(maxlen=RECENT_EVENT_BATCHES)
-    )
+    # The last batches of engine events, as text: all they are ever used for is being sent.
+    recent_events: RecentEvents = field(default_factory=lambda: RecentEvents(RECENT_EVENT_BATCHES))
     # seat -> since which version its legal actions are unchanged, and what they are
     options_since: dict[int, SeatOptions] = field(default_factory=dict)
-    hands_json: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None
     # True while a bot reads the match in a worker thread: readers then wait for the lock.
     busy: bool = False
@@ -141,7 +138,6 @@ class LiveMatch:
     def __post_init__(self) -> None:
         self.committed = self.version
         self.note_options()
-        self.note_hands()
 
     def note_options(self) -> None:
         """Call after every change: remember since which version each seat's options stand."""
@@ -152,11 +148,9 @@ class LiveMatch:
             if known is None or not known.same(legal):
                 self.options_since[seat] = SeatOptions.of(version, legal)
 
-    def note_hands(self) -> None:
-        """Encode each finished hand once; readers get them when they lack them."""
-        hands = self.match.hands
-        for index in range(len(self.hands_json), len(hands)):
-            self.hands_json.append(dumps(hands[index]))
+    def note_events(self, events: list[dict[str, Any]]) -> None:
+        """Keep the events of the batch that made the current version, for readers behind it."""
+        self.recent_events.append(self.version, events)
 
     def saw_current_options(self, seat: int, version: int) -> bool:
         """Whether a client at `version` saw what `seat` may do now: the current version, or an
@@ -194,15 +188,10 @@ class LiveMatch:
             sorted(s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
         )
 
-    def events_since(self, version: int | None) -> list[dict[str, Any]]:
-        """Engine events of the actions after `version` (none if the client is too far behind)."""
-        if version is None:
-            return []
-        events: list[dict[str, Any]] = []
-        for after, batch in self.recent_events:
-            if after > version:
-                events.extend(batch)
-        return events
+    def events_since(self, version: int | None) -> str:
+        """Engine events of the actions after `version`, as a JSON array (of the last
+        RECENT_EVENT_BATCHES batches; none for a reader that has no version yet)."""
+        return "[]" if version is None else self.recent_events.since(version)
 
     # ---- shared state messages -------------------------------------------------------------
     def current_snapshot(self, wanted: tuple[int | None, ...] = ()) -> Snapshot:
@@ -229,7 +218,7 @@ class LiveMatch:
     def events_text(self, snapshot: Snapshot, since: int | None) -> str:
         cached = snapshot.events.get(since)
         if cached is None:
-            cached = snapshot.events[since] = dumps(self.events_since(since))
+            cached = snapshot.events[since] = self.events_since(since)
         return cached
 
     def message_for(self, person_id: int | None, reader: Reader, skip_seen: bool = False) -> str | None:
@@ -252,7 +241,10 @@ class LiveMatch:
             if any(seat not in snapshot.seats for seat in wanted):
                 return None
         events = self.events_text(snapshot, reader.version)
-        return state_message(self.match_id, snapshot, seats, reader, events, self.hands_json)
+        match = self.match
+        return state_message(
+            self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands
+        )
 
 
 def final_ranks(match: Match) -> list[int]:
@@ -409,7 +401,7 @@ class TableService:
             deals=deals,
             turn_timer=turn_timer,
         )
-        live.recent_events.append((live.version, events))
+        live.note_events(events)
         return live
 
     async def activate(self, live: LiveMatch) -> None:
@@ -503,9 +495,8 @@ class TableService:
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
         live.committed = live.version
-        live.recent_events.append((live.version, events))
+        live.note_events(events)
         live.note_options()
-        live.note_hands()
         live.current_snapshot()  # rebuild what readers of the last version look at, once
         await self._turns_changed(live, before)
 
@@ -522,13 +513,14 @@ class TableService:
     async def _commit(self, live: LiveMatch, before: int) -> None:
         """One transaction: the new log rows, finished hands, and at the end the results."""
         match = live.match
+        finished = match.hands[live.hands_stored :] if match.hands_done > live.hands_stored else []
         hands = [
             HandRecord(
                 hand_no=int(hand.get("hand_no", index + 1)),
                 scores=list(hand["scores"]),
                 details={k: v for k, v in hand.items() if k != "scores"},
             )
-            for index, hand in enumerate(match.hands[live.hands_stored :], start=live.hands_stored)
+            for index, hand in enumerate(finished, start=live.hands_stored)
         ]
         final = None
         if match.is_over:
@@ -537,7 +529,7 @@ class TableService:
                 for seat, (score, rank) in enumerate(zip(match.scores, final_ranks(match), strict=True))
             ]
         await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams)
-        live.hands_stored = len(match.hands)
+        live.hands_stored = match.hands_done
         live.finished = match.is_over
 
     # ---- seats ---------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -111,6 +112,20 @@ class Processes:
     echo_url: str
     libpq: str
     log: Path
+    trace_heap: Path | None = None
+    snapshots: int = 0
+
+    async def heap_snapshot(self) -> None:
+        """With --trace-heap, have the server write its heap snapshots (bench/heap_server.py)."""
+        if self.trace_heap is None:
+            return
+        done = self.trace_heap / f"{self.snapshots}.done"
+        self.app.send_signal(signal.SIGUSR1)
+        for _ in range(1200):
+            if done.exists():
+                break
+            await asyncio.sleep(0.1)
+        self.snapshots += 1
 
 
 BASIC_BOTS = {"CARDTABLE_BOT_DELAY": "0", "CARDTABLE_BOT_LEVEL": "basic"}
@@ -124,7 +139,10 @@ HOLD_P99 = 0.100
 
 @contextlib.asynccontextmanager
 async def processes(
-    port_base: int | None, app_root: Path | None = None, bots: dict[str, str] = BASIC_BOTS
+    port_base: int | None,
+    app_root: Path | None = None,
+    bots: dict[str, str] = BASIC_BOTS,
+    trace_heap: Path | None = None,
 ) -> AsyncIterator[Processes]:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     pg = EmbeddedPostgres(workdir / "pgdata")
@@ -146,9 +164,11 @@ async def processes(
         server_root = app_root or root
         python = server_root / ".venv" / "bin" / "python" if app_root else Path(sys.executable)
         app_log = (workdir / "app.log").open("wb")
-        app = subprocess.Popen(
-            [str(python), "-m", "app"], env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT
-        )
+        command = [str(python), "-m", "app"]
+        if trace_heap is not None:  # the same server under tracemalloc (bench/heap_server.py)
+            command = [str(python), str(root / "bench" / "heap_server.py")]
+            env |= {"CARDTABLE_HEAP_DIR": str(trace_heap), "PYTHONPATH": str(server_root)}
+        app = subprocess.Popen(command, env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT)
         started.append(app)
         echo = subprocess.Popen(
             [sys.executable, "-m", "bench.load", "--serve-echo", str(echo_port)], cwd=root, env=os.environ
@@ -163,6 +183,7 @@ async def processes(
             echo_url=f"ws://127.0.0.1:{echo_port}/echo",
             libpq=pg.libpq_url("cardtable"),
             log=workdir / "app.log",
+            trace_heap=trace_heap,
         )
     finally:
         for process in started:
@@ -231,6 +252,11 @@ class Human:
         self.wanted_hands = 0
         self.bot_gaps: list[float] = []
         """Seconds from the state after the human's move (or a bot's) to the next bot's move."""
+        self.limit: int | None = None
+        """With a limit, the person stops for good after this many actions (memory phase)."""
+        self.moves = 0
+        self.spent = asyncio.Event()
+        """Set once the person made `limit` actions."""
 
     @property
     def active(self) -> bool:
@@ -276,6 +302,10 @@ class Human:
                     text = text.decode()
                 now = time.perf_counter()
                 message = json.loads(text)
+                if message["type"] == "error" and pending is not None:
+                    # Refused (e.g. stale): the whole state follows; act again on it.
+                    acted.discard((last_state[0], pending[0]) if last_state else (0, 0))
+                    pending = None
                 if message["type"] != "state":
                     continue
                 state = reader.read(message)
@@ -303,6 +333,10 @@ class Human:
                 if legal and pending is None and key not in acted:
                     self.waiting.set()
                     await self.go.wait()
+                    if self.limit is not None and self.moves >= self.limit:
+                        self.spent.set()
+                        await asyncio.Event().wait()  # done: the table stays open, idle
+                    self.moves += 1
                     acted.add(key)
                     action = self.rng.choice(legal)
                     pending = (state["version"], time.perf_counter())
@@ -525,10 +559,14 @@ def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
     return used / tables / 1024
 
 
-async def memory_phase(procs: Processes, game: str, tables: int, seconds: float) -> float:
+async def memory_phase(procs: Processes, game: str, tables: int, seconds: float, actions: int) -> float:
     """RSS per live table at steady state: T tables are opened and played for a while (warming
     the process: pools, caches, allocator arenas), then T more; the second batch's growth divided
-    by T is what one more live table costs (its match, socket, room and session state)."""
+    by T is what one more live table costs (its match, socket, room and session state).
+
+    Each person makes `actions` actions (0: plays for `seconds`), so every server compared
+    holds matches as far advanced: played for a fixed time, a faster server's matches got
+    further (a longer log, more finished hands) and it looked worse for it."""
     humans: list[Human] = []
     tasks: list[asyncio.Task[None]] = []
     rss: list[int] = []
@@ -538,20 +576,31 @@ async def memory_phase(procs: Processes, game: str, tables: int, seconds: float)
             humans += opened
             tasks += started
             for human in opened:
+                human.limit = actions or None
                 human.active = True
-            await asyncio.sleep(seconds)
+            if actions:
+                spent = asyncio.gather(*(h.spent.wait() for h in opened))
+                try:
+                    await asyncio.wait_for(spent, max(180.0, seconds))
+                except TimeoutError:  # measured anyway: a table that stalled is still live
+                    stuck = [(h.code, h.moves) for h in opened if not h.spent.is_set()]
+                    print(f"tables short of their actions (room, actions): {stuck}", file=sys.stderr)
+            else:
+                await asyncio.sleep(seconds)
             for human in opened:
                 human.active = False
             await asyncio.sleep(1.0)  # let the bots settle
             rss.append(rss_kb(procs.app.pid))
+            await procs.heap_snapshot()
     finally:
         await close_tables(humans, tasks)
     return (rss[1] - rss[0]) / tables
 
 
-def report_memory(memory: dict[str, float], tables: int) -> None:
+def report_memory(memory: dict[str, float], tables: int, actions: int) -> None:
+    played = f"each person made {actions} actions" if actions else "played for --memory-seconds"
     print(f"server RSS per live table (the second batch of {tables} live tables, after a first batch "
-          f"warmed the process; CARDTABLE_WS_COMPRESSION={Deflate().mode}):")  # fmt: skip
+          f"warmed the process; {played}; CARDTABLE_WS_COMPRESSION={Deflate().mode}):")  # fmt: skip
     for game, kb in memory.items():
         print(f"  {game:13s} {kb:7.1f} KB per table, live match heap {live_heap_kb(game):5.1f} KB")
 
@@ -653,11 +702,14 @@ async def main_async(args: argparse.Namespace) -> None:
     if args.memory_tables > 0:
         memory: dict[str, float] = {}
         for game in args.memory_games.split(","):
-            async with processes(args.port_base, args.app_root) as procs:
-                memory[game] = await memory_phase(procs, game, args.memory_tables, args.memory_seconds)
+            trace = args.trace_heap / game if args.trace_heap else None
+            async with processes(args.port_base, args.app_root, trace_heap=trace) as procs:
+                memory[game] = await memory_phase(
+                    procs, game, args.memory_tables, args.memory_seconds, args.memory_actions
+                )
                 server_errors(procs)
             print(f"... memory of {game} tables done", file=sys.stderr)
-        report_memory(memory, args.memory_tables)
+        report_memory(memory, args.memory_tables, args.memory_actions)
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
         strong: list[tuple[Result, Result]] = []
@@ -690,7 +742,15 @@ def main() -> None:
     parser.add_argument(
         "--memory-games", default="holy-grail", help="games for --memory-tables, comma-separated"
     )
-    parser.add_argument("--memory-seconds", type=float, default=4, help="play time of each memory batch")
+    parser.add_argument(
+        "--memory-actions",
+        type=int,
+        default=30,
+        help="actions each person of a memory batch makes (0: play for --memory-seconds instead)",
+    )
+    parser.add_argument(
+        "--memory-seconds", type=float, default=4, help="a memory batch's play time with --memory-actions 0"
+    )
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")
     parser.add_argument(
@@ -704,6 +764,13 @@ def main() -> None:
         type=Path,
         default=None,
         help="serve another checkout (with its own .venv), e.g. a baseline",
+    )
+    parser.add_argument(
+        "--trace-heap",
+        type=Path,
+        default=None,
+        help="memory phase: serve under tracemalloc and write heap snapshots per game into this "
+        "folder at each RSS sample (bench/heap_server.py; compare with bench/heap_diff.py)",
     )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -773,3 +773,33 @@ def test_every_misere_bid_played_and_failed_loses_its_declared_points(
     declared = SEED_MISERE_BASE_FIVE_SIX[kind] * factor
     assert taken > 0 and record["details"]["declaration_met"] and not record["details"]["made"]
     assert record["scores"] == [10 * taken, -declared, 10 * taken, 10 * taken, 10 * taken]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_listing_the_kitty_discards_leaves_the_garbage_collector_as_it_was(enabled: bool) -> None:
+    """The 1,001 discards are built with the collector paused (rules._discard_actions): it must be
+    running again afterwards, or still off when the caller had turned it off; the list is still
+    every 4-card combination of the declarer's 14 cards, in order."""
+    import gc
+    import itertools
+
+    from tests.engine.test_match_caching import at_fairy_discard
+
+    match = at_fairy_discard()
+    seat = match.to_act()[0]
+    held = match.view(seat)["hand"]
+    was = gc.isenabled()
+    try:
+        if enabled:
+            gc.enable()
+        else:
+            gc.disable()
+        legal = match.legal_actions(seat)
+        assert gc.isenabled() is enabled
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
+    assert legal == [{"type": "discard", "cards": list(combo)} for combo in itertools.combinations(held, 4)]
+    assert len({id(action["cards"]) for action in legal}) == 1001  # each action its own list

@@ -68,8 +68,12 @@ def rank_of(card: str) -> str:
     return card[1:]
 
 
+FAIRIES = frozenset(FAIRIES_ASCENDING)
+
+
 def is_fairy(card: str) -> bool:
-    return card[1:] == "F"
+    """One of the four F's (a set look-up: asked for every card dealt and every trick won)."""
+    return card in FAIRIES
 
 
 _FACE_VALUE = {"J": 20, "C": 21, "Q": 22, "K": 23}
@@ -134,6 +138,19 @@ def build_ranking(cards: list[str], mode: str, trump: str | None = None) -> Rank
     ranking = _RANKINGS.get(key)
     if ranking is None:
         ranking = _RANKINGS[key] = _build_ranking(cards, mode, trump)
+    return ranking
+
+
+_RANKINGS_BY_COUNT: dict[tuple[int, str, str | None], Ranking] = {}
+
+
+def ranking_for(players: int, mode: str, trump: str | None = None) -> Ranking:
+    """`build_ranking(card_set(players), mode, trump)`, found by table size without building the
+    card set's tuple (asked once per hand)."""
+    key = (players, mode, trump)
+    ranking = _RANKINGS_BY_COUNT.get(key)
+    if ranking is None:
+        ranking = _RANKINGS_BY_COUNT[key] = build_ranking(card_set(players), mode, trump)
     return ranking
 
 

@@ -64,9 +64,11 @@ counted tricks, the success bonus and F factors.
 
 from __future__ import annotations
 
-import itertools
+import gc
 import random
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -79,9 +81,9 @@ from engine.games.fairy_500.deck import (
     DISPLAY_KEYS,
     NO_TRUMP,
     Ranking,
-    build_ranking,
     card_set,
     is_fairy,
+    ranking_for,
 )
 from engine.games.fairy_500.options import FairyFiveHundredOptions
 from engine.games.fairy_500.scoring import (
@@ -98,6 +100,9 @@ from engine.tricks import Trick
 HAND_SIZE = 10
 KITTY_SIZE = 4
 
+
+_DISPLAY_KEY = DISPLAY_KEYS.__getitem__
+"""A card's place in a sorted hand (a C look-up)."""
 
 _BID_ACTIONS: dict[tuple[str, int], Action] = {}
 _CARD_TABLES: dict[int, tuple[list[str], frozenset[str]]] = {}
@@ -132,6 +137,56 @@ def _call_action(card: str) -> Action:
     if action is None:
         action = _CALL_ACTIONS[card] = shared_action({"type": "call", "card": card})
     return action
+
+
+_BID_ACTIONS_BY_COUNT: dict[int, tuple[list[int], list[Action]]] = {}
+
+
+def _bid_actions(players: int) -> tuple[list[int], list[Action]]:
+    """Every bid's points and shared action at this table size, cheapest first: the legal bids
+    are the ones worth more than the standing bid, a suffix found by bisection."""
+    table = _BID_ACTIONS_BY_COUNT.get(players)
+    if table is None:
+        bids = bids_for(players)
+        table = ([bid.points for bid in bids], [_bid_action(bid) for bid in bids])
+        _BID_ACTIONS_BY_COUNT[players] = table
+    return table
+
+
+_DISCARD_TEMPLATE: dict[str, Any] = {"type": "discard", "cards": None}
+"""A discard's keys in order (copied, never listed itself)."""
+
+
+def _discard_actions(held: list[str]) -> list[Action]:
+    """Every 4-card discard from the declarer's 14 cards, in `itertools.combinations` order
+    (each combination unpacked into its list, each dict a copy of a two-key template: both measured
+    cheaper than a dict display around `list(combo)`).
+
+    These are 2,002 new containers (1,001 dicts and their lists), none able to hold a reference
+    cycle, and the list is usually dropped soon (one action is picked). Left to itself, the
+    cyclic garbage collector would stop about three times while they are made, and at about one
+    stop in eleven (a middle-generation collection) move all those still alive into the oldest
+    generation, whose collections scan the whole heap: in a loop of random 3-player hands those
+    full collections took almost a third of the time. So the collector is paused while the list is made
+    (the next stop then scans them once), and when that next stop would be a middle-generation
+    one, the young generations are collected first (small: it resets their counters), so that
+    they are never promoted to the oldest generation. The collector's previous state is restored."""
+    paused = gc.isenabled()
+    if paused:
+        if gc.get_count()[1] >= gc.get_threshold()[1]:
+            gc.collect(1)
+        gc.disable()
+    try:
+        actions: list[Action] = []
+        template = _DISCARD_TEMPLATE
+        for a, b, c, d in combinations(held, KITTY_SIZE):
+            action = template.copy()  # copies the two-key table: cheaper than a new dict
+            action["cards"] = [a, b, c, d]
+            actions.append(action)
+        return actions
+    finally:
+        if paused:
+            gc.enable()
 
 
 @mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
@@ -207,17 +262,15 @@ class FairyFiveHundredMatch(Match):
         hand = self.hand
         assert hand is not None
         phase = self.phase
+        if phase == "play":  # most actions of a hand
+            return list(map(play_one, self._playable(seat)))
         if phase == "bid":
             floor = hand.standing[1].points if hand.standing else 0
-            return [PASS_ACTION] + [_bid_action(bid) for bid in self.bid_list if bid.points > floor]
+            points, actions = _bid_actions(self.players)
+            return [PASS_ACTION, *actions[bisect_right(points, floor) :]]
         if phase == "call":
             return [_call_action(card) for card in self._callable()]
-        if phase == "discard":
-            return [
-                {"type": "discard", "cards": list(combo)}
-                for combo in itertools.combinations(hand.hands[seat], KITTY_SIZE)
-            ]
-        return [play_one(card) for card in self._playable(seat)]
+        return _discard_actions(hand.hands[seat])  # the discard phase
 
     def _callable(self) -> list[str]:
         hand = self.hand
@@ -246,7 +299,7 @@ class FairyFiveHundredMatch(Match):
         dealer = self.next_dealer
         hands: list[list[str]] = [[] for _ in range(self.players)]
         for i, seat in enumerate(self.seats_from(self.seat_after(dealer))):
-            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=DISPLAY_KEYS.__getitem__)
+            hands[seat] = sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=_DISPLAY_KEY)
         self.hand = HandState(
             dealer=dealer,
             hands=hands,
@@ -279,10 +332,16 @@ class FairyFiveHundredMatch(Match):
         if hand.standing is not None and bid.points <= hand.standing[1].points:
             standing = hand.standing[1]
             raise IllegalAction(f"a bid must beat the standing {standing.code} ({standing.points} points)")
+        return self._place_bid(seat, bid)
+
+    def _place_bid(self, seat: int, bid: Bid) -> list[Event]:
+        """Make `bid`, known to be legal, the standing bid."""
+        hand = self.hand
+        assert hand is not None
         hand.auction.append((seat, bid))
         hand.standing = (seat, bid)
         events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid.code, "points": bid.points}]
-        if all(hand.passed[s] for s in range(self.players) if s != seat):
+        if hand.passed.count(False) == 1:  # the bidder is the only seat that has not passed
             events.extend(self._start_contract(seat, bid))
         else:
             hand.turn = self._next_bidder(seat)
@@ -294,10 +353,10 @@ class FairyFiveHundredMatch(Match):
         hand.passed[seat] = True
         hand.auction.append((seat, None))
         events: list[Event] = [{"type": "pass", "seat": seat}]
-        active = [s for s in range(self.players) if not hand.passed[s]]
+        active = hand.passed.count(False)
         if hand.standing is None and not active:
             events.extend(self._all_passed())
-        elif hand.standing is not None and active == [hand.standing[0]]:
+        elif hand.standing is not None and active == 1 and not hand.passed[hand.standing[0]]:
             events.extend(self._start_contract(*hand.standing))
         else:
             hand.turn = self._next_bidder(seat)
@@ -361,7 +420,7 @@ class FairyFiveHundredMatch(Match):
         assert hand.declarer is not None
         declarer_hand = hand.hands[hand.declarer]
         declarer_hand.extend(hand.kitty)
-        declarer_hand.sort(key=DISPLAY_KEYS.__getitem__)
+        declarer_hand.sort(key=_DISPLAY_KEY)
         hand.kitty = []
 
     # naming lieutenants
@@ -430,15 +489,15 @@ class FairyFiveHundredMatch(Match):
             assert hand.bid is not None
             trump = hand.bid.trump
             hand.ranking = (
-                build_ranking(self.cards, "notrump")
+                ranking_for(self.players, "notrump")
                 if trump == NO_TRUMP
-                else build_ranking(self.cards, "trump", trump)
+                else ranking_for(self.players, "trump", trump)
             )
             hand.named_holders = [self._holder(card) for card in hand.named]
         elif hand.kind == "ten_per_trick":
-            hand.ranking = build_ranking(self.cards, "notrump")
+            hand.ranking = ranking_for(self.players, "notrump")
         else:
-            hand.ranking = build_ranking(self.cards, "misere")
+            hand.ranking = ranking_for(self.players, "misere")
         if hand.kind == "misere":
             assert hand.declarer is not None
             hand.play_fairies = [card for card in hand.hands[hand.declarer] if is_fairy(card)]
@@ -462,8 +521,16 @@ class FairyFiveHundredMatch(Match):
         return self._play_card(seat, card)
 
     def _perform(self, seat: int, action: Action) -> list[Event]:
-        if action["type"] == "play":
+        """A listed action is legal: a play, bid or pass skips its validation."""
+        kind = action["type"]
+        if kind == "play":
             return self._play_card(seat, action["cards"][0])
+        if kind == "bid":
+            bid = find_bid(self.players, action["bid"])
+            assert bid is not None  # listed, so a bid of this table size
+            return self._place_bid(seat, bid)
+        if kind == "pass" and self.phase == "bid":
+            return self._apply_pass(seat, action)
         return self._apply(seat, action)
 
     def _play_card(self, seat: int, card: str) -> list[Event]:
@@ -475,7 +542,7 @@ class FairyFiveHundredMatch(Match):
         assert trick is not None and hand.ranking is not None
         trick.plays.append((seat, card))
         events: list[Event] = [{"type": "play", "seat": seat, "card": card}]
-        if card in hand.named and card not in hand.revealed:
+        if hand.named and card in hand.named and card not in hand.revealed:
             hand.revealed[card] = seat
             events.append({"type": "lieutenant", "card": card, "seat": seat})
         if len(trick.plays) < self.players:
@@ -485,8 +552,13 @@ class FairyFiveHundredMatch(Match):
         hand.tricks_won[winner] += 1
         if is_fairy(winning_card):
             hand.fairy_tricks[winner] += 1
-        hand.last_trick = {**trick.to_json(), "winner": winner}
-        events.append({"type": "trick", "winner": winner, "cards": trick.cards})
+        cards = [played for _, played in trick.plays]
+        hand.last_trick = {
+            "leader": trick.leader,
+            "cards": [{"seat": s, "card": c} for s, c in trick.plays],  # as Trick.to_json()
+            "winner": winner,
+        }
+        events.append({"type": "trick", "winner": winner, "cards": cards})
         if hand.hands[winner]:
             hand.trick = Trick(leader=winner)
             hand.turn = winner
