@@ -43,6 +43,12 @@ COMPILED: tuple[str, ...] = (
     "engine.games.fairy_500.bot",
     "engine.infoset",
     "engine.search",
+    # Yaya Fugou
+    "engine.games.yaya_fugou.cards",
+    "engine.games.yaya_fugou.scoring",
+    "engine.games.yaya_fugou.plays",
+    "engine.games.yaya_fugou.rules",
+    "engine.games.yaya_fugou.bot",
     # Familia (options.py stays in Python: its pydantic model is not a native class)
     "engine.games.familia.scoring",
     "engine.games.familia.records",

@@ -13,13 +13,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.core import Action
 from engine.games.yaya_fugou.cards import F_STRENGTH, IS_F, STRENGTH
 from engine.games.yaya_fugou.plays import REVOLUTION_SIZE, shape_of
 
-F_VALUE = 20
+F_VALUE: Final = 20
 """How precious an F is compared with a natural card (a 2 is worth 13 in normal order)."""
 
 
@@ -43,9 +43,9 @@ class Weights:
 
 WEIGHTS = Weights()
 
-FINISH = 10_000
-F_ONLY_FINISH = -1_000
-STRANDED_ON_F = -500
+FINISH: Final = 10_000
+F_ONLY_FINISH: Final = -1_000
+STRANDED_ON_F: Final = -500
 
 
 def _worth(card: str, revolution: bool) -> int:

@@ -17,12 +17,17 @@ suits the set's natural cards do not already use.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import play_one
+from engine.core import Action
 from engine.games.yaya_fugou.cards import (
     DECK_SET,
+    F_STRENGTH,
     IS_F,
+    LISTING_ORDER,
     NATURAL_RANKS,
     NATURALS,
     STRENGTH,
@@ -30,11 +35,11 @@ from engine.games.yaya_fugou.cards import (
     card_of,
 )
 
-SINGLE = "single"
-SET = "set"
-STRAIGHT = "straight"
-KINDS = (SINGLE, SET, STRAIGHT)
-REVOLUTION_SIZE = 4
+SINGLE: Final = "single"
+SET: Final = "set"
+STRAIGHT: Final = "straight"
+KINDS: Final = (SINGLE, SET, STRAIGHT)
+REVOLUTION_SIZE: Final = 4
 """A play of at least this many cards starts (or ends) a revolution."""
 
 
@@ -64,18 +69,11 @@ def beats(new: Shape, old: Shape, revolution: bool) -> bool:
     return new.value < old.value if revolution else new.value > old.value
 
 
-def _stronger_value(value: int, old: Shape | None, revolution: bool) -> bool:
-    if old is None:
-        return True
-    if old.all_f:
-        return False
-    return value < old.value if revolution else value > old.value
-
-
-SINGLE_SHAPES = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
+SINGLE_SHAPES: Final = {card: Shape(SINGLE, 1, STRENGTH[card]) for card in NATURALS}
 """The shape of each natural card played alone (what `classify` finds for it)."""
 
 
+@mypyc_attr(native_class=False)  # like engine/infoset.py's DeterminizeFailed
 class BadPlay(ValueError):
     """A group of cards that is not a single, set or straight (the reason is readable)."""
 
@@ -124,13 +122,6 @@ def is_f_only(cards: list[str]) -> bool:
     return all(IS_F[card] for card in cards)
 
 
-def _play(cards: list[str], as_map: dict[str, str]) -> dict[str, Any]:
-    action: dict[str, Any] = {"type": "play", "cards": cards}
-    if as_map:
-        action["as"] = as_map
-    return action
-
-
 def _set_names(natural_suits: list[str], count: int, rank_strength: int) -> list[str]:
     """Canonical names for `count` F's in a set: suits the naturals leave free, then round again."""
     free = [suit for suit in SUITS if suit not in natural_suits]
@@ -138,38 +129,102 @@ def _set_names(natural_suits: list[str], count: int, rank_strength: int) -> list
     return [card_of(order[i], rank_strength) for i in range(count)]
 
 
-_ORDER: dict[str, int] = {
-    card: index for index, card in enumerate(sorted(DECK_SET, key=lambda c: (STRENGTH[c], SUITS.index(c[0]))))
-}
-"""Card → its place in the listing order (strength, then suit H, D, C, S)."""
+
+_SUIT_INDEX: Final[dict[str, int]] = {suit: index for index, suit in enumerate(SUITS)}
+_CARD_SUIT: Final[dict[str, int]] = {card: _SUIT_INDEX[card[0]] for card in DECK_SET}
+_SUIT_CARDS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS
+)
+"""Suit index → its natural cards by strength, made once (plays share these strings)."""
+_F_BY_SUIT: Final[tuple[str, ...]] = tuple(suit + "F" for suit in SUITS)
+
+
+def _bits(mask: int) -> list[int]:
+    return [index for index in range(mask.bit_length()) if mask >> index & 1]
+
+
+def _prefixes(mask: int) -> tuple[int, ...]:
+    """The masks of the first 0, 1, 2 … set bits of `mask` (the F's a play takes, in suit order)."""
+    out = [0]
+    for index in _bits(mask):
+        out.append(out[-1] | 1 << index)
+    return tuple(out)
+
+
+_F_PREFIXES: Final[tuple[tuple[int, ...], ...]] = tuple(_prefixes(mask) for mask in range(16))
+"""Held-F mask (bit = suit index) → the masks of the F's a play of 0, 1, 2 … F's uses."""
+
+
+def _subset_masks(mask: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(count, the submasks of `mask` with that many bits, in `combinations` order), count up."""
+    members = _bits(mask)
+    return tuple(
+        (count, tuple(sum(1 << i for i in chosen) for chosen in combinations(members, count)))
+        for count in range(1, len(members) + 1)
+    )
+
+
+_SUBSETS: Final[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = tuple(
+    _subset_masks(mask) for mask in range(16)
+)
+"""Suits held of one rank (a mask) → the ways to pick some of them, as `_rank_sets` lists them."""
+
+_PLAYS: Final[dict[int, Action]] = {}
+"""Key of a multi-card play (see `_set_play`, `_straight_play`) → the one action object for it,
+shared by every match (like `engine.cards.play_one`'s singles): legal lists cost a lookup per
+play instead of three new containers, and the match finds a listed play's shape by identity
+(`play_shape`). Sets number at most 14 × 16 × 16 and straights without F's 4 × 78; straights
+with F's are many more, so only the first `_F_STRAIGHTS_KEPT` met are kept (a few MB in all)."""
+_F_STRAIGHTS_KEPT: Final = 4096
+_f_straights = [0]  # how many straights with F's `_PLAYS` holds (a list: a module global that changes)
+_SHAPES: Final[dict[int, Shape]] = {}
+"""id of a shared play action (singles and `_PLAYS`, alive for good) → its shape."""
+
+
+def _keep(key: int, action: Action, shape: Shape) -> Action:
+    _PLAYS[key] = action
+    _SHAPES[id(action)] = shape
+    return action
+
+
+for _card in DECK_SET:
+    _SHAPES[id(play_one(_card))] = SINGLE_SHAPES.get(_card) or Shape(SINGLE, 1, STRENGTH[_card], True)
+_SINGLES: Final[dict[str, Action]] = {card: play_one(card) for card in DECK_SET}
+"""Card → its shared single-card play (engine.cards.play_one's objects)."""
+
+
+def play_shape(action: Action) -> Shape | None:
+    """The shape of a play listed by `list_plays` (a shared object), or None for any other."""
+    return _SHAPES.get(id(action))
 
 
 def enumerate_plays(hand: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
     """Every distinct play `hand` can make onto `top` (None: a lead), as JSON-ready actions.
 
-    Single-card plays are shared with other calls (read actions, never change them). Plays are
-    built straight from the hand grouped by rank (sets) and by suit (straights, from a bit mask
-    of the strengths held), and a follow builds only plays of the table's kind and size that
-    beat it, instead of listing every play and filtering. (Memoizing the groups across calls
-    was tried: random hands rarely repeat one, and the memo cost memory, not time.)"""
-    return list_plays(sorted(hand, key=_ORDER.__getitem__), top, revolution)
+    Plays are shared with other calls and other matches (read actions, never change them). They
+    are listed straight from the hand grouped by rank (sets) and by suit (straights, from a bit
+    mask of the strengths held), and a follow lists only plays of the table's kind and size
+    that beat it, instead of listing every play and filtering."""
+    return list_plays(sorted(hand, key=LISTING_ORDER.__getitem__), top, revolution)
 
 
 def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[dict[str, Any]]:
     """`enumerate_plays` for a hand already in listing order (strength, then suit H, D, C, S:
     the order a match keeps hands in)."""
     split = len(ordered)
+    f_mask = 0
     while split and IS_F[ordered[split - 1]]:
         split -= 1
-    naturals = ordered[:split]
-    fs = tuple(ordered[split:])  # F's sort last, in suit order H, D, C, S
+        f_mask |= 1 << _CARD_SUIT[ordered[split]]
     out: list[dict[str, Any]] = []
+    singles = _SINGLES
     if top is None:
-        out.extend(map(play_one, naturals))
-        if fs:
-            out.append(play_one(fs[0]))
-        _sets(naturals, fs, 0, -1, False, out)
-        _straights(naturals, fs, 0, -1, False, out)
+        for index in range(split):
+            out.append(singles[ordered[index]])
+        if f_mask:
+            out.append(singles[ordered[split]])
+        _sets(ordered, split, f_mask, 0, -1, False, out)
+        _straights(ordered, split, f_mask, 0, -1, False, out)
         return out
     if top.all_f:
         return out  # nothing of its kind and size beats a play made only of F's
@@ -177,117 +232,118 @@ def list_plays(ordered: list[str], top: Shape | None, revolution: bool) -> list[
     old = top.value
     if kind == SINGLE:
         if revolution:
-            out.extend([play_one(card) for card in naturals if STRENGTH[card] < old])
+            for index in range(split):
+                card = ordered[index]
+                if STRENGTH[card] >= old:
+                    break
+                out.append(singles[card])
         else:
-            out.extend([play_one(card) for card in naturals if STRENGTH[card] > old])
-        if fs:
-            out.append(play_one(fs[0]))
+            first = split  # the stronger cards are the last ones: find where they start
+            while first and STRENGTH[ordered[first - 1]] > old:
+                first -= 1
+            for index in range(first, split):
+                out.append(singles[ordered[index]])
+        if f_mask:
+            out.append(singles[ordered[split]])
     elif kind == SET:
-        _sets(naturals, fs, top.size, old, revolution, out)
+        _sets(ordered, split, f_mask, top.size, old, revolution, out)
     else:
-        _straights(naturals, fs, top.size, old, revolution, out)
+        _straights(ordered, split, f_mask, top.size, old, revolution, out)
     return out
 
 
 def _sets(
-    naturals: list[str],
-    fs: tuple[str, ...],
+    ordered: list[str],
+    count: int,
+    f_mask: int,
     wanted: int,
     old: int,
     revolution: bool,
     out: list[dict[str, Any]],
 ) -> None:
     """Sets by rank, then the F-only sets; with `wanted` (a size), only the sets of that size
-    stronger than `old`."""
-    f_count = len(fs)
+    stronger than `old`. `ordered[:count]` are the natural cards, `f_mask` the F's held."""
+    prefixes = _F_PREFIXES[f_mask]
+    f_count = len(prefixes) - 1
     need = wanted if wanted else 2
     index = 0
-    count = len(naturals)
     while index < count:
-        value = STRENGTH[naturals[index]]
+        card = ordered[index]
+        value = STRENGTH[card]
+        suits = 1 << _CARD_SUIT[card]
         end = index + 1
-        while end < count and STRENGTH[naturals[end]] == value:
+        while end < count and STRENGTH[ordered[end]] == value:
+            suits |= 1 << _CARD_SUIT[ordered[end]]
             end += 1
         if end - index + f_count >= need and (not wanted or (value < old if revolution else value > old)):
-            _rank_sets(naturals[index:end], fs, value, wanted, out)
+            _rank_sets(suits, prefixes, value, wanted, out)
         index = end
     if wanted:
         if wanted <= f_count:
-            out.append({"type": "play", "cards": list(fs[:wanted])})
+            out.append(_set_play(F_STRENGTH, 0, prefixes[wanted]))
     else:
         for size in range(2, f_count + 1):
-            out.append({"type": "play", "cards": list(fs[:size])})
+            out.append(_set_play(F_STRENGTH, 0, prefixes[size]))
 
 
 def _rank_sets(
-    cards: list[str], fs: tuple[str, ...], value: int, wanted: int, out: list[dict[str, Any]]
+    suits: int, prefixes: tuple[int, ...], value: int, wanted: int, out: list[dict[str, Any]]
 ) -> None:
-    """The sets of the rank `value` from `cards` (that rank's cards held) and the F's `fs`, by
-    number of cards of the rank used, then which, then F's added; only of size `wanted` if set."""
-    f_count = len(fs)
-    for count in range(1, len(cards) + 1):
+    """The sets of the rank `value` from the suits held of it (`suits`) and the F's, by number
+    of cards of the rank used, then which, then F's added; only of size `wanted` if set."""
+    f_count = len(prefixes) - 1
+    plays = _PLAYS
+    base = value << 8
+    for count, chosen_masks in _SUBSETS[suits]:
         if wanted:
             extra = wanted - count
             if extra < 0 or extra > f_count:
                 continue
-            extras = range(extra, extra + 1)
+            low, high = extra, extra + 1
         else:
-            extras = range(0 if count >= 2 else 1, f_count + 1)
-        for chosen in combinations(cards, count):
-            for extra in extras:
-                if not extra:
-                    out.append({"type": "play", "cards": list(chosen)})
-                    continue
-                used = fs[:extra]
-                names = _set_names([card[0] for card in chosen], extra, value)
-                out.append(
-                    {"type": "play", "cards": [*chosen, *used], "as": dict(zip(used, names, strict=True))}
-                )
+            low, high = (0 if count >= 2 else 1), f_count + 1
+        for chosen in chosen_masks:
+            for extra in range(low, high):
+                used = prefixes[extra]
+                action = plays.get(base | chosen << 4 | used)
+                out.append(action if action is not None else _set_play(value, chosen, used))
 
 
-_Window = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
+def _set_play(value: int, chosen: int, used: int) -> Action:
+    """The shared set of the rank `value` (F_STRENGTH: F's alone) with the suits `chosen` and
+    the F's `used` (both masks by suit index)."""
+    key = value << 8 | chosen << 4 | used
+    action = _PLAYS.get(key)
+    if action is not None:
+        return action
+    fs = [_F_BY_SUIT[index] for index in _bits(used)]
+    if value == F_STRENGTH:
+        shape = Shape(SINGLE if len(fs) == 1 else SET, len(fs), value, True)
+        return _keep(key, {"type": "play", "cards": fs}, shape)
+    suit_cards = [_SUIT_CARDS[index][value] for index in _bits(chosen)]
+    size = len(suit_cards) + len(fs)
+    if not fs:
+        return _keep(key, {"type": "play", "cards": suit_cards}, Shape(SET, size, value))
+    names = _set_names([card[0] for card in suit_cards], len(fs), value)
+    action = {"type": "play", "cards": [*suit_cards, *fs], "as": dict(zip(fs, names, strict=True))}
+    return _keep(key, action, Shape(SET, size, value))
 
 
-def _windows(mask: int, f_count: int, wanted: int, old: int, revolution: bool) -> list[_Window]:
-    """Every run of three or more strengths (only `wanted` long, bottom stronger than `old`, if
-    `wanted` is set) that the held strengths `mask` and `f_count` F's can fill, holding at
-    least one natural card, by length then bottom: (length, low, held strengths, missing
-    strengths, F's to spare)."""
-    rank_count = len(NATURAL_RANKS)
-    gaps = [value for value in range(rank_count) if not mask >> value & 1]
-    gaps += [rank_count] * (f_count + 1)
-    spans: list[tuple[int, int]] = []  # (length, low) with at most f_count missing cards
-    first_gap = 0  # index in `gaps` of the first gap at or above `low`
-    for low in range(rank_count - 2):
-        while gaps[first_gap] < low:
-            first_gap += 1
-        # The window may reach up to (not including) the (f_count + 1)-th gap from `low`.
-        reach = gaps[first_gap + f_count] - low
-        if not wanted:
-            for length in range(3, reach + 1):
-                spans.append((length, low))
-        elif wanted <= reach and (low < old if revolution else low > old):
-            spans.append((wanted, low))
-    if not wanted:
-        spans.sort()
-    windows: list[_Window] = []
-    for length, low in spans:
-        values = range(low, low + length)
-        held = tuple(value for value in values if mask >> value & 1)
-        if held:
-            missing_values = tuple(value for value in values if not mask >> value & 1)
-            windows.append((length, low, held, missing_values, f_count - len(missing_values)))
-    return windows
+_POP7: Final[tuple[int, ...]] = tuple(bin(value).count("1") for value in range(128))
 
 
-_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
-_SUIT_CARDS = {suit: tuple(card_of(suit, value) for value in range(len(NATURAL_RANKS))) for suit in SUITS}
-"""Suit → its natural cards by strength, made once (plays share these strings)."""
+def _popcount(mask: int) -> int:
+    """Set bits of a strength mask (14 bits)."""
+    return _POP7[mask & 127] + _POP7[mask >> 7]
+
+
+_RANK_COUNT: Final = len(NATURAL_RANKS)
 
 
 def _straights(
-    naturals: list[str],
-    fs: tuple[str, ...],
+    ordered: list[str],
+    count: int,
+    f_mask: int,
     wanted: int,
     old: int,
     revolution: bool,
@@ -295,38 +351,98 @@ def _straights(
 ) -> None:
     """Straights by suit, then length, then bottom card, then which held cards F's stand in for
     (keeping them for later); with `wanted` (a length), only those of that length whose bottom
-    card is stronger than `old`."""
+    card is stronger than `old`. `ordered[:count]` are the natural cards, `f_mask` the F's."""
     masks = [0, 0, 0, 0]
-    for card in naturals:
-        masks[_SUIT_INDEX[card[0]]] |= 1 << STRENGTH[card]
-    f_count = len(fs)
+    for index in range(count):
+        card = ordered[index]
+        masks[_CARD_SUIT[card]] |= 1 << STRENGTH[card]
+    prefixes = _F_PREFIXES[f_mask]
+    f_count = len(prefixes) - 1
     need = wanted if wanted else 3
-    for index, mask in enumerate(masks):
+    for suit in range(4):
+        mask = masks[suit]
         if not mask:
             continue
         if f_count:
-            if mask.bit_count() + f_count < need:
+            if _popcount(mask) + f_count < need:
                 continue
         elif not mask & (mask >> 1) & (mask >> 2):
             continue  # no three in a row, and no F to fill a gap
-        suit_cards = _SUIT_CARDS[SUITS[index]]
-        for _, _, held, missing_values, spare in _windows(mask, f_count, wanted, old, revolution):
-            for replaced_count in range(min(spare, len(held) - 1) + 1):
-                for replaced in combinations(held, replaced_count):
-                    filled = sorted((*missing_values, *replaced)) if replaced else missing_values
-                    used = fs[: len(filled)]
-                    cards = [suit_cards[value] for value in held if value not in replaced]
-                    if used:
-                        names = [suit_cards[value] for value in filled]
-                        out.append(
-                            {
-                                "type": "play",
-                                "cards": [*cards, *used],
-                                "as": dict(zip(used, names, strict=True)),
-                            }
-                        )
-                    else:
-                        out.append({"type": "play", "cards": cards})
+        if wanted:
+            _suit_straights(suit, mask, prefixes, wanted, wanted, old, revolution, out)
+        else:
+            _suit_straights(suit, mask, prefixes, 3, _RANK_COUNT, -1, False, out)
+
+
+def _suit_straights(
+    suit: int,
+    mask: int,
+    prefixes: tuple[int, ...],
+    shortest: int,
+    longest: int,
+    old: int,
+    revolution: bool,
+    out: list[dict[str, Any]],
+) -> None:
+    """The straights of one suit holding the strengths `mask`: every run of `shortest` to
+    `longest` strengths, by length then bottom (only bottoms stronger than `old`), that holds
+    at least one natural card and whose missing cards the F's can fill, then, within a run, by
+    how many and which held cards F's stand in for."""
+    f_count = len(prefixes) - 1
+    held_count = _popcount(mask)
+    plays = _PLAYS
+    for length in range(shortest, longest + 1):
+        if length - held_count > f_count:
+            break  # every run this long (or longer) misses more cards than there are F's
+        ones = (1 << length) - 1
+        for low in range(_RANK_COUNT - length + 1):
+            if (low >= old) if revolution else (low <= old):
+                continue
+            held = mask & (ones << low)
+            if not held:
+                continue
+            in_run = _popcount(held)
+            missing = length - in_run
+            if missing > f_count:
+                continue
+            base = suit << 26 | low << 22 | length << 18
+            used = prefixes[missing]
+            key = base | used << 14 | held
+            action = plays.get(key)
+            out.append(action if action is not None else _straight_play(key, suit, length, low, held, used))
+            most = min(f_count - missing, in_run - 1)
+            if most <= 0:
+                continue
+            values = _bits(held)
+            for replaced_count in range(1, most + 1):
+                used = prefixes[missing + replaced_count]
+                for replaced in combinations(values, replaced_count):
+                    kept = held
+                    for value in replaced:
+                        kept ^= 1 << value
+                    key = base | used << 14 | kept
+                    action = plays.get(key)
+                    if action is None:
+                        action = _straight_play(key, suit, length, low, kept, used)
+                    out.append(action)
+
+
+def _straight_play(key: int, suit: int, length: int, low: int, kept: int, used: int) -> Action:
+    """The straight of `suit` over `length` strengths from `low`, with the natural cards `kept`
+    (a strength mask) and the F's `used` (a suit mask) naming the other strengths in order."""
+    suit_cards = _SUIT_CARDS[suit]
+    values = range(low, low + length)
+    cards = [suit_cards[value] for value in values if kept >> value & 1]
+    shape = Shape(STRAIGHT, length, low)
+    if not used:
+        return _keep(key, {"type": "play", "cards": cards}, shape)
+    fs = [_F_BY_SUIT[index] for index in _bits(used)]
+    names = [suit_cards[value] for value in values if not kept >> value & 1]
+    action = {"type": "play", "cards": [*cards, *fs], "as": dict(zip(fs, names, strict=True))}
+    if _f_straights[0] >= _F_STRAIGHTS_KEPT:
+        return action  # listed as a new object each time, found again by `classify`
+    _f_straights[0] += 1
+    return _keep(key, action, shape)
 
 
 def validate_cards(cards: Any, hand: list[str]) -> list[str]:

@@ -67,7 +67,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import PASS_ACTION
 from engine.chance import checked_order, shuffle_action
@@ -78,6 +80,7 @@ from engine.games.yaya_fugou.cards import (
     F_CARDS,
     F_STRENGTH,
     IS_F,
+    LISTING_ORDER,
     NATURAL_RANKS,
     STRENGTH,
     sort_key,
@@ -87,14 +90,13 @@ from engine.games.yaya_fugou.cards import (
 from engine.games.yaya_fugou.options import DEFAULT_HANDS, YayaFugouOptions
 from engine.games.yaya_fugou.plays import (
     REVOLUTION_SIZE,
-    SINGLE_SHAPES,
     BadPlay,
     Shape,
     beats,
     classify,
-    describe,
     is_f_only,
     list_plays,
+    play_shape,
     validate_as,
     validate_cards,
 )
@@ -109,6 +111,7 @@ from engine.games.yaya_fugou.scoring import (
 )
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class TablePlay:
     """One play on the table: who, which cards, what the F's stood for, and its shape."""
@@ -119,9 +122,19 @@ class TablePlay:
     shape: Shape
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "cards": list(self.cards), "as": dict(self.as_map), **describe(self.shape)}
+        shape = self.shape
+        return {
+            "seat": self.seat,
+            "cards": list(self.cards),
+            "as": dict(self.as_map),
+            "kind": shape.kind,
+            "size": shape.size,
+            "rank": "F" if shape.all_f else NATURAL_RANKS[shape.top],
+            "all_f": shape.all_f,
+        }
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class ExchangeStep:
     """One pair of the exchange: the poorer `giver` hands over first, the richer `receiver`
@@ -143,6 +156,7 @@ class ExchangeStep:
         }
 
 
+@mypyc_attr(serializable=True)  # copied by searches (engine/infoset.py) when compiled
 @dataclass(slots=True)
 class HandState:
     """Everything about the hand in progress."""
@@ -173,6 +187,10 @@ class YayaFugouMatch(Match):
     options: YayaFugouOptions
     hand: HandState | None
     titles: list[str] | None
+    hand_no: int
+    hands_total: int
+    point_table: PointTable
+    per_seat: int
 
     def _setup(self) -> None:
         self.hand = None
@@ -189,7 +207,9 @@ class YayaFugouMatch(Match):
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == "play":
-            return [self.hand.turn]
+            hand_state = self.hand
+            assert hand_state is not None
+            return [hand_state.turn]
         if phase == "deal":
             return [CHANCE]
         if phase == "exchange":
@@ -197,6 +217,7 @@ class YayaFugouMatch(Match):
         return []
 
     def _exchange_waiting(self) -> list[int]:
+        assert self.hand is not None
         steps = self.hand.exchange
         givers = [step.giver for step in steps if step.given is None]
         if givers:
@@ -205,6 +226,7 @@ class YayaFugouMatch(Match):
 
     def _step_of(self, seat: int) -> tuple[ExchangeStep, bool]:
         """The exchange step `seat` acts in now and whether it gives as the poorer side."""
+        assert self.hand is not None
         for step in self.hand.exchange:
             if step.giver == seat and step.given is None:
                 return step, True
@@ -215,11 +237,13 @@ class YayaFugouMatch(Match):
     # ---- legal actions ---------------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
         hand_state = self.hand
+        assert hand_state is not None
         held = hand_state.hands[seat]
         if self.phase == "exchange":
             step, poorer = self._step_of(seat)
-            options = forced_gives(held, step.count) if poorer else free_gives(held, step.count)
-            return [{"type": "give", "cards": cards} for cards in options]
+            if poorer:
+                return [give_action(cards) for cards in forced_gives(held, step.count)]
+            return free_give_actions(held, step.count)
         pile = hand_state.pile
         if not pile:
             return list_plays(held, None, False)  # hands are kept in listing order
@@ -235,8 +259,9 @@ class YayaFugouMatch(Match):
         self._expect(action, "shuffle")
         deck = checked_order(action.get("deck"), DECK)
         per = self.per_seat
+        order = LISTING_ORDER.__getitem__
         self.hand_no = len(self.hands) + 1
-        hands = [sorted_hand(deck[seat * per : (seat + 1) * per]) for seat in range(self.players)]
+        hands = [sorted(deck[seat * per : (seat + 1) * per], key=order) for seat in range(self.players)]
         hand_state = HandState(
             dealer=self.seat_after(0, self.hand_no - 1),
             hands=hands,
@@ -273,12 +298,14 @@ class YayaFugouMatch(Match):
 
     def _phase_event(self) -> Event:
         hand_state = self.hand
+        assert hand_state is not None
         if self.phase == "exchange":
             return {"type": "exchange", "pairs": [step.to_json() for step in hand_state.exchange]}
         return {"type": "lead", "seat": hand_state.leader, "reason": hand_state.first_lead}
 
     def _start_play(self, leader: int) -> None:
         hand_state = self.hand
+        assert hand_state is not None
         self.phase = "play"
         hand_state.leader = leader
         hand_state.turn = leader
@@ -286,7 +313,9 @@ class YayaFugouMatch(Match):
     def _apply_give(self, seat: int, action: Action) -> list[Event]:
         self._expect(action, "give")
         step, poorer = self._step_of(seat)
-        held = self.hand.hands[seat]
+        hand_state = self.hand
+        assert hand_state is not None and self.titles is not None
+        held = hand_state.hands[seat]
         try:
             cards = validate_cards(action.get("cards"), held)
         except BadPlay as exc:
@@ -295,8 +324,14 @@ class YayaFugouMatch(Match):
             raise IllegalAction(f"give exactly {step.count} card(s)")
         if poorer and not gives_strongest(held, cards):
             raise IllegalAction("the poorer side must give its strongest cards")
-        target = step.receiver if poorer else step.giver
+        return self._give(seat, step, poorer, cards)
+
+    def _give(self, seat: int, step: ExchangeStep, poorer: bool, cards: list[str]) -> list[Event]:
+        """Hand over valid cards in `step` (as its poorer side if `poorer`)."""
         hand_state = self.hand
+        assert hand_state is not None and self.titles is not None
+        held = hand_state.hands[seat]
+        target = step.receiver if poorer else step.giver
         hand_state.hands[seat] = [card for card in held if card not in cards]
         hand_state.hands[target] = sorted_hand(hand_state.hands[target] + list(cards))
         if poorer:
@@ -316,6 +351,7 @@ class YayaFugouMatch(Match):
 
     def _apply_pass(self, seat: int) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         pile = hand_state.pile
         if not pile:
             raise IllegalAction("the leader must play: a pass is only for following")
@@ -339,6 +375,7 @@ class YayaFugouMatch(Match):
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         held = hand_state.hands[seat]
         try:
             cards = validate_cards(action.get("cards"), held)
@@ -351,24 +388,29 @@ class YayaFugouMatch(Match):
             if shape.kind != top.shape.kind or shape.size != top.shape.size:
                 raise IllegalAction(f"follow with a {top.shape.kind} of {top.shape.size} card(s), or pass")
             raise IllegalAction("that play is not stronger than the one on the table")
-        return self._play(seat, cards, as_map, shape)
+        return self._play(seat, list(cards), as_map, shape)  # the caller's list is copied
 
     def _perform(self, seat: int, action: Action) -> list[Event]:
+        """A listed action: plays are shared objects whose shape is known, gives are legal."""
         kind = action["type"]
         if kind == "play":
             cards: list[str] = action["cards"]
-            as_map: dict[str, str] | None = action.get("as")
-            if as_map is None:
-                single = SINGLE_SHAPES.get(cards[0]) if len(cards) == 1 else None
-                return self._play(seat, cards, {}, single or classify(cards, {}))
-            return self._play(seat, cards, dict(as_map), classify(cards, as_map))
+            names: dict[str, str] | None = action.get("as")
+            shape = play_shape(action)
+            if shape is None:
+                shape = classify(cards, names or {})
+            return self._play(seat, cards, dict(names) if names else {}, shape)
         if kind == "pass":
             return self._apply_pass(seat)
+        if kind == "give":
+            step, poorer = self._step_of(seat)
+            return self._give(seat, step, poorer, action["cards"])
         return self._apply(seat, action)
 
     def _play(self, seat: int, cards: list[str], as_map: dict[str, str], shape: Shape) -> list[Event]:
-        """Put a valid play on the table."""
+        """Put a valid play on the table (`cards` is kept: a listed action's list, never changed)."""
         hand_state = self.hand
+        assert hand_state is not None
         held = hand_state.hands[seat]
         if len(cards) == 1:
             kept = held[:]
@@ -376,12 +418,21 @@ class YayaFugouMatch(Match):
         else:
             kept = [card for card in held if card not in cards]
         hand_state.hands[seat] = kept
-        hand_state.pile.append(TablePlay(seat, list(cards), as_map, shape))
+        hand_state.pile.append(TablePlay(seat, cards, as_map, shape))
         hand_state.passed = []
-        event: Event = {"type": "play", "seat": seat, "cards": list(cards), "as": as_map}
-        event.update(describe(shape))
+        all_f = shape.all_f
+        event: Event = {
+            "type": "play",
+            "seat": seat,
+            "cards": list(cards),
+            "as": as_map,
+            "kind": shape.kind,
+            "size": shape.size,
+            "rank": "F" if all_f else NATURAL_RANKS[shape.top],
+            "all_f": all_f,
+        }
         events: list[Event] = [event]
-        if self.options.revolution and len(cards) >= REVOLUTION_SIZE:
+        if len(cards) >= REVOLUTION_SIZE and self.options.revolution:
             if hand_state.revolution:
                 hand_state.revolution = False
                 hand_state.revolution_used = True
@@ -406,6 +457,7 @@ class YayaFugouMatch(Match):
 
     def _next_holding(self, seat: int) -> int:
         """The next seat in turn order that still holds cards."""
+        assert self.hand is not None
         hands = self.hand.hands
         players = self.players
         for step in range(1, players + 1):
@@ -416,6 +468,7 @@ class YayaFugouMatch(Match):
 
     def _finish_hand(self, remaining: list[int]) -> list[Event]:
         hand_state = self.hand
+        assert hand_state is not None
         order = finishing_order(hand_state.out_order, hand_state.f_out, remaining)
         titles, places, scores = hand_result(order, self.point_table)
         for seat, value in enumerate(scores):
@@ -453,47 +506,45 @@ class YayaFugouMatch(Match):
         return events
 
     # ---- views ---------------------------------------------------------------------------------
-    def _trick_json(self) -> dict[str, Any]:
-        hand_state = self.hand
-        return _round_json(hand_state.leader, hand_state.pile)
-
     def view(self, seat: int | None) -> dict[str, Any]:
         hand_state = self.hand
-        in_hand = hand_state is not None
+        if hand_state is None:
+            return self._view_between_hands(seat)
         phase = self.phase
-        players = self.players
+        last_round = hand_state.last_round
         view = self._common_view(
             seat,
-            hand_state.hands if in_hand else None,
-            trick=self._trick_json() if phase == "play" else None,
-            last_trick=_last_round_json(hand_state.last_round) if in_hand and hand_state.last_round else None,
-            dealer=hand_state.dealer if in_hand else self.seat_after(0, len(self.hands)),
+            hand_state.hands,
+            trick=_round_json(hand_state.leader, hand_state.pile) if phase == "play" else None,
+            last_trick=_last_round_json(last_round) if last_round else None,
+            dealer=hand_state.dealer,
             hand_no=self.hand_no,
             hands_total=self.hands_total,
         )
+        top = hand_state.top
         view |= {
-            "top": hand_state.top.to_json() if in_hand and hand_state.top else None,
-            "pile": [play.to_json() for play in hand_state.pile] if in_hand else [],
-            "leader": hand_state.leader if self.phase == "play" else None,
-            "passed": list(hand_state.passed) if in_hand else [],
-            "revolution": hand_state.revolution if in_hand else False,
-            "revolution_used": hand_state.revolution_used if in_hand else False,
+            "top": top.to_json() if top else None,
+            "pile": [play.to_json() for play in hand_state.pile],
+            "leader": hand_state.leader if phase == "play" else None,
+            "passed": list(hand_state.passed),
+            "revolution": hand_state.revolution,
+            "revolution_used": hand_state.revolution_used,
             "titles": list(self.titles) if self.titles else None,
-            "title_table": list(titles_for(players)),
+            "title_table": list(titles_for(self.players)),
             "title_names": TITLE_NAMES,
             "points": {title: self.point_table.points(title) for title in TITLE_NAMES},
-            "out_order": list(hand_state.out_order) if in_hand else [],
-            "f_out": list(hand_state.f_out) if in_hand else [],
-            "places": self._places() if in_hand else [None] * players,
-            "exchange": [step.to_json() for step in hand_state.exchange] if in_hand else [],
+            "out_order": list(hand_state.out_order),
+            "f_out": list(hand_state.f_out),
+            "places": self._places(),
+            "exchange": [step.to_json() for step in hand_state.exchange],
             "exchange_given": [],
             "exchange_received": [],
             "forced": [],
-            "aside_count": len(hand_state.aside) if in_hand else 0,
-            "first_lead": hand_state.first_lead if in_hand else None,
+            "aside_count": len(hand_state.aside),
+            "first_lead": hand_state.first_lead,
             "rules": {"exchange": self.options.exchange, "revolution": self.options.revolution},
         }
-        if in_hand and seat is not None:
+        if seat is not None:
             given, received = self._exchanged_by(seat)
             view["exchange_given"] = given
             view["exchange_received"] = received
@@ -504,10 +555,48 @@ class YayaFugouMatch(Match):
         view["message"] = self._message(seat)
         return view
 
+    def _view_between_hands(self, seat: int | None) -> dict[str, Any]:
+        """The view before the first deal and after the match (no hand in progress)."""
+        players = self.players
+        view = self._common_view(
+            seat,
+            None,
+            trick=None,
+            last_trick=None,
+            dealer=self.seat_after(0, len(self.hands)),
+            hand_no=self.hand_no,
+            hands_total=self.hands_total,
+        )
+        view |= {
+            "top": None,
+            "pile": [],
+            "leader": None,
+            "passed": [],
+            "revolution": False,
+            "revolution_used": False,
+            "titles": list(self.titles) if self.titles else None,
+            "title_table": list(titles_for(players)),
+            "title_names": TITLE_NAMES,
+            "points": {title: self.point_table.points(title) for title in TITLE_NAMES},
+            "out_order": [],
+            "f_out": [],
+            "places": [None] * players,
+            "exchange": [],
+            "exchange_given": [],
+            "exchange_received": [],
+            "forced": [],
+            "aside_count": 0,
+            "first_lead": None,
+            "rules": {"exchange": self.options.exchange, "revolution": self.options.revolution},
+        }
+        view["message"] = self._message(seat)
+        return view
+
     def _exchanged_by(self, seat: int) -> tuple[list[str], list[str]]:
         """Cards `seat` gave away and received in this hand's exchange (only it knows them)."""
         given: list[str] = []
         received: list[str] = []
+        assert self.hand is not None
         for step in self.hand.exchange:
             if step.giver == seat:
                 given += step.given or []
@@ -526,6 +615,7 @@ class YayaFugouMatch(Match):
 
     def _places(self) -> list[int | None]:
         hand_state = self.hand
+        assert hand_state is not None
         places: list[int | None] = [None] * self.players
         for index, seat in enumerate(hand_state.out_order):
             places[seat] = index + 1
@@ -540,6 +630,7 @@ class YayaFugouMatch(Match):
         if phase == "deal":
             return {"en": "Shuffling and dealing…", "ja": "シャッフルして配っています…"}
         if phase == "exchange":
+            assert self.hand is not None
             if self.hand.exchange and all(step.given is None for step in self.hand.exchange):
                 return {
                     "en": "Exchange: the poorer players hand over their strongest cards.",
@@ -550,6 +641,7 @@ class YayaFugouMatch(Match):
                 "ja": "カード交換：裕福な側が好きなカードを返します。",
             }
         hand_state = self.hand
+        assert hand_state is not None
         reversed_note = (
             {"en": " Revolution: strength is reversed.", "ja": " 革命中：強さが逆転しています。"}
             if hand_state.revolution
@@ -625,6 +717,77 @@ def free_gives(hand: list[str], count: int) -> list[list[str]]:
     for f_used in range(min(count, len(fs)) + 1):
         for chosen in combinations(naturals, count - f_used):
             out.append([*chosen, *fs[:f_used]])
+    return out
+
+
+_GIVES: Final[dict[int, Action]] = {}
+"""Key of the cards (`_give_key`) → the one `give` action for them, shared by every match (a
+memo of immutable values; gifts are of one or two cards, so it holds a few thousand at most): a
+richer seat choosing among up to 136 gifts keeps a list of shared objects instead of 136 new
+ones (about 34 KB) while it decides."""
+_GIVE_CODE: Final[dict[str, int]] = {card: index + 1 for card, index in LISTING_ORDER.items()}
+
+
+def _give_key(cards: list[str]) -> int:
+    key = 0
+    for card in cards:
+        key = key << 6 | _GIVE_CODE[card]
+    return key
+
+
+def give_action(cards: list[str]) -> Action:
+    """The shared `{"type": "give", "cards": cards}` (read it, never change it)."""
+    key = _give_key(cards)
+    action = _GIVES.get(key)
+    if action is None:
+        action = _GIVES[key] = {"type": "give", "cards": list(cards)}
+    return action
+
+
+def _give_of(key: int, first: str, second: str | None) -> Action:
+    """`give_action` for one or two cards whose key is known."""
+    action = _GIVES.get(key)
+    if action is None:
+        action = _GIVES[key] = {"type": "give", "cards": [first] if second is None else [first, second]}
+    return action
+
+
+_PAIRS: Final[list[list[Action | None]]] = [[None] * 64 for _ in range(64)]
+"""`_PAIRS[a][b]`: the shared gift of the cards coded a and b (`_GIVE_CODE`), once made: a
+richer seat's list of about a hundred pairs is built by indexing, not hashing."""
+
+
+def free_give_actions(hand: list[str], count: int) -> list[Action]:
+    """`free_gives` as shared actions, in the same order."""
+    if count > 2:  # no title pair swaps more than two cards: kept general, not memoized
+        return [{"type": "give", "cards": cards} for cards in free_gives(hand, count)]
+    naturals = [card for card in hand if not IS_F[card]]
+    fs = [card for card in F_CARDS if card in hand]
+    codes = [_GIVE_CODE[card] for card in naturals]
+    out: list[Action] = []
+    if count == 1:
+        for index, card in enumerate(naturals):
+            out.append(_give_of(codes[index], card, None))
+        if fs:
+            out.append(_give_of(_GIVE_CODE[fs[0]], fs[0], None))
+        return out
+    total = len(naturals)
+    for first in range(total):
+        code = codes[first]
+        row = _PAIRS[code]
+        card = naturals[first]
+        for second in range(first + 1, total):
+            other = codes[second]
+            action = row[other]
+            if action is None:
+                action = row[other] = _give_of(code << 6 | other, card, naturals[second])
+            out.append(action)
+    if fs:
+        f_code = _GIVE_CODE[fs[0]]
+        for index, card in enumerate(naturals):
+            out.append(_give_of(codes[index] << 6 | f_code, card, fs[0]))
+        if len(fs) > 1:
+            out.append(_give_of(f_code << 6 | _GIVE_CODE[fs[1]], fs[0], fs[1]))
     return out
 
 
