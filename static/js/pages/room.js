@@ -78,7 +78,9 @@ export function roomPage(code) {
           return;
         }
         page.connection = status;
-        if (status === "open") page.chat.reload(); // lines sent while away are read back
+        // Lines sent while away are read back, once the server's first room message shows the
+        // socket is subscribed: read at "open", a line said in between would reach neither.
+        if (status === "open") page.chatBehind = true;
         page.table.setConnection(status);
         renderConnection(seconds);
       },
@@ -101,6 +103,10 @@ export function roomPage(code) {
 
   function handleMessage(message) {
     if (message.type === "room") {
+      if (page.chatBehind) {
+        page.chatBehind = false;
+        page.chat.reload();
+      }
       const previousStatus = page.room && page.room.match ? page.room.match.status : null;
       page.room = message.room;
       page.table.setRoom(page.room);
