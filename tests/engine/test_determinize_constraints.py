@@ -9,23 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import CHANCE, GAMES, Match
-from engine.bots import bot_action
+from engine import Match
 from engine.infoset import DeterminizeFailed, InfoSet, _constrained_deal
+from tests.engine.test_search_determinize import _decisions as every_decision
 
 
 def _decisions(game_id: str, players: int, seed: int) -> Iterator[tuple[Match, int]]:
-    """(match, seat) before every decision with a choice, in a match played by the basic bots."""
-    match = GAMES[game_id].new_match(players, seed=seed)
-    rng = random.Random(seed)
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-            continue
+    """(match, seat) before every decision with a choice, in a whole match (the game's default
+    table) played by the basic bots."""
+    for match, seat in every_decision(game_id, players, seed, hands=None):
         if len(match.legal_actions(seat)) > 1:
             yield match, seat
-        match.apply(seat, bot_action(match, seat, rng))
 
 
 def _real_hand(match: Match, seat: int) -> list[str]:

@@ -16,10 +16,11 @@ CONFIGS = [(game_id, players) for game_id in sorted(GAMES) for players in range(
 )]
 
 
-def _decisions(game_id: str, players: int, seed: int, hands: int = 1):
-    """Yield (match, seat) before every decision of a match played by the basic bots."""
+def _decisions(game_id: str, players: int, seed: int, hands: int | None = 1):
+    """Yield (match, seat) before every decision of a match played by the basic bots (of
+    `hands` hands; None: the game's default table)."""
     game = GAMES[game_id]
-    match = game.new_match(players, {"hands": hands}, seed=seed)
+    match = game.new_match(players, None if hands is None else {"hands": hands}, seed=seed)
     rng = random.Random(seed)
     while not match.is_over:
         seat = match.to_act()[0]
