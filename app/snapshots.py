@@ -191,6 +191,8 @@ class Snapshot:
     version: int
     seats: dict[int | None, SeatState] = field(default_factory=dict)
     events: dict[int | None, str] = field(default_factory=dict)
+    # The current hand's events for readers that just connected (app/hand_log.py), built once.
+    hand_log: str | None = None
 
 
 def state_message(
@@ -201,11 +203,13 @@ def state_message(
     events: str,
     total: int,
     hands: Callable[[], Sequence[dict[str, Any]]],
+    hand_log: str | None = None,
 ) -> str:
     """The `state` message for a reader holding `seats` (empty: a spectator), as text.
     `total` finished hands, whose records `hands()` gives: asked for and encoded only for a
     reader that lacks some (on connect, when a hand ends), not kept as text for the match's
-    whole life (a game may build its records on each call: engine.core `_hand_records`)."""
+    whole life (a game may build its records on each call: engine.core `_hand_records`).
+    `hand_log`: the current hand's events as a JSON array, for a reader that just connected."""
     same_seats = reader.seats == seats
     patched: list[str] = []
     held: dict[str, Parts] = {}
@@ -231,8 +235,9 @@ def state_message(
         start = reader.hands if reader.hands < total else 0
         sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands()[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
+    log_part = f',"hand_log":{hand_log}' if hand_log is not None else ""
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'
         f'"legal":{legal},"spectator":{spectator},"patched":{dumps(patched)},"events":{events},'
-        f'"hands_total":{total}{sent_hands}}}'
+        f'"hands_total":{total}{sent_hands}{log_part}}}'
     )

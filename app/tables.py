@@ -39,11 +39,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bot_pool import BotPool
 from app.db import Database
+from app.hand_log import AutoMoves, auto_mark, current_hand_events
 from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from app.pubsub import PubSub
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
-from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
@@ -134,6 +135,8 @@ class LiveMatch:
     deals: DealPlan | None = None
     # The room's turn timer in seconds (None: off); settings change only between matches.
     turn_timer: int | None = None
+    # Moves a bot made for a person's seat (app/hand_log.py); the service keeps the dict.
+    auto_moves: AutoMoves = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -241,9 +244,14 @@ class LiveMatch:
             if any(seat not in snapshot.seats for seat in wanted):
                 return None
         events = self.events_text(snapshot, reader.version)
+        hand_log = None
+        if reader.version is None:  # a reader that just connected gets the whole hand's events
+            if snapshot.hand_log is None:
+                snapshot.hand_log = dumps(current_hand_events(self.match, snapshot.version, self.auto_moves))
+            hand_log = snapshot.hand_log
         match = self.match
         return state_message(
-            self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands
+            self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands, hand_log
         )
 
 
@@ -291,6 +299,7 @@ class TableService:
         # person is away, and seats whose turn timer ran out -> the version of that one move.
         self._standins: dict[int, set[int]] = {}
         self._forced: dict[int, dict[int, int]] = {}
+        self._auto_moves: dict[int, AutoMoves] = {}
 
     # ---- cache --------------------------------------------------------------------------------
     def lock(self, match_id: int) -> asyncio.Lock:
@@ -326,6 +335,7 @@ class TableService:
             finished=stored.finished,
             deals=deals,
             turn_timer=stored.turn_timer,
+            auto_moves=self._auto_moves.setdefault(match_id, {}),
         )
         self._live[match_id] = live
         return live
@@ -411,6 +421,8 @@ class TableService:
             self.forget(old.match_id)
             self._standins.pop(old.match_id, None)
             self._forced.pop(old.match_id, None)
+            self._auto_moves.pop(old.match_id, None)
+        live.auto_moves = self._auto_moves.setdefault(live.match_id, live.auto_moves)
         self._live[live.match_id] = live
         await self.publish_state(live.match_id)
         await self._turns_changed(live, -1)
@@ -468,11 +480,16 @@ class TableService:
         await self.publish_state(match_id)
         self.kick(match_id)
 
-    async def _apply_and_commit(self, live: LiveMatch, seat: int, action: dict[str, Any]) -> None:
-        """Apply `action` (and any chance that follows) and commit it; see the module docstring."""
+    async def _apply_and_commit(
+        self, live: LiveMatch, seat: int, action: dict[str, Any], auto: str | None = None
+    ) -> None:
+        """Apply `action` (and any chance that follows) and commit it; see the module docstring.
+        `auto` ("time" or "away") marks a bot's move for a person's seat (app/hand_log.py)."""
         before = live.version
         try:
             events = live.match.apply(seat, action)
+            if auto is not None:
+                events = [auto_mark(seat, auto, before + 1, len(events)), *events]
         except IllegalAction as exc:
             raise ActionRejected("illegal", exc.reason) from None
         except Exception:
@@ -483,7 +500,13 @@ class TableService:
             raise ActionRejected("illegal", "the game could not apply this action") from None
         events.extend(self._settle_chance(live.match, live.deals))
         refusal = "the action could not be saved; the table was reloaded"
-        await self._commit_or_forget(live, before, events, refusal)
+        if auto is not None:  # before the commit: a reader connecting right after it sees the mark
+            live.auto_moves[before + 1] = (seat, auto)
+        try:
+            await self._commit_or_forget(live, before, events, refusal)
+        except ActionRejected:
+            live.auto_moves.pop(before + 1, None)
+            raise
 
     async def _commit_or_forget(
         self, live: LiveMatch, before: int, events: list[dict[str, Any]], refusal: str
@@ -569,6 +592,14 @@ class TableService:
             if seat in self._standins.get(live.match_id, ()) or self._forced_at(live, seat):
                 return seat
         return None
+
+    def _auto_reason(self, live: LiveMatch, seat: int) -> str | None:
+        """Why the automation moves this seat: "time" (its turn timer ran out), "away" (a bot stands
+        in for its person), or None for a bot's own seat."""
+        controller = live.controllers.get(seat)
+        if controller is None or controller.kind != "person":
+            return None
+        return "time" if self._forced_at(live, seat) else "away"
 
     def _forced_at(self, live: LiveMatch, seat: int) -> bool:
         return self._forced.get(live.match_id, {}).get(seat) == live.version
@@ -715,7 +746,7 @@ class TableService:
                         else:
                             if action is None:
                                 action = await self._decide(live, seat, rng)
-                            await self._apply_and_commit(live, seat, action)
+                            await self._apply_and_commit(live, seat, action, self._auto_reason(live, seat))
                 except ActionRejected as rejected:
                     failures += 1
                     if rejected.code != "stale" or failures >= 5:
