@@ -74,6 +74,9 @@ import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
 import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
+import { CATCH_UP_ACTIONS, Motion } from "./motion.js";
+import { AUTO_NOTE_MS, autoNotices, awaySummary, awaySummaryBox, markedEvents } from "./notices.js";
+import { beep, eventSounds } from "./sounds.js";
 
 const pluginCache = new Map();
 
@@ -193,28 +196,6 @@ function setSound(on) {
   } catch { /* private mode: the toggle lasts for this page only */ }
 }
 
-let audio = null;
-
-/** A short two-tone beep made with WebAudio (no sound file to fetch). */
-function beep() {
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const now = audio.currentTime;
-    const gain = audio.createGain();
-    gain.connect(audio.destination);
-    gain.gain.setValueAtTime(0.0001, now);
-    gain.gain.exponentialRampToValueAtTime(0.15, now + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.3);
-    [660, 880].forEach((frequency, i) => {
-      const tone = audio.createOscillator();
-      tone.frequency.value = frequency;
-      tone.connect(gain);
-      tone.start(now + i * 0.12);
-      tone.stop(now + 0.12 + i * 0.12);
-    });
-  } catch { /* no audio here: the title and the highlight still tell */ }
-}
-
 /** Why a card cannot be played, when the plugin has nothing more precise to say. */
 export function genericRefusal(ctx, card, deck) {
   if (!ctx.isMyTurn) return t("refuse.not_your_turn");
@@ -262,6 +243,14 @@ export class Table {
     this.timers = new Map();
     this.timerTick = null;
     this.presenceNotes = [];
+    // Cards that move (motion.js): off for the first state and whenever the client catches up.
+    this.motion = new Motion();
+    this.motionOk = false;
+    // "Time's up" and "Bot played … (time)" lines, and the away summary (notices.js).
+    this.autoNotes = [];
+    this.awayMoves = null;
+    // The version a refusal notice describes: it goes once the table has moved on.
+    this.noticeVersion = null;
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
     // A page shows one table at a time; when a page is drawn again (a language switch) the new
     // table takes the window listener over, so the old one is not kept alive and redrawn.
@@ -373,6 +362,9 @@ export class Table {
   /** A new `state` message from the server. */
   setState(message) {
     const firstState = this.state === null || this.state.match_id !== message.match_id;
+    const previous = firstState ? null : this.state;
+    this.motionOk = Boolean(previous) && !message.hand_log && !document.hidden
+      && message.version - previous.version <= CATCH_UP_ACTIONS;
     this.state = message;
     this.pending = false;
     const held = this.heldSeats();
@@ -394,6 +386,9 @@ export class Table {
       this.seenHands = hands.length;
     }
     this.recordLog(message, view, firstState);
+    this.noteAutoMoves(message, previous, view);
+    if (this.noticeVersion !== null && message.version !== this.noticeVersion) this.clearNotice();
+    if (previous && soundOn()) eventSounds(message.events);
     const handKey = `${this.activeSeat}:${view ? (view.hand || []).join(",") : ""}`;
     if (handKey !== this.selectedFor) {
       this.selected = [];
@@ -403,12 +398,70 @@ export class Table {
   }
 
   /**
+   * What the server's marks of bot moves for people call for (notices.js): a line for each
+   * timed-out move, and, when a socket's first state brings the hand's events after an
+   * absence, the summary of what the stand-in played for this person's seats since they last
+   * saw the table (kept per match in localStorage, so a new tab knows it too).
+   */
+  noteAutoMoves(message, previous, view) {
+    const key = `cardtable.seen.${message.match_id}`;
+    let seen = previous ? previous.version : null;
+    try {
+      if (seen === null) seen = Number(localStorage.getItem(key) || 0);
+      localStorage.setItem(key, String(message.version));
+    } catch { /* private mode: the summary covers the whole hand */ }
+    const mine = this.heldSeats();
+    if (Array.isArray(message.hand_log)) {
+      const moves = awaySummary(message.hand_log, mine, seen || 0);
+      if (moves) this.awayMoves = { moves, handNo: view ? view.hand_no : null };
+    } else if (previous) {
+      const now = Date.now();
+      this.autoNotes = this.autoNotes.filter((note) => note.until > now)
+        .concat(autoNotices(message.events, mine, (n) => this.seatName(n, true), this.plugin.deck)
+          .map((note) => ({ ...note, until: now + AUTO_NOTE_MS })));
+      if (this.autoNotes.length) {
+        clearTimeout(this.autoTimer);
+        const next = Math.min(...this.autoNotes.map((note) => note.until)) - now;
+        this.autoTimer = setTimeout(() => this.render(), Math.max(50, next + 50));
+      }
+    }
+    // The summary is about this hand: a new hand (or the match's end) ends it.
+    if (this.awayMoves && view && this.awayMoves.handNo !== view.hand_no) this.awayMoves = null;
+  }
+
+  /** The timed-out moves' lines and the away summary, above the felt (null: none). */
+  autoLine() {
+    const now = Date.now();
+    this.autoNotes = this.autoNotes.filter((note) => note.until > now);
+    const lines = this.autoNotes.map((note) => h("span", {
+      class: ["table-auto", note.mine && "mine"], "data-testid": note.mine ? "auto-notice-mine" : "auto-notice",
+    }, note.text));
+    const summary = this.awayMoves ? awaySummaryBox(this.awayMoves.moves, {
+      name: (n) => this.seatName(n, true),
+      card: (code) => cardEl(code, this.plugin.deck, { size: "sm" }),
+      several: this.heldSeats().length > 1,
+      onDismiss: () => {
+        this.awayMoves = null;
+        this.render();
+      },
+    }) : null;
+    if (!lines.length && !summary) return null;
+    return h("div", { class: "table-auto-notes", role: "status" }, lines, summary);
+  }
+
+  /**
    * The play log of the current hand, built from the public events of successive state messages
-   * (every bid, pass and card, and who took each trick). A person who arrives mid-hand starts
-   * from the trick on the felt and is told that earlier plays are missing.
+   * (every bid, pass and card, and who took each trick). A socket's first state brings the
+   * hand's events so far (`hand_log`), so the log is complete after a page load or a reconnect;
+   * without them (an older server) it starts from the trick on the felt and says so.
    */
   recordLog(message, view, firstState) {
     if (!view) return;
+    if (Array.isArray(message.hand_log)) {
+      this.log = { handNo: view.hand_no, partial: false, entries: [] };
+      this.logEvents(message.hand_log);
+      return;
+    }
     if (firstState || !this.log || this.log.handNo !== view.hand_no) {
       const cards = view.trick && view.trick.cards ? view.trick.cards : [];
       const started = Boolean(view.last_trick) || cards.length > 0;
@@ -418,32 +471,46 @@ export class Table {
         return;
       }
     }
-    for (const event of message.events || []) {
-      if (event.hand_no !== undefined && event.hand_no !== this.log.handNo && ["deal", "dealt", "hand_start"].includes(event.type)) {
-        this.log = { handNo: event.hand_no, partial: false, entries: [] };
-        continue;
+    this.logEvents(message.events || []);
+  }
+
+  /** Adds public events to the play log; a move a bot made for a person is marked so. */
+  logEvents(events) {
+    const botFor = markedEvents(events);
+    events.forEach((event, index) => {
+      if (event.type === "auto") return;
+      const before = this.log.entries.length;
+      this.logEvent(event);
+      if (botFor.has(index)) for (const entry of this.log.entries.slice(before)) entry.bot = botFor.get(index);
+    });
+  }
+
+  /** One public event as a play-log entry (a plugin may word it or leave it out). */
+  logEvent(event) {
+    if (event.hand_no !== undefined && event.hand_no !== this.log.handNo && ["deal", "dealt", "hand_start"].includes(event.type)) {
+      this.log = { handNo: event.hand_no, partial: false, entries: [] };
+      return;
+    }
+    let text;
+    if (this.plugin.logEvent) {
+      try {
+        text = this.plugin.logEvent(event, this.context());
+      } catch (error) {
+        console.error("plugin log failed", error);
       }
-      let text;
-      if (this.plugin.logEvent) {
-        try {
-          text = this.plugin.logEvent(event, this.context());
-        } catch (error) {
-          console.error("plugin log failed", error);
-        }
-      }
-      if (text === null) continue;
-      if (text !== undefined) {
-        this.log.entries.push({ kind: "note", seat: event.seat ?? null, text, cards: event.cards || (event.card ? [event.card] : []) });
-      } else if (event.type === "play") {
-        this.log.entries.push({ kind: "play", seat: event.seat, cards: event.cards || [event.card] });
-      } else if (event.type === "pass") {
-        this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
-      } else if (event.type === "bid") {
-        const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
-        this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
-      } else if (event.type === "trick") {
-        this.log.entries.push({ kind: "trick", winner: event.winner });
-      }
+    }
+    if (text === null) return;
+    if (text !== undefined) {
+      this.log.entries.push({ kind: "note", seat: event.seat ?? null, text, cards: event.cards || (event.card ? [event.card] : []) });
+    } else if (event.type === "play") {
+      this.log.entries.push({ kind: "play", seat: event.seat, cards: event.cards || [event.card] });
+    } else if (event.type === "pass") {
+      this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
+    } else if (event.type === "bid") {
+      const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
+      this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
+    } else if (event.type === "trick") {
+      this.log.entries.push({ kind: "trick", winner: event.winner });
     }
   }
 
@@ -467,7 +534,8 @@ export class Table {
     const row = (entry) => h("li", { class: "log-row" },
       h("span", { class: "log-seat" }, entry.seat !== null && entry.seat !== undefined ? this.seatName(entry.seat, true) : ""),
       entry.kind === "play" ? null : h("span", { class: "log-text" }, entry.text),
-      entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null);
+      entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null,
+      entry.bot !== undefined ? h("span", { class: "log-bot", "data-testid": "log-bot" }, t("auto.log", { name: this.seatName(entry.bot, true) })) : null);
     return h("div", { class: "dialog-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
       h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "data-testid": "play-log" },
         h("h2", null, t("log.title", { n: view.hand_no ?? 1 })),
@@ -478,15 +546,23 @@ export class Table {
         h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("common.close")))));
   }
 
-  showNotice(text) {
+  /** One line under the hand for 6 s; `untilMove`: only while the table is at this version (a
+   * "must follow suit" goes once the trick it was about has moved on). */
+  showNotice(text, untilMove = false) {
     this.pending = false;
     this.notice = text;
+    this.noticeVersion = untilMove && this.state ? this.state.version : null;
     this.render();
     clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => {
-      this.notice = null;
-      this.render();
-    }, 6000);
+    this.noticeTimer = setTimeout(() => this.clearNotice(), 6000);
+  }
+
+  clearNotice() {
+    clearTimeout(this.noticeTimer);
+    this.noticeVersion = null;
+    if (this.notice === null) return;
+    this.notice = null;
+    this.render();
   }
 
   heldSeats() {
@@ -549,6 +625,8 @@ export class Table {
     const ok = this.sendRaw({ type: "action", seat: this.activeSeat, version: this.state.version, action });
     if (ok) {
       this.pending = true;
+      // A "Time's up" line has been read once the person plays again themselves.
+      this.autoNotes = this.autoNotes.filter((note) => !note.mine);
       this.render();
     } else {
       this.showNotice(t("conn.closed", { s: "…" }));
@@ -570,6 +648,7 @@ export class Table {
       return;
     }
     this.root.classList.add("has-table");
+    const before = this.motion.capture(this.root);
     // The width this drawing was made for: a redraw after a resize is seen (tests wait on it).
     this.root.dataset.drawnWidth = String(window.innerWidth);
     const ctx = this.context();
@@ -593,6 +672,7 @@ export class Table {
     } else {
       replace(this.root, head, rest);
     }
+    this.motion.play(this.root, before, this.motionOk);
     this.revealControls();
   }
 
@@ -657,6 +737,7 @@ export class Table {
         this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
       this.awayLine(),
+      this.autoLine(),
       view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
 
@@ -764,20 +845,27 @@ export class Table {
       style: `--plays: ${shownPlays.size}`,
     });
     const seatOrder = [...slots.left].reverse().concat(slots.top, slots.right, slots.bottom);
+    // Who led the trick under way, and the order of its plays (numbered, for phones, where the
+    // plays sit close together): the leader's play is marked.
+    const leader = trickPlays.size && view.trick ? view.trick.leader : null;
+    const playOrder = [...shownPlays].sort((a, b) => a[1][0].order - b[1][0].order).map(([n]) => n);
     for (const [n, play] of [...shownPlays]) {
       const pos = Table.playAnchor(slots, n);
       const done = !trickPlays.size;
       const cardClass = done ? "done-trick-card" : "trick-card";
       zone.append(h("div", {
-        class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
+        class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned",
+          n === leader && "led"],
         // Kept inside the area by half a play's size, so a card never reaches a seat box.
         // A string: the DOM helper's style object cannot carry a CSS custom property.
         style: `--dx: ${pos.dx}; --dy: ${pos.dy}; --along: ${pos.along}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small).toFixed(3)}; --fan-n: ${play.length}; order: ${seatOrder.indexOf(n)}`,
         dataset: { seat: String(n), count: String(play.length) },
-      }, play.map((entry) => h("div", {
+      }, play.map((entry, i) => h("div", {
         class: [cardClass, done && n === last.winner && "winner"],
         dataset: { seat: String(n), card: entry.card, order: String(entry.order) },
-      }, cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
+      }, i === 0
+        ? this.withBadge(cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" }), n, playOrder.indexOf(n) + 1, n === leader, done && n === last.winner)
+        : cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
     }
     if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, t("table.phase.match_over")));
     const row = (cls, seats) => h("div", { class: ["felt-row", cls] }, seats.map((n) => this.seatBox(n, view, ctx, toAct)));
@@ -787,6 +875,16 @@ export class Table {
       "data-testid": "felt",
     },
     row("felt-top", slots.top), row("felt-left", slots.left), zone, row("felt-right", slots.right), row("felt-bottom", slots.bottom));
+  }
+
+  /** A play's first card with its mark in the card's free corner: its place in the trick's
+   * order (the leader's in yellow), a star on the winner's of a finished trick. */
+  withBadge(card, seat, place, led, won) {
+    const name = this.seatName(seat, true);
+    const title = won ? t("table.play.won", { name }) : led ? t("table.play.led", { name }) : t("table.play.nth", { n: place, name });
+    card.append(h("span", { class: ["play-badge", led && "led", won && "won"], title, "aria-label": title, "data-testid": led ? "lead-mark" : null },
+      won ? "★" : String(place)));
+    return card;
   }
 
   /**
@@ -843,7 +941,7 @@ export class Table {
         console.error("plugin refusal failed", error);
       }
     }
-    this.showNotice(reason || genericRefusal(ctx, card, this.plugin.deck));
+    this.showNotice(reason || genericRefusal(ctx, card, this.plugin.deck), true);
   }
 
   handArea(view, ctx) {
