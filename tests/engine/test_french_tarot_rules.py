@@ -1,4 +1,4 @@
-"""French Tarot rules on constructed deals (seed 004 and the French Tarot section of RULINGS.md)."""
+"""French Tarot rules on constructed deals (seed 004 and the French Tarot section of docs/RULINGS.md)."""
 
 from __future__ import annotations
 
