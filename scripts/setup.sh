@@ -39,9 +39,17 @@ if [ ! -x .venv/bin/python ]; then
 fi
 extras=".[compile]"
 [ "$mode" = "--browser" ] && extras=".[test,compile]"
-step "installing Python packages $extras (first time 30-60 s, later a few seconds)"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e "$extras"
-took
+# pip runs again only when pyproject.toml (what to install) or the extras asked for changed.
+wanted="$extras $(sha256sum pyproject.toml | cut -d' ' -f1)"
+stamp=.venv/.cardtable-installed
+if [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+  step "Python packages $extras up to date"
+else
+  step "installing Python packages $extras (first time 30-60 s, later a few seconds)"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e "$extras"
+  echo "$wanted" >"$stamp"
+  took
+fi
 # Compile the engine's hot modules with mypyc (skipped when the sources did not change). It never
 # fails the set-up: without a C compiler, or if compiling fails, it says so in one line and the
 # engine runs from its Python sources.
