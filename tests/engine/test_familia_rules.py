@@ -1,7 +1,7 @@
 """Familia rules on constructed deals: set-up per seat count, the follow and batting rules in
 both phases, judging (with the seed's six-player example), void tricks, draws, trumps, jokers in
 the piles and in the hands, batting Familia, royal crests, the face-card set modes and the
-match's end. Seed 001 is the source; RULINGS.md settles the open points."""
+match's end. Seed 001 is the source; docs/RULINGS.md settles the open points."""
 
 from __future__ import annotations
 
