@@ -59,6 +59,10 @@
  *   mySeats   every seat this person holds          isMyTurn  legal.length > 0
  *   players   seat count                version  state version (actions in the log)
  *   send(action)          sends `action` for ctx.seat at the current version
+ *   sendAll(actions)      sends several actions of ctx.seat one after another, each once the state
+ *                         after the previous one has come and only while it is still legal (a
+ *                         choice of several cards the engine takes one at a time: French Tarot's
+ *                         discard, confirmed at once)
  *   selected              card codes the player has selected (multi-card plays); kept until the
  *                         hand changes.  setSelected(cards) replaces it and redraws.
  *   seatName(n)           display name of seat n ("you" added for own seats)
@@ -395,6 +399,7 @@ export class Table {
       this.selectedFor = handKey;
     }
     this.render();
+    this.continueSequence();
   }
 
   /**
@@ -550,6 +555,7 @@ export class Table {
    * "must follow suit" goes once the trick it was about has moved on). */
   showNotice(text, untilMove = false) {
     this.pending = false;
+    this.sequence = null; // a refusal or an error: the rest of a sequence is not sent
     this.notice = text;
     this.noticeVersion = untilMove && this.state ? this.state.version : null;
     this.render();
@@ -611,6 +617,7 @@ export class Table {
         table.render();
       },
       send: (action) => this.sendAction(action),
+      sendAll: (actions) => this.sendSequence(actions),
       seatName: (n) => this.seatName(n),
       card: (code, options) => cardEl(code, plugin.deck, options),
       h,
@@ -618,6 +625,31 @@ export class Table {
       lang: lang(),
       redraw: () => this.render(),
     };
+  }
+
+  /** Send `actions` one at a time for the shown seat (see ctx.sendAll). */
+  sendSequence(actions) {
+    const [first, ...rest] = actions;
+    if (!first || !this.state) return false;
+    this.sequence = rest.length ? { seat: this.activeSeat, matchId: this.state.match_id, actions: rest } : null;
+    return this.sendAction(first);
+  }
+
+  /** After a state: the next action of a sequence, when its seat may make it now; a sequence
+   * whose next action is not legal any more (the table changed) is dropped. */
+  continueSequence() {
+    const sequence = this.sequence;
+    if (!sequence || !this.state) return;
+    const legal = this.legalFor(sequence.seat);
+    if (sequence.matchId !== this.state.match_id) this.sequence = null;
+    if (!this.sequence || !legal.length) return;
+    const wanted = JSON.stringify(sequence.actions[0]);
+    const action = legal.find((a) => JSON.stringify(a) === wanted);
+    sequence.actions.shift();
+    if (!sequence.actions.length || !action) this.sequence = null;
+    if (!action) return;
+    this.activeSeat = sequence.seat;
+    this.sendAction(action);
   }
 
   sendAction(action) {
