@@ -255,6 +255,9 @@ export class Table {
     this.awayMoves = null;
     // The version a refusal notice describes: it goes once the table has moved on.
     this.noticeVersion = null;
+    // Cards that came into the hand during the hand (kitty, dog, exchange), marked until the
+    // person's next action: "seat:hand number" they belong to, and the cards.
+    this.newCards = { key: "", cards: new Set() };
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
     // A page shows one table at a time; when a page is drawn again (a language switch) the new
     // table takes the window listener over, so the old one is not kept alive and redrawn.
@@ -391,6 +394,7 @@ export class Table {
     }
     this.recordLog(message, view, firstState);
     this.noteAutoMoves(message, previous, view);
+    this.noteNewCards(previous, view);
     if (this.noticeVersion !== null && message.version !== this.noticeVersion) this.clearNotice();
     if (previous && soundOn()) eventSounds(message.events);
     const handKey = `${this.activeSeat}:${view ? (view.hand || []).join(",") : ""}`;
@@ -400,6 +404,20 @@ export class Table {
     }
     this.render();
     this.continueSequence();
+  }
+
+  /** Cards in the shown hand that were not in it at the previous state of the same seat and hand
+   * (a deal fills an empty hand: nothing is new then). */
+  noteNewCards(previous, view) {
+    const key = view ? `${this.activeSeat}:${view.hand_no}` : "";
+    const before = previous && previous.views ? previous.views[String(this.activeSeat)] : null;
+    const now = new Set(view ? view.hand || [] : []);
+    if (key !== this.newCards.key) this.newCards = { key, cards: new Set() };
+    if (before && before.hand_no === view.hand_no && (before.hand || []).length) {
+      const had = new Set(before.hand);
+      for (const card of now) if (!had.has(card)) this.newCards.cards.add(card);
+    }
+    for (const card of this.newCards.cards) if (!now.has(card)) this.newCards.cards.delete(card);
   }
 
   /**
@@ -657,8 +675,10 @@ export class Table {
     const ok = this.sendRaw({ type: "action", seat: this.activeSeat, version: this.state.version, action });
     if (ok) {
       this.pending = true;
-      // A "Time's up" line has been read once the person plays again themselves.
+      // A "Time's up" line has been read once the person plays again themselves, and the cards
+      // new in the hand have been seen.
       this.autoNotes = this.autoNotes.filter((note) => !note.mine);
+      this.newCards.cards.clear();
       this.render();
     } else {
       this.showNotice(t("conn.closed", { s: "…" }));
@@ -942,11 +962,18 @@ export class Table {
     const onFelt = !(view.trick && view.trick.cards && view.trick.cards.length) && view.phase !== "match_over";
     if (onFelt && window.innerWidth < 700) return null;
     const label = this.plugin.lastTrickLabel ? t(this.plugin.lastTrickLabel) : t("table.last_trick");
+    // One group per play (a run of one seat's cards, as a pair or a straight), named once.
+    const plays = [];
+    for (const entry of last.cards) {
+      const group = plays[plays.length - 1];
+      if (group && group.seat === entry.seat) group.cards.push(entry.card);
+      else plays.push({ seat: entry.seat, cards: [entry.card] });
+    }
     return h("div", { class: "last-trick", "data-testid": "last-trick" },
       h("span", { class: "label" }, label),
-      h("div", { class: "card-row" }, last.cards.map((play) =>
-        h("span", { class: ["last-play", play.seat === last.winner && "winner"], title: this.seatName(play.seat) },
-          cardEl(play.card, this.plugin.deck, { size: "sm" }),
+      h("div", { class: "card-row" }, plays.map((play) =>
+        h("span", { class: ["last-play", play.seat === last.winner && "winner", play.cards.length > 1 && "several"], title: this.seatName(play.seat) },
+          h("span", { class: "last-play-cards" }, play.cards.map((card) => cardEl(card, this.plugin.deck, { size: "sm" }))),
           h("span", { class: "last-play-seat" }, this.seatName(play.seat, true))))),
       last.winner !== undefined && last.winner !== null
         ? h("span", { class: "last-winner" }, t("table.last_trick.winner", { name: this.seatName(last.winner, true) }))
@@ -1008,9 +1035,17 @@ export class Table {
       else this.refuse(card, ctx);
     };
     const onRefused = (card) => this.refuse(card, ctx);
+    const fresh = this.newCards.cards;
     const elements = cards.map((card) => {
       const state = stateOf(card);
-      return cardEl(card, this.plugin.deck, { state, onClick: state === "disabled" ? onRefused : onClick });
+      const el = cardEl(card, this.plugin.deck, {
+        state, onClick: state === "disabled" ? onRefused : onClick, extraClasses: fresh.has(card) ? ["is-new"] : [],
+      });
+      if (fresh.has(card)) {
+        el.dataset.new = "true";
+        el.title = `${el.title} (${t("table.card.new")})`;
+      }
+      return el;
     });
     const hand = h("div", { class: ["hand", ctx.isMyTurn && "my-turn"], "data-testid": "hand", dataset: { seat: String(this.activeSeat) } },
       cards.length ? this.handRows(elements) : h("p", { class: "muted" }, t("table.hand.empty")));

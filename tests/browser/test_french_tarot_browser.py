@@ -104,8 +104,8 @@ def play_hand(
             assert disabled.count() == len(facts["hand"]) - len(facts["legal"]) - chosen.count()
             confirm = page.get_by_test_id("ft-discard-confirm")
             if confirm.is_enabled():
+                done["discards"] += chosen.count()  # every chosen card goes at once
                 confirm.click()
-                done["discards"] += 1
             else:
                 click_first(page, LEGAL_CARDS)
             continue
