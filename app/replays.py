@@ -31,8 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import ApiError
 from app.match_store import MatchStore, StoredMatch
 from app.models import HandResult, MatchResult, MatchRow, MatchSeat, Person, Room
-from app.repository import BOT_NAME, is_member
-from app.room_names import room_display_name
+from app.repository import BOT_NAME, is_member, room_name_of
 from engine import GAMES, Game, Match
 
 CACHED_REPLAYS = 8
@@ -110,7 +109,7 @@ async def finished_match(
     room_name = None
     if room is not None:
         host = await session.get(Person, room.host_id)
-        room_name = room_display_name(room.name, host.name if host else None, room.game_id)
+        room_name = await room_name_of(session, room, host.name if host else None)
     seats = await _seats(session, match_id)
     stored = await store.load(match_id)
     return FinishedMatch(

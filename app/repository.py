@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, select
@@ -209,7 +210,7 @@ async def room_json(
     return {
         "code": room.code,
         "name": room.name,
-        "display_name": room_display_name(room.name, names.get(room.host_id), room.game_id),
+        "display_name": await room_name_of(session, room, names.get(room.host_id)),
         "game_id": room.game_id,
         "game_names": dict(game.names) if game else None,
         "host_id": room.host_id,
@@ -241,6 +242,31 @@ def _seat_name(kind: str | None, person_id: int | None, names: dict[int, str]) -
     if person_id is not None:
         return names.get(person_id)
     return BOT_NAME if kind == "bot" else None
+
+
+async def default_name_ordinals(session: AsyncSession, room_ids: Iterable[int]) -> dict[int, int]:
+    """For each of these rooms that has no name: which of its host's unnamed rooms of that game it
+    is (1, 2, … by creation), so their default names differ (app/room_names.py)."""
+    ids = list(room_ids)
+    if not ids:
+        return {}
+    hosts = select(Room.host_id).where(Room.id.in_(ids))
+    numbered = (
+        select(
+            Room.id,
+            func.row_number().over(partition_by=(Room.host_id, Room.game_id), order_by=Room.id).label("n"),
+        )
+        .where(Room.name.is_(None), Room.host_id.in_(hosts))
+        .subquery()
+    )
+    rows = await session.execute(select(numbered.c.id, numbered.c.n).where(numbered.c.id.in_(ids)))
+    return {int(room_id): int(n) for room_id, n in rows}
+
+
+async def room_name_of(session: AsyncSession, room: Room, host_name: str | None) -> dict[str, str]:
+    """A room's display name; the ordinal of a default name is read only for an unnamed room."""
+    ordinal = 1 if room.name else (await default_name_ordinals(session, [room.id])).get(room.id, 1)
+    return room_display_name(room.name, host_name, room.game_id, ordinal)
 
 
 async def _names(session: AsyncSession, ids: set[int]) -> dict[int, str]:
@@ -276,6 +302,7 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
     results_by_match: dict[int, dict[int, MatchResult]] = defaultdict(dict)
     for result in results:
         results_by_match[result.match_id][result.seat] = result
+    ordinals = await default_name_ordinals(session, {m.room_id for m, *_ in rows})
     answer = []
     for match, code, room_name, host_name in rows:
         match_seats = sorted(seats_by_match[match.id], key=lambda s: s.n)
@@ -286,7 +313,9 @@ async def my_matches(session: AsyncSession, person: Person) -> list[dict[str, An
             {
                 "id": match.id,
                 "room_code": code,
-                "room_name": room_display_name(room_name, host_name, match.game_id),
+                "room_name": room_display_name(
+                    room_name, host_name, match.game_id, ordinals.get(match.room_id, 1)
+                ),
                 "number": match.number,
                 "game_id": match.game_id,
                 "game_names": dict(game.names) if game else None,
@@ -370,7 +399,7 @@ async def match_detail(session: AsyncSession, match_id: int, person: Person) -> 
     return {
         "id": row.id,
         "room_code": room.code if room else None,
-        "room_name": room_display_name(room.name, host_name, room.game_id) if room else None,
+        "room_name": await room_name_of(session, room, host_name) if room else None,
         "number": row.number,
         "same_deals_as": row.same_deals_as,
         "rotate_deals": row.rotate_deals,
