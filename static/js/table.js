@@ -76,7 +76,7 @@
  */
 import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
-import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
+import { cardBack, cardEl, deckForGame, describeCard, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
 import { CATCH_UP_ACTIONS, Motion } from "./motion.js";
 import { AUTO_NOTE_MS, autoNotices, awaySummary, awaySummaryBox, markedEvents } from "./notices.js";
@@ -152,7 +152,8 @@ export function latestPlays(cards) {
  * with its own `onCardClick` may return this from `handHint` in the phases where a click plays.
  */
 export function genericHandHint(ctx) {
-  return ctx.isMyTurn && ctx.legal.some(isSingleCardPlay) ? t("table.click_legal") : null;
+  if (!ctx.isMyTurn || !ctx.legal.some(isSingleCardPlay)) return null;
+  return confirmCards() ? t("table.click_legal.confirm") : t("table.click_legal");
 }
 
 /** Every fanned card on the felt shows at least this much of its left edge (rank and suit). */
@@ -180,6 +181,7 @@ function playWidth(count, small) {
 }
 
 const SOUND_KEY = "cardtable.sound";
+const CONFIRM_KEY = "cardtable.confirm";
 /** A turn countdown at or under this many seconds is drawn urgent (the player is warned). */
 const URGENT_SECONDS = 10;
 /** How long "X disconnected" / "X is back" stays on the table. */
@@ -192,6 +194,22 @@ export function soundOn() {
   } catch {
     return false;
   }
+}
+
+/** Whether a card is played only at a second tap (or the Play button): the person's remembered
+ * choice, else on for touch screens, where a stray tap is easy. */
+export function confirmCards() {
+  try {
+    const stored = localStorage.getItem(CONFIRM_KEY);
+    if (stored) return stored === "on";
+  } catch { /* private mode: the default */ }
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
+function setConfirmCards(on) {
+  try {
+    localStorage.setItem(CONFIRM_KEY, on ? "on" : "off");
+  } catch { /* private mode: the toggle lasts for this page only */ }
 }
 
 function setSound(on) {
@@ -255,6 +273,8 @@ export class Table {
     this.awayMoves = null;
     // The version a refusal notice describes: it goes once the table has moved on.
     this.noticeVersion = null;
+    // With "confirm each card": the card raised by a first tap, and the state it was raised in.
+    this.raised = null;
     // Cards that came into the hand during the hand (kitty, dog, exchange), marked until the
     // person's next action: "seat:hand number" they belong to, and the cards.
     this.newCards = { key: "", cards: new Set() };
@@ -385,8 +405,11 @@ export class Table {
     const view = this.currentView();
     const hands = view && Array.isArray(view.hands) ? view.hands : [];
     if (firstState) {
-      // On (re)connect show the result of a just-finished hand or match only if the table waits on it.
-      this.seenHands = view && view.phase === "match_over" ? hands.length - 1 : hands.length;
+      // On (re)connect show the result of a just-finished hand or match only if the table waits on
+      // it and this person has not closed it already (remembered per match on this device).
+      this.seenHands = view && view.phase === "match_over" && this.resultClosed(message.match_id) < hands.length
+        ? hands.length - 1
+        : hands.length;
     }
     if (hands.length > this.seenHands) {
       this.dialogHand = hands.length - 1;
@@ -786,8 +809,18 @@ export class Table {
             this.render();
           },
         }, "♪", h("span", { class: "sound-word" }, ` ${t(sound ? "sound.on" : "sound.off")}`)),
+        h("button", {
+          type: "button", class: ["small", "sound-toggle", "confirm-toggle", confirmCards() && "on"], "data-testid": "confirm-toggle",
+          "aria-pressed": confirmCards() ? "true" : "false", title: t("table.confirm.title"),
+          onclick: () => {
+            setConfirmCards(!confirmCards());
+            this.raised = null;
+            this.render();
+          },
+        }, "✓", h("span", { class: "sound-word" }, ` ${t("table.confirm.toggle")}`)),
         this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
+      view.phase === "match_over" ? this.matchLinks() : null,
       this.awayLine(),
       this.autoLine(),
       view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
@@ -1022,17 +1055,24 @@ export class Table {
       : null;
     const cards = this.plugin.sortHand ? this.plugin.sortHand([...view.hand], view) : sortCards(view.hand, this.plugin.deck);
     const singlePlays = new Set(ctx.legal.filter(isSingleCardPlay).map((action) => action.cards[0]));
+    const raisedKey = `${this.activeSeat}:${ctx.version}`;
+    const raised = this.raised && this.raised.key === raisedKey && singlePlays.has(this.raised.card) ? this.raised.card : null;
     const stateOf = (card) => {
+      if (card === raised) return "selected";
       if (this.plugin.cardState) return this.plugin.cardState(card, ctx);
       if (singlePlays.has(card)) return "legal";
       return ctx.isMyTurn ? "disabled" : "";
     };
+    const play = (card) => this.sendAction(ctx.legal.find((a) => isSingleCardPlay(a) && a.cards[0] === card));
     const onClick = (card) => {
       if (this.pending) return;
       if (this.plugin.onCardClick && this.plugin.onCardClick(card, ctx)) return;
-      const action = ctx.legal.find((a) => isSingleCardPlay(a) && a.cards[0] === card);
-      if (action) this.sendAction(action);
-      else this.refuse(card, ctx);
+      if (!singlePlays.has(card)) this.refuse(card, ctx);
+      else if (confirmCards() && card !== raised) {
+        // The first tap raises the card and says what a second one does.
+        this.raised = { card, key: raisedKey };
+        this.render();
+      } else play(card);
     };
     const onRefused = (card) => this.refuse(card, ctx);
     const fresh = this.newCards.cards;
@@ -1063,6 +1103,10 @@ export class Table {
         tabs || h("h3", null, t("table.hand")),
         hint ? h("span", { class: "hint", "data-testid": "hand-hint" }, hint) : null),
       this.notice ? h("p", { class: "notice", role: "alert", "data-testid": "table-notice" }, this.notice) : null,
+      raised ? h("p", { class: "raised-card", "data-testid": "raised-card" },
+        h("span", null, t("table.confirm.what", { card: describeCard(raised, this.plugin.deck).label })),
+        h("button", { type: "button", class: "primary small", "data-testid": "play-raised", disabled: this.pending, onclick: () => play(raised) },
+          t("table.confirm.play"))) : null,
       hand,
       buttons.length ? h("div", { class: "action-buttons", "aria-label": t("table.actions") }, buttons) : null);
   }
@@ -1142,6 +1186,9 @@ export class Table {
     const matchOver = view.phase === "match_over" || (view.to_act || []).length === 0;
     const close = () => {
       this.dialogHand = null;
+      try {
+        localStorage.setItem(`cardtable.result.${this.state.match_id}`, String(view.hands.length));
+      } catch { /* private mode: closed for this page only */ }
       this.render();
     };
     return h("div", { class: "dialog-backdrop" },
@@ -1154,8 +1201,27 @@ export class Table {
             h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
             h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),
         details.childNodes.length ? details : null,
-        matchOver ? this.finalRanking(view) : null),
+        matchOver ? this.finalRanking(view) : null,
+        matchOver ? this.matchLinks() : null),
         h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("table.continue")))));
+  }
+
+  /** How many finished hands' results this person closed on this device for a match. */
+  resultClosed(matchId) {
+    try {
+      return Number(localStorage.getItem(`cardtable.result.${matchId}`) || 0);
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Links to a finished match's page (scores hand by hand) and its replay. */
+  matchLinks() {
+    if (!this.state) return null;
+    const id = encodeURIComponent(this.state.match_id);
+    return h("span", { class: "match-links", "data-testid": "match-links" },
+      h("a", { href: `/matches/${id}`, "data-testid": "match-page-link" }, t("table.match_page")),
+      h("a", { href: `/matches/${id}/replay`, "data-testid": "replay-link" }, t("table.replay")));
   }
 
   finalRanking(view) {

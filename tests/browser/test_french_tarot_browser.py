@@ -291,6 +291,12 @@ def test_the_taker_chooses_the_discard_changes_it_and_confirms(
     confirm = choice.get_by_test_id("ft-discard-confirm")
     expect(choice.get_by_test_id("ft-discard-help")).to_contain_text("(0 of 6 chosen)")
     expect(confirm).to_be_disabled()
+    # The dog's cards are marked as new in the hand until we act.
+    new = paul.locator("[data-testid=hand] .card[data-new=true]")
+    expect(new).to_have_count(6)
+    assert set(new.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")) == {
+        f"T{n}" for n in range(2, 8)
+    }
     legal = paul.locator(LEGAL_CARDS).evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
     assert len(legal) >= 7 and not set(legal) & FORBIDDEN_IN_DISCARD, legal
     for card in legal[:6]:
@@ -314,6 +320,7 @@ def test_the_taker_chooses_the_discard_changes_it_and_confirms(
     for card in chosen:
         expect(discard.locator(f".card[data-card='{card}']")).to_have_count(1, timeout=20_000)
     expect(discard.locator(".card")).to_have_count(6)
+    expect(new).to_have_count(0)
     expect(paul.locator(HAND_CARDS)).to_have_count(18)
     expect(paul.locator(f"[data-testid=hand] .card[data-card='{legal[2]}']")).to_have_count(1)
     errors = [e for e in paul.console_errors if "ERR_CONNECTION_REFUSED" not in e]

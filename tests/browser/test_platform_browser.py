@@ -119,7 +119,12 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     alice.get_by_test_id("take-0").click()
     expect(alice.locator("[data-seat='0'] .seat-who")).to_contain_text("Alice")
 
-    # Bob opens the invite link on his own device: he picks a name there, then sits down.
+    # Bob opens the invite link on his own device: it says who invites him to what; he picks a
+    # name there, then sits down.
+    bob.goto(invite)
+    invitation = bob.get_by_test_id("invitation")
+    expect(invitation).to_contain_text("Alice invites you to play Get the Holy Grail!")
+    expect(invitation).to_contain_text("Alice's table: Get the Holy Grail!")
     sign_up(bob, "Bob", path=invite)
     expect(bob.get_by_test_id("seat-list")).to_be_visible()
     bob.get_by_test_id("take-1").click()
@@ -161,6 +166,16 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     expect(board).to_contain_text("Alice")
     expect(board).to_contain_text("Bob")
     alice.screenshot(path=str(artifacts / "room-after-match.png"), full_page=True)
+    # The finished room keeps the closed result closed, and links the match page and the replay.
+    alice.reload()
+    expect(alice.get_by_test_id("match-links")).to_be_visible()
+    expect(alice.locator(RESULT)).to_have_count(0)
+    expect(alice.get_by_test_id("replay-link")).to_have_attribute(
+        "href", re.compile(r"^/matches/\d+/replay$")
+    )
+    alice.get_by_test_id("match-page-link").click()
+    alice.wait_for_url(re.compile(r"/matches/\d+$"))
+    expect(alice.get_by_test_id("ranking").locator("li")).to_have_count(4)
 
     bob.goto("/history")
     row = bob.get_by_test_id("history").locator("tbody tr").first

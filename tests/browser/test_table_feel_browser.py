@@ -188,6 +188,30 @@ def test_a_played_card_travels_to_the_felt_unless_motion_is_reduced(
     ada.set_viewport_size(PHONE)
     expect(ada.locator(f"[data-drawn-width='{PHONE['width']}']")).to_have_count(1)
     check_screen(ada, artifacts, "feel-trick-marks-phone")
+
+    # "Confirm each card" (off without a touch screen; remembered once chosen): the first tap
+    # raises the card and says what it would do, the second plays it.
+    toggle = ada.get_by_test_id("confirm-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    ada.reload()
+    expect(ada.get_by_test_id("confirm-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=30_000)
+    expect(ada.get_by_test_id("hand-hint")).to_have_text(
+        "Tap a highlighted card, then tap it again to play it."
+    )
+    held = len(hand(ada))
+    card = ada.locator(LEGAL).first
+    code = card.get_attribute("data-card")
+    card.click()
+    raised = ada.locator(f"[data-testid=hand] .card.is-selected[data-card='{code}']")
+    expect(raised).to_have_count(1)
+    expect(ada.get_by_test_id("raised-card")).to_contain_text("Play ")
+    check_screen(ada, artifacts, "feel-confirm-card-phone")
+    assert len(hand(ada)) == held, "nothing is played at the first tap"
+    raised.click()
+    expect(ada.locator("[data-testid=hand] .card")).to_have_count(held - 1)
+    expect(ada.get_by_test_id("raised-card")).to_have_count(0)
     assert not [e for e in ada.console_errors if "ERR_CONNECTION_REFUSED" not in e]  # type: ignore[attr-defined]
 
 
