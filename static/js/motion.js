@@ -131,8 +131,11 @@ export class Motion {
     const layer = this.ensureLayer();
     for (const card of before.done) {
       const ghost = card.el.cloneNode(true);
-      ghost.classList.add("gathering");
-      ghost.removeAttribute("data-testid");
+      ghost.className = card.el.classList.contains("winner") ? "gathering winner" : "gathering";
+      // A picture only: nothing a page or a test looks cards up by (the real cards are on the felt).
+      for (const el of [ghost, ...ghost.querySelectorAll("*")]) {
+        for (const name of ["data-card", "data-seat", "data-order", "data-testid", "title", "aria-label"]) el.removeAttribute(name);
+      }
       Object.assign(ghost.style, {
         position: "fixed", left: `${card.rect.left}px`, top: `${card.rect.top}px`,
         width: `${card.rect.width}px`, height: `${card.rect.height}px`, margin: "0",

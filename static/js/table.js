@@ -390,8 +390,11 @@ export class Table {
   setState(message) {
     const firstState = this.state === null || this.state.match_id !== message.match_id;
     const previous = firstState ? null : this.state;
-    this.motionOk = Boolean(previous) && !message.hand_log && !document.hidden
-      && message.version - previous.version <= CATCH_UP_ACTIONS;
+    // Motion for a state that follows the last one closely; a page that opens on a match that
+    // has just begun still sees the deal fill the hand.
+    this.motionOk = !document.hidden && (previous
+      ? !message.hand_log && message.version - previous.version <= CATCH_UP_ACTIONS
+      : message.version <= CATCH_UP_ACTIONS);
     this.state = message;
     this.pending = false;
     const held = this.heldSeats();

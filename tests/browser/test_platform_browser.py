@@ -55,9 +55,16 @@ def sign_up(page: Page, name: str, path: str = "/") -> None:
 
 
 def create_room(
-    page: Page, game: str, seats: int, hands: int | None = None, preset: str | None = None
+    page: Page,
+    game: str,
+    seats: int,
+    hands: int | None = None,
+    preset: str | None = None,
+    away_grace: int | None = None,
+    turn_timer: int | None = None,
 ) -> str:
-    """Create a room from the landing page (a preset, then explicit choices); returns its invite link."""
+    """Create a room from the landing page (a preset, then explicit choices, the absence grace and
+    the turn timer in seconds); returns its invite link."""
     form = page.get_by_test_id("create-room")
     form.get_by_test_id("game-select").select_option(game)
     if preset:
@@ -65,6 +72,10 @@ def create_room(
     form.get_by_test_id("seats-select").select_option(str(seats))
     if hands is not None:
         form.locator("input[data-option=hands]").fill(str(hands))
+    if away_grace is not None:
+        form.get_by_test_id("away-grace").select_option(str(away_grace))
+    if turn_timer is not None:
+        form.get_by_test_id("turn-timer").select_option(str(turn_timer))
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/r/[^/]+$"))
     invite = page.get_by_test_id("invite-url").input_value()

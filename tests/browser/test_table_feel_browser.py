@@ -44,7 +44,7 @@ WATCH_FLIGHTS_JS = """() => {
   new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) {
       if (!(node instanceof Element)) continue;
-      if (node.classList.contains('gathering')) window.__gathered.push(node.dataset.card);
+      if (node.classList.contains('gathering')) window.__gathered.push(node.querySelectorAll('.card').length);
       const cards = node.matches('.trick-card, .done-trick-card') ? [node]
         : [...node.querySelectorAll('.trick-card, .done-trick-card')];
       for (const el of cards) window.__flights.push({
@@ -220,14 +220,7 @@ def test_a_turn_timer_that_runs_out_says_what_was_played_and_for_whom(
 ) -> None:
     ada = new_person(viewport=DESKTOP)
     sign_up(ada, "Ada")
-    form = ada.get_by_test_id("create-room")
-    form.get_by_test_id("game-select").select_option("holy-grail")
-    form.get_by_test_id("seats-select").select_option("3")
-    form.locator("input[data-option=hands]").fill("1")
-    form.get_by_test_id("turn-timer").select_option("15")
-    form.locator("button[type=submit]").click()
-    ada.wait_for_url(re.compile(r"/r/[^/]+$"))
-    invite = ada.get_by_test_id("invite-url").input_value()
+    invite = create_room(ada, "holy-grail", seats=3, hands=1, turn_timer=15)
     ada.get_by_test_id("take-0").click()
     ada.get_by_test_id("fill-bots").click()
     expect(ada.locator(".seat-row.empty")).to_have_count(0)
@@ -281,14 +274,7 @@ def test_a_person_back_after_an_absence_reads_what_the_stand_in_played(
 ) -> None:
     ada = new_person(viewport=DESKTOP)
     sign_up(ada, "Ada")
-    form = ada.get_by_test_id("create-room")
-    form.get_by_test_id("game-select").select_option("holy-grail")
-    form.get_by_test_id("seats-select").select_option("3")
-    form.locator("input[data-option=hands]").fill("1")
-    form.get_by_test_id("away-grace").select_option("10")
-    form.locator("button[type=submit]").click()
-    ada.wait_for_url(re.compile(r"/r/[^/]+$"))
-    invite = ada.get_by_test_id("invite-url").input_value()
+    invite = create_room(ada, "holy-grail", seats=3, hands=1, away_grace=10)
     ada.get_by_test_id("take-0").click()
     ben = new_person(viewport=PHONE)
     sign_up(ben, "Ben", path=invite)
