@@ -299,6 +299,10 @@ class TableService:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
 
+    def live_count(self) -> int:
+        """Matches held in memory now (the operator's `cardtable_live_tables`)."""
+        return len(self._live)
+
     def live(self, match_id: int) -> LiveMatch | None:
         return self._live.get(match_id)
 
