@@ -192,6 +192,13 @@ class MatchStore:
             raise MatchNotFound(match_id)
         return int(found)
 
+    async def room_of(self, match_id: int) -> int | None:
+        """The room a match is played in (None: no such match), without reading its log."""
+        async with self.db.engine.connect() as conn:
+            found = await conn.scalar(select(MATCHES.c.room_id).where(MATCHES.c.id == match_id))
+            await conn.rollback()
+        return None if found is None else int(found)
+
     async def controllers(self, room_id: int) -> dict[int, Controller]:
         async with self.db.engine.connect() as conn:
             found = await self._controllers(conn, room_id)

@@ -448,6 +448,10 @@ class TableService:
             raise ActionRejected("malformed", "'version' must be the state version you saw")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
+        if room_id is not None and match_id not in self._live:
+            # Before any lock or replay: match ids are sequential, so an outsider naming them one
+            # by one must not make this process load (and keep) every match ever played.
+            await self._check_room(match_id, room_id)
         async with self.lock(match_id):
             try:
                 live = await self._load(match_id)
@@ -467,6 +471,14 @@ class TableService:
             await self._apply_and_commit(live, seat, action)
         await self.publish_state(match_id)
         self.kick(match_id)
+
+    async def _check_room(self, match_id: int, room_id: int) -> None:
+        """Refuse an action naming a match of another room (or none) from one small read."""
+        owner = await self.store.room_of(match_id) if 0 < match_id < 2**63 else None
+        if owner is None:
+            raise ActionRejected("illegal", f"there is no match {match_id}")
+        if owner != room_id:
+            raise ActionRejected("forbidden", f"match {match_id} is not played in this room")
 
     async def _apply_and_commit(self, live: LiveMatch, seat: int, action: dict[str, Any]) -> None:
         """Apply `action` (and any chance that follows) and commit it; see the module docstring."""
