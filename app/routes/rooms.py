@@ -24,6 +24,7 @@ from app.repository import (
     check_seat_count,
     effective_options,
     game_or_error,
+    invitation_json,
     is_member,
     join_room,
     room_by_code,
@@ -32,7 +33,7 @@ from app.repository import (
     room_seats,
 )
 from app.room_names import clean_room_name
-from app.schemas import RoomLeaderboardEntry, RoomOut
+from app.schemas import RoomInvitationOut, RoomLeaderboardEntry, RoomOut
 from app.security import new_invite_code
 from app.services import Services, SignedIn, current_person, get_services
 from app.tables import room_channel
@@ -160,16 +161,17 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     return await _room_answer(services, code, person)
 
 
-@router.get("/{code}", response_model=RoomOut, responses=error_responses(404))
+@router.get("/{code}", response_model=RoomOut | RoomInvitationOut, responses=error_responses(404))
 async def get_room(code: Code, request: Request) -> dict:
-    """Whoever holds the code may look; a signed-in person becomes a member by opening it."""
+    """A signed-in person holding the code becomes a member by opening it and sees the room;
+    without a session the code shows only the invitation (name, host, game)."""
     services = get_services(request)
     person = await current_person(request)
-    joined = False
     async with services.db.session() as session:
         room = await room_by_code(session, code)
-        if person is not None:
-            joined = await join_room(session, room, person)
+        if person is None:
+            return await invitation_json(session, room)
+        joined = await join_room(session, room, person)
         room_id = room.id
     if joined:
         await _announce(services, room_id)
@@ -384,9 +386,19 @@ async def _check_same_deals(session: Any, room: Room, person: Person, source_id:
         )
 
 
-@router.get("/{code}/leaderboard", response_model=list[RoomLeaderboardEntry], responses=error_responses(404))
-async def leaderboard(code: Code, request: Request) -> list[dict[str, Any]]:
-    """Cumulative scores of everyone who has played in this room (bots as one entry)."""
+@router.get(
+    "/{code}/leaderboard",
+    response_model=list[RoomLeaderboardEntry],
+    responses=error_responses(401, 403, 404),
+)
+async def leaderboard(code: Code, request: Request, person: SignedIn) -> list[dict[str, Any]]:
+    """Cumulative scores of everyone who has played in this room (bots as one entry); members only."""
     async with get_services(request).db.session() as session:
         room = await room_by_code(session, code)
+        if not await is_member(session, room.id, person.id):
+            raise ApiError(
+                403,
+                "only the room's members can see its leaderboard; open the room first",
+                "ランキングは部屋のメンバーだけが見られます。先に部屋を開いてください",
+            )
         return await room_leaderboard(session, room)

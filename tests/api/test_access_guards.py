@@ -34,3 +34,38 @@ async def test_an_action_naming_another_rooms_match_is_refused_without_loading_i
         tables = two.services.tables
         assert tables.live(match_id) is None, "the other room's match was loaded to refuse it"
         assert match_id not in tables._locks
+
+
+async def test_the_code_alone_shows_the_invitation_and_only_members_see_the_leaderboard(
+    database_url: str,
+) -> None:
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Hana") as hana,
+        browser(server, "Outsider") as outsider,
+        browser(server) as anonymous,
+    ):
+        code = (await make_room(hana, seats=3, hands=1))["code"]
+        await hana.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+        for n in (1, 2):
+            await hana.post(f"/api/rooms/{code}/seats/{n}", {"as": "bot"})
+        await hana.post(f"/api/rooms/{code}/start")
+
+        invitation = await anonymous.get(f"/api/rooms/{code}")
+        full = await hana.get(f"/api/rooms/{code}")
+        shared = ("code", "name", "display_name", "game_id", "game_names", "seat_count", "invite_url")
+        assert invitation == {**{key: full[key] for key in shared}, "host_name": "Hana"}
+
+        assert (await anonymous.http.get(f"/api/rooms/{code}/leaderboard")).status_code == 401
+        refused = await outsider.http.get(f"/api/rooms/{code}/leaderboard")
+        assert refused.status_code == 403 and refused.json()["messages"]["ja"]
+        members = {m["name"] for m in (await hana.get(f"/api/rooms/{code}"))["members"]}
+        assert members == {"Hana"}, "reading the leaderboard made the outsider a member"
+        assert isinstance(await hana.get(f"/api/rooms/{code}/leaderboard"), list)
+        # Opening the room with a session joins it, and then the leaderboard is theirs to see.
+        assert (await outsider.get(f"/api/rooms/{code}"))["me"]["is_member"] is True
+        assert isinstance(await outsider.get(f"/api/rooms/{code}/leaderboard"), list)
+
+        head = await anonymous.http.head("/docs")
+        assert head.status_code == 200 and head.headers["content-type"].startswith("text/html")
+
