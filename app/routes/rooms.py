@@ -19,7 +19,7 @@ from app.deadlines import (
 from app.errors import ApiError, error_responses
 from app.limits import check_option_bounds
 from app.match_store import MatchStore
-from app.models import MatchRow, Person, Room, RoomSeat
+from app.models import MatchRow, MatchSeat, Person, Room, RoomSeat
 from app.repository import (
     check_seat_count,
     effective_options,
@@ -37,6 +37,7 @@ from app.schemas import RoomInvitationOut, RoomLeaderboardEntry, RoomOut
 from app.security import new_invite_code
 from app.services import Services, SignedIn, current_person, get_services
 from app.tables import room_channel
+from engine import get_game
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -256,6 +257,8 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
         if body.as_ == "me":
             if current is not None and current.kind == "person" and current.person_id != person.id:
                 raise ApiError(409, f"seat {n} is taken", f"{n}番の席はふさがっています")
+            if running is not None:
+                await _check_one_seat(session, running, seats, n, person)
             if current is None:
                 session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person.id))
             else:
@@ -281,6 +284,30 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
         room_id, match_id = room.id, (running.id if running else None)
     await _announce(services, room_id, match_id)
     return await _room_answer(services, code, person)
+
+
+async def _check_one_seat(
+    session: Any, running: MatchRow, seats: dict[int, RoomSeat], n: int, person: Person
+) -> None:
+    """During a match a person holds one seat: each seat's view goes to its holder, so a second
+    seat would show them another hand (in Familia, their partner's). The one exception is the
+    game's own: a person taking back a seat of their team that was theirs in this match
+    (Familia's two-person table, where each person plays both seats of a pair)."""
+    held = sorted(k for k, seat in seats.items() if k != n and seat.person_id == person.id)
+    if not held:
+        return
+    teams = get_game(running.game_id).new_match(running.players, running.options).teams
+    credited = await session.scalar(
+        select(MatchSeat.person_id).where(MatchSeat.match_id == running.id, MatchSeat.n == n)
+    )
+    if teams is not None and credited == person.id and all(teams[k] == teams[n] for k in held):
+        return
+    listed = ", ".join(str(k) for k in held)
+    raise ApiError(
+        409,
+        f"you already hold seat {listed} of this match; a person plays one seat of a match",
+        f"この対戦ではすでに{listed}番の席に座っています。1人が座れるのは1つの席だけです",
+    )
 
 
 @router.delete("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
