@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
             await presence.start()
+            await tables.start()
             resumed = await tables.resume_all()
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)

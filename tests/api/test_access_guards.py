@@ -5,8 +5,10 @@ changes reach every process, and a socket ends with its session."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import create_engine, text
 
-from tests.api.harness import browser, make_room, running_server
+from tests.api.harness import Person, TableSocket, browser, make_room, running_server
+from tests.api.test_table import db_rows
 
 pytestmark = pytest.mark.asyncio
 
@@ -127,3 +129,82 @@ async def test_familia_partners_seat_goes_to_one_person_only_at_the_two_person_t
         await ben.http.delete(f"/api/rooms/{code}/seats/3")
         other_pair = await anna.http.post(f"/api/rooms/{code}/seats/3", json={"as": "me"})
         assert other_pair.status_code == 409
+
+
+async def _seated_alone(host: Person, code: str) -> None:
+    """`host` takes every seat of the room and starts (seats may be shared before a match)."""
+    room = await host.get(f"/api/rooms/{code}")
+    for n in range(room["seat_count"]):
+        await host.post(f"/api/rooms/{code}/seats/{n}", {"as": "me"})
+    await host.post(f"/api/rooms/{code}/start")
+
+
+async def _first_move(ws: TableSocket) -> tuple[dict, int, dict]:
+    """The socket's first state, an awaited seat of it and that seat's first legal action."""
+    state = await ws.wait_state()
+    seat, legal = next((int(s), actions) for s, actions in state["legal"].items() if actions)
+    return state, seat, legal[0]
+
+
+async def test_a_seat_changed_through_one_process_is_neither_shown_nor_played_on_another(
+    database_url: str,
+) -> None:
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+        browser(one, "Ada") as ada,
+        browser(two) as ada_on_two,
+        browser(two, "Dan") as dan,
+    ):
+        ada_on_two.http.cookies.set("session", ada.token)
+        code = (await make_room(ada, seats=3, hands=1))["code"]
+        await dan.get(f"/api/rooms/{code}")
+        await _seated_alone(ada, code)
+        async with ada.socket(code) as ada_ws:
+            state, seat, action = await _first_move(ada_ws)
+            assert (await ada_on_two.http.delete(f"/api/rooms/{code}/seats/{seat}")).status_code == 200
+            await dan.post(f"/api/rooms/{code}/seats/{seat}", {"as": "me"})
+            # Her open socket on the other process stops showing the seat...
+            await ada_ws.wait_state(lambda m: str(seat) not in m["views"])
+            # ...and a socket she opens there now never shows it.
+            async with ada.socket(code) as again:
+                fresh = await again.wait_state()
+                assert str(seat) not in fresh["views"] and fresh["views"]
+            await ada_ws.act(seat, state["version"], action)
+            refused = await ada_ws.wait_for(lambda m: m["type"] == "error")
+            assert refused["code"] == "forbidden"
+        [(version,)] = db_rows(database_url, "SELECT version FROM matches")
+        assert version == state["version"]
+        async with dan.socket(code) as dan_ws:
+            mine = await dan_ws.wait_state()
+            assert list(mine["views"]) == [str(seat)]
+
+
+async def test_an_action_commits_only_while_the_database_says_the_seat_is_the_senders(
+    database_url: str,
+) -> None:
+    """The seat changes in the database without any process hearing of it (an announcement
+    that was lost): the commit itself refuses the former holder, and a new socket reads the
+    holders afresh."""
+    async with running_server(database_url) as server, browser(server, "Ada") as ada:
+        code = (await make_room(ada, seats=3, hands=1))["code"]
+        await _seated_alone(ada, code)
+        async with browser(server, "Dan") as dan:
+            async with ada.socket(code) as ada_ws:
+                state, seat, action = await _first_move(ada_ws)
+                engine = create_engine(database_url)
+                with engine.begin() as conn:
+                    for table in ("room_seats", "match_seats"):
+                        conn.execute(
+                            text(f"UPDATE {table} SET person_id = :person WHERE n = :n"),
+                            {"n": seat, "person": dan.me["id"]},
+                        )
+                engine.dispose()
+                await ada_ws.act(seat, state["version"], action)
+                refused = await ada_ws.wait_for(lambda m: m["type"] == "error")
+                assert refused["code"] == "forbidden"
+                async with ada.socket(code) as again:
+                    assert str(seat) not in (await again.wait_state())["views"]
+            [(version,)] = db_rows(database_url, "SELECT version FROM matches")
+            assert version == state["version"]
+
