@@ -27,6 +27,7 @@ from app.routes import chat, games, health, history, people, replays, rooms, ws
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
+from app.sessions import SessionWatch
 from app.socket_routes import CardTableApp
 from app.tables import TableService
 
@@ -70,11 +71,15 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             db, bus, tables, presence.process_id, scale=settings.deadline_scale, poll=settings.deadline_poll
         )
         tables.clock = deadlines
-        app.state.services = Services(settings=settings, db=db, pubsub=bus, tables=tables, presence=presence)
+        sessions = SessionWatch(db, bus, settings.session_check)
+        app.state.services = Services(
+            settings=settings, db=db, pubsub=bus, tables=tables, presence=presence, sessions=sessions
+        )
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
             await presence.start()
             await tables.start()
+            await sessions.start()
             resumed = await tables.resume_all()
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)
@@ -82,6 +87,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             yield
         finally:
             await deadlines.close()
+            await sessions.close()
             await tables.close()
             await presence.close()
             await bus.close()

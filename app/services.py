@@ -16,6 +16,7 @@ from app.presence import Presence
 from app.pubsub import PubSub
 from app.repository import person_by_token
 from app.security import SESSION_COOKIE
+from app.sessions import SessionWatch
 from app.tables import TableService
 
 
@@ -26,6 +27,7 @@ class Services:
     pubsub: PubSub
     tables: TableService
     presence: Presence
+    sessions: SessionWatch
 
 
 def get_services(connection: HTTPConnection) -> Services:

@@ -5,6 +5,7 @@ changes reach every process, and a socket ends with its session."""
 from __future__ import annotations
 
 import pytest
+import websockets
 from sqlalchemy import create_engine, text
 
 from tests.api.harness import Person, TableSocket, browser, make_room, running_server
@@ -208,3 +209,43 @@ async def test_an_action_commits_only_while_the_database_says_the_seat_is_the_se
             [(version,)] = db_rows(database_url, "SELECT version FROM matches")
             assert version == state["version"]
 
+
+async def _closed_for_no_session(ws: TableSocket, within: float = 5) -> None:
+    """The server closes the socket with 4401 (no session) within `within` seconds."""
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await ws.wait_for(lambda m: False, timeout=within)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+
+
+async def test_signing_out_through_one_process_closes_the_sessions_sockets_on_every_process(
+    database_url: str,
+) -> None:
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+        browser(one, "Ada") as ada,
+        browser(two) as ada_on_two,
+        browser(one, "Ben") as ben,
+    ):
+        ada_on_two.http.cookies.set("session", ada.token)
+        code = (await make_room(ada))["code"]
+        async with ada.socket(code) as on_one, ada_on_two.socket(code) as on_two, ben.socket(code) as other:
+            for ws in (on_one, on_two, other):
+                await ws.wait_for(lambda m: m["type"] == "room")
+            assert (await ada_on_two.http.post("/api/logout")).status_code == 204
+            await _closed_for_no_session(on_two)
+            await _closed_for_no_session(on_one)
+            await other.send({"type": "ping"})
+            assert (await other.wait_for(lambda m: m["type"] == "pong"))["type"] == "pong"
+
+
+async def test_a_session_that_ends_otherwise_closes_its_sockets_at_the_next_check(database_url: str) -> None:
+    async with running_server(database_url, session_check=0.1) as server, browser(server, "Ada") as ada:
+        code = (await make_room(ada))["code"]
+        async with ada.socket(code) as ws:
+            await ws.wait_for(lambda m: m["type"] == "room")
+            engine = create_engine(database_url)
+            with engine.begin() as conn:
+                conn.execute(text("DELETE FROM sessions WHERE person_id = :id"), {"id": ada.me["id"]})
+            engine.dispose()
+            await _closed_for_no_session(ws)
