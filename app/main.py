@@ -29,6 +29,7 @@ from app.routes import metrics as metrics_route
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
+from app.sessions import SessionWatch
 from app.socket_routes import CardTableApp
 from app.tables import TableService
 
@@ -76,12 +77,21 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         metrics.track_live_tables(tables.live_count)
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
+        sessions = SessionWatch(db, bus, settings.session_check)
         app.state.services = Services(
-            settings=settings, db=db, pubsub=bus, tables=tables, presence=presence, metrics=metrics
+            settings=settings,
+            db=db,
+            pubsub=bus,
+            tables=tables,
+            presence=presence,
+            sessions=sessions,
+            metrics=metrics,
         )
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
             await presence.start()
+            await tables.start()
+            await sessions.start()
             resumed = await tables.resume_all()
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)
@@ -89,6 +99,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             yield
         finally:
             await deadlines.close()
+            await sessions.close()
             await tables.close()
             await presence.close()
             await bus.close()

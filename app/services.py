@@ -17,6 +17,7 @@ from app.presence import Presence
 from app.pubsub import PubSub
 from app.repository import person_by_token
 from app.security import SESSION_COOKIE
+from app.sessions import SessionWatch
 from app.tables import TableService
 
 
@@ -27,6 +28,7 @@ class Services:
     pubsub: PubSub
     tables: TableService
     presence: Presence
+    sessions: SessionWatch
     metrics: Metrics
 
 
