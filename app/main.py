@@ -78,6 +78,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
         sessions = SessionWatch(db, bus, settings.session_check)
+        metrics.track_sockets(sessions.socket_count)
         app.state.services = Services(
             settings=settings,
             db=db,
