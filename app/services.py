@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 from app.config import Settings
 from app.db import Database
 from app.errors import ApiError
+from app.metrics import Metrics
 from app.models import Person
 from app.presence import Presence
 from app.pubsub import PubSub
@@ -28,6 +29,7 @@ class Services:
     tables: TableService
     presence: Presence
     sessions: SessionWatch
+    metrics: Metrics
 
 
 def get_services(connection: HTTPConnection) -> Services:

@@ -46,6 +46,10 @@ class SessionWatch:
     def register(self, token_hash: str, end: Ender) -> None:
         self._sockets.setdefault(token_hash, set()).add(end)
 
+    def socket_count(self) -> int:
+        """Open sockets on this process (the operator's `cardtable_connected_sockets`)."""
+        return sum(len(enders) for enders in self._sockets.values())
+
     def unregister(self, token_hash: str, end: Ender) -> None:
         enders = self._sockets.get(token_hash)
         if enders is not None:

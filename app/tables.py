@@ -20,6 +20,13 @@ Bots and chance are "automatic seats": one background task per match plays them,
 `bot_delay` seconds so people can follow the play. A strong bot thinks in a worker process
 (app/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
 if the match has not moved meanwhile.
+
+That task runs in the process that last had reason to start it (a person's action, a start, a
+seat change, a restart). Any other process serving the match's room watches it: when a reader
+there is sent a state whose next move is automatic and no automation of its own runs, and the
+match has not moved `bot_delay + TAKEOVER_AFTER` seconds later, it starts its own (the owner
+died: issue #26, point 4). Should the owner only have been slow, both play until the next
+person's turn; the version check of every commit keeps that to one move per turn.
 """
 
 from __future__ import annotations
@@ -59,6 +66,9 @@ SLOW_BOT_SECONDS = 0.002
 """A game whose bot once took longer than this to decide thinks in a worker thread from then on,
 so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
 costs more than their whole decision)."""
+TAKEOVER_AFTER = 2.0
+"""Seconds beyond the bot delay that an automatic move may be late before another process that
+serves the room plays it (a strong bot's search, 0.5 s at most, runs within the delay)."""
 
 __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService", "room_channel"]
 
@@ -288,6 +298,8 @@ class TableService:
         self._live: dict[int, LiveMatch] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
+        self._watches: dict[int, asyncio.Task[None]] = {}
+        """Per match: the task that takes its automation over if its owner stays silent."""
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
@@ -306,6 +318,10 @@ class TableService:
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
+
+    def live_count(self) -> int:
+        """Matches held in memory now (the operator's `cardtable_live_tables`)."""
+        return len(self._live)
 
     def live(self, match_id: int) -> LiveMatch | None:
         return self._live.get(match_id)
@@ -359,6 +375,7 @@ class TableService:
         ):
             text = live.message_for(person_id, reader, skip_seen=repeat)
             if text is not None:
+                self._watch(live)
                 return text or None
         async with self.lock(match_id):
             live = self._live.get(match_id)
@@ -368,6 +385,7 @@ class TableService:
             live = await self._load(match_id)
             if cached and (first or live.seats_stale):
                 await self._reseat(live)
+            self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
@@ -616,6 +634,46 @@ class TableService:
             return
         self._automation[match_id] = asyncio.create_task(self._automate(match_id), name=f"bots-{match_id}")
 
+    def _watch(self, live: LiveMatch) -> None:
+        """A reader here was sent this match's committed state: if an automatic move is due and
+        no automation of this process plays the match, make sure one will if nobody else does."""
+        match_id = live.match_id
+        if self._closed or match_id in self._watches or live.committed != live.version:
+            return
+        task = self._automation.get(match_id)
+        if (task is not None and not task.done()) or self._automatic_seat(live) is None:
+            return
+        self._watches[match_id] = asyncio.create_task(
+            self._take_over_if_silent(match_id, live.committed), name=f"watch-{match_id}"
+        )
+
+    async def _take_over_if_silent(self, match_id: int, version: int) -> None:
+        """Start this process's automation of the match if it is still at `version` once its
+        owner had time to move: the owner died (or hangs), so nobody else will. While the bus
+        tells of newer commits with automatic moves still due, it keeps watching."""
+        try:
+            while True:
+                await asyncio.sleep(self.bot_delay + TAKEOVER_AFTER)
+                live = self._live.get(match_id)
+                if live is None or live.committed == version:
+                    if await self.store.version(match_id) == version:
+                        log.info("match %s stayed at version %s: this process plays it", match_id, version)
+                        self.kick(match_id)
+                    return
+                task = self._automation.get(match_id)
+                if live.committed != live.version or (task is not None and not task.done()):
+                    return
+                if self._closed or self._automatic_seat(live) is None:
+                    return
+                version = live.committed  # the owner moved; watch its next move
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not check whether match %s is still played", match_id)
+        finally:
+            if self._watches.get(match_id) is asyncio.current_task():
+                del self._watches[match_id]
+
     def _automatic_seat(self, live: LiveMatch) -> int | None:
         """The seat the automation plays next: chance, a bot, or a person's seat that a bot
         plays for (its person is away, or its turn timer ran out at this version)."""
@@ -836,12 +894,13 @@ class TableService:
         if self._listening is not None:
             await self._listening.__aexit__(None, None, None)
             self._listening = None
-        tasks = list(self._automation.values())
+        tasks = [*self._automation.values(), *self._watches.values()]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._automation.clear()
+        self._watches.clear()
         await self.bots.close()
         await self.store.close()
