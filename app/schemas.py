@@ -121,6 +121,19 @@ class RoomOut(_Open):
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
 
 
+class RoomInvitationOut(_Open):
+    """A room as someone holding its code sees it before joining (no session yet)."""
+
+    code: str
+    name: str | None = None
+    display_name: dict[str, str]
+    game_id: str
+    game_names: dict[str, str] | None
+    host_name: str | None
+    seat_count: int
+    invite_url: str
+
+
 class RoomLeaderboardEntry(_Open):
     person_id: int | None
     kind: Literal["person", "bot"]

@@ -46,7 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bot_pool import BotPool
 from app.db import Database
-from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
+from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
 from app.pubsub import PubSub
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
@@ -75,6 +75,11 @@ __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService"
 
 def room_channel(room_id: int) -> str:
     return f"room:{room_id}"
+
+
+SEATS_CHANNEL = "tables:seats"
+"""`{"match_id"}`: the seating of a running match changed; every process re-reads its holders
+from the database before it next sends a view or takes an action of that match."""
 
 
 class ActionRejected(Exception):
@@ -144,6 +149,8 @@ class LiveMatch:
     deals: DealPlan | None = None
     # The room's turn timer in seconds (None: off); settings change only between matches.
     turn_timer: int | None = None
+    # Another process announced a seat change: `controllers` must be read again before use.
+    seats_stale: bool = False
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -301,6 +308,7 @@ class TableService:
         """app/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
         # Per match (kept when a cache is rebuilt): person seats a bot plays for while their
         # person is away, and seats whose turn timer ran out -> the version of that one move.
+        self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
         self._standins: dict[int, set[int]] = {}
         self._forced: dict[int, dict[int, int]] = {}
 
@@ -310,6 +318,10 @@ class TableService:
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
+
+    def live_count(self) -> int:
+        """Matches held in memory now (the operator's `cardtable_live_tables`)."""
+        return len(self._live)
 
     def live(self, match_id: int) -> LiveMatch | None:
         return self._live.get(match_id)
@@ -353,7 +365,14 @@ class TableService:
         committed it, our cache is behind and is rebuilt from the log."""
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
         live = self._live.get(match_id)
-        if live is not None and (at_least is None or live.committed >= at_least):
+        # A reader's first state reads the seats' holders from the database: a seat change made
+        # through another process may not have been announced here yet.
+        first = reader.version is None
+        if (
+            live is not None
+            and not (first or live.seats_stale)
+            and (at_least is None or live.committed >= at_least)
+        ):
             text = live.message_for(person_id, reader, skip_seen=repeat)
             if text is not None:
                 self._watch(live)
@@ -362,12 +381,39 @@ class TableService:
             live = self._live.get(match_id)
             if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
+            cached = match_id in self._live
             live = await self._load(match_id)
+            if cached and (first or live.seats_stale):
+                await self._reseat(live)
             self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
         self._live.pop(match_id, None)
+
+    async def _reseat(self, live: LiveMatch) -> None:
+        """Read who holds each seat from the database (call with the lock held)."""
+        live.seats_stale = False  # a change announced during the read marks it stale again
+        live.controllers = await self.store.controllers(live.room_id)
+
+    async def _seated(self, match_id: int) -> LiveMatch:
+        """`_load`, with the seats' holders read again when a change was announced."""
+        live = await self._load(match_id)
+        if live.seats_stale:
+            await self._reseat(live)
+        return live
+
+    def _seats_moved(self, message: dict[str, Any]) -> None:
+        """A bus message from any process (this one too): a match's seating changed."""
+        match_id = message.get("match_id")
+        live = self._live.get(match_id) if isinstance(match_id, int) else None
+        if live is not None:
+            live.seats_stale = True
+
+    async def start(self) -> None:
+        """Hear of seat changes made through every process (see `SEATS_CHANNEL`)."""
+        self._listening = self.pubsub.listen(SEATS_CHANNEL, self._seats_moved)
+        await self._listening.__aenter__()
 
     # ---- starting -------------------------------------------------------------------------------
     async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
@@ -462,9 +508,13 @@ class TableService:
             raise ActionRejected("malformed", "'version' must be the state version you saw")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
+        if room_id is not None and match_id not in self._live:
+            # Before any lock or replay: match ids are sequential, so an outsider naming them one
+            # by one must not make this process load (and keep) every match ever played.
+            await self._check_room(match_id, room_id)
         async with self.lock(match_id):
             try:
-                live = await self._load(match_id)
+                live = await self._seated(match_id)
             except KeyError:
                 raise ActionRejected("illegal", f"there is no match {match_id}") from None
             if room_id is not None and live.room_id != room_id:
@@ -481,6 +531,14 @@ class TableService:
             await self._apply_and_commit(live, seat, action)
         await self.publish_state(match_id)
         self.kick(match_id)
+
+    async def _check_room(self, match_id: int, room_id: int) -> None:
+        """Refuse an action naming a match of another room (or none) from one small read."""
+        owner = await self.store.room_of(match_id) if 0 < match_id < 2**63 else None
+        if owner is None:
+            raise ActionRejected("illegal", f"there is no match {match_id}")
+        if owner != room_id:
+            raise ActionRejected("forbidden", f"match {match_id} is not played in this room")
 
     async def _apply_and_commit(self, live: LiveMatch, seat: int, action: dict[str, Any]) -> None:
         """Apply `action` (and any chance that follows) and commit it; see the module docstring."""
@@ -504,6 +562,12 @@ class TableService:
     ) -> None:
         try:
             await self._commit(live, before)
+        except SeatNotHeld:
+            # The database says someone else holds the seat now: nothing was written.
+            self.forget(live.match_id)
+            raise ActionRejected(
+                "forbidden", "this seat is no longer yours; the table was reloaded"
+            ) from None
         except Exception as exc:
             log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
@@ -542,17 +606,21 @@ class TableService:
                 SeatResult(seat=seat, score=float(score), rank=rank)
                 for seat, (score, rank) in enumerate(zip(match.scores, final_ranks(match), strict=True))
             ]
-        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams)
+        actor = match.log[before][0] if len(match.log) > before else CHANCE
+        holder = None if actor == CHANCE else live.controllers.get(actor, Controller(kind="empty"))
+        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams, holder)
         live.hands_stored = match.hands_done
         live.finished = match.is_over
 
     # ---- seats ---------------------------------------------------------------------------------
     async def seats_changed(self, match_id: int) -> None:
-        """The room's seating changed during this match: refresh controllers, resume bots."""
+        """The room's seating changed during this match: every process re-reads the holders
+        (this one at once), then bots resume."""
+        await self.pubsub.publish(SEATS_CHANNEL, {"kind": "seats", "match_id": match_id})
         async with self.lock(match_id):
             live = self._live.get(match_id)
             if live is not None:
-                live.controllers = await self.store.controllers(live.room_id)
+                await self._reseat(live)
         await self.publish_state(match_id)
         self.kick(match_id)
 
@@ -741,7 +809,7 @@ class TableService:
             while True:
                 thinking: asyncio.Future[dict[str, Any]] | None = None
                 async with self.lock(match_id):
-                    live = await self._load(match_id)
+                    live = await self._seated(match_id)
                     seat = self._automatic_seat(live)
                     if seat is None:
                         # Leave under the lock, so a later kick() always sees this task gone.
@@ -756,7 +824,7 @@ class TableService:
                     await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:
                     async with self._bot_turns, self.lock(match_id):
-                        live = await self._load(match_id)
+                        live = await self._seated(match_id)
                         if self._automatic_seat(live) != seat:
                             continue
                         if thinking is not None and live.version != thought_at:
@@ -772,7 +840,8 @@ class TableService:
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
-                    if rejected.code != "stale" or failures >= 5:
+                    # "forbidden": the seat changed hands meanwhile; the reloaded table decides
+                    if rejected.code not in ("stale", "forbidden") or failures >= 5:
                         raise
                     await asyncio.sleep(0.05 * failures)
                     continue
@@ -822,6 +891,9 @@ class TableService:
 
     async def close(self) -> None:
         self._closed = True
+        if self._listening is not None:
+            await self._listening.__aexit__(None, None, None)
+            self._listening = None
         tasks = [*self._automation.values(), *self._watches.values()]
         for task in tasks:
             task.cancel()

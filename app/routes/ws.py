@@ -27,6 +27,7 @@ from app.mailbox import Mailbox
 from app.middleware import json_too_deep
 from app.pubsub import Message
 from app.repository import join_room, room_by_code, room_json
+from app.security import SESSION_COOKIE, token_hash
 from app.services import Services, current_person, get_services
 from app.tables import ActionRejected, Reader, room_channel
 
@@ -146,6 +147,22 @@ class RoomConnection:
         self._inbox: Mailbox[tuple[Message, float]] = Mailbox(limit=MAX_PENDING)
         self._forwarding: asyncio.Task[None] | None = None
         self._open = False
+        self.ended = False
+        """The session ended (app/sessions.py): nothing more is sent or handled."""
+        self._closing: asyncio.Task[None] | None = None
+
+    def end_session(self) -> None:
+        """The person signed out, or their session is gone: close with 4401, as a socket
+        opened without a session is."""
+        if self.ended:
+            return
+        self.ended, self._open = True, False
+        self._closing = asyncio.get_running_loop().create_task(self._close(4401))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            async with self._send_lock:
+                await self.websocket.close(code=code)
 
     async def send_text(self, text: str) -> None:
         async with self._send_lock:
@@ -363,6 +380,8 @@ async def _serve(
     websocket: WebSocket, services: Services, code: str, person_id: int, room_id: int, joined: bool
 ) -> None:
     connection = RoomConnection(websocket, services, person_id, room_id, code)
+    session = token_hash(websocket.cookies.get(SESSION_COOKIE, ""))
+    services.sessions.register(session, connection.end_session)
     first_socket = await services.presence.join(room_id, person_id)
     if first_socket:
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
@@ -378,7 +397,7 @@ async def _serve(
             connection.start_forwarding()
             while True:
                 received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
+                if received["type"] == "websocket.disconnect" or connection.ended:
                     break
                 raw = received.get("text")
                 if raw is None:
@@ -387,6 +406,7 @@ async def _serve(
     except WebSocketDisconnect:
         pass
     finally:
+        services.sessions.unregister(session, connection.end_session)
         await connection.stop_forwarding()
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
