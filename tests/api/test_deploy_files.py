@@ -56,7 +56,7 @@ def test_the_site_file_includes_proxy_conf_where_compose_mounts_it() -> None:
 
 def test_nginx_sends_traffic_to_the_app_service_on_the_port_it_listens_on() -> None:
     app = SERVICES["app"]
-    upstream_hosts = re.findall(r"^\s*server\s+([\w.-]+):(\d+);", SITE, flags=re.MULTILINE)
+    upstream_hosts = re.findall(r"^\s*server\s+([\w.-]+):(\d+)[^;]*;", SITE, flags=re.MULTILINE)
     assert upstream_hosts == [("app", str(app["environment"]["CARDTABLE_PORT"]))]
     assert [str(port) for port in app["expose"]] == [str(app["environment"]["CARDTABLE_PORT"])]
     assert app["environment"]["CARDTABLE_HOST"] == "0.0.0.0"

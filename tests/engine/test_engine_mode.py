@@ -191,3 +191,30 @@ def test_a_game_id_leads_to_each_of_its_modules_in_one_place(game_id: str) -> No
     assert hidden is None or hidden.__name__.endswith(".hidden")
     assert engine.game_module(game_id, "no_such_module") is None
     assert f"engine.games.{game_id.replace('-', '_')}.rules" in mode.COMPILED
+
+
+def _build_check(root: Path) -> int:
+    """`python -m engine.build --check` against `root`'s engine: 0 up to date, 1 to be built."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine.build", "--check"],
+        env={**os.environ, "PYTHONPATH": str(root), mode.PURE_ENV: ""},
+        cwd=root,
+        capture_output=True,
+        check=False,
+    ).returncode
+
+
+def test_the_build_check_asks_for_a_build_when_nothing_is_compiled_or_a_source_changed(tmp_path):
+    """scripts/setup.sh --background compiles in the background only when this check says so."""
+    copy = tmp_path / "checkout"
+    sources_only = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.stamp")
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=sources_only)
+    assert _build_check(copy) == 1  # sources only
+    if not mode.STAMP.exists():
+        return
+    shutil.rmtree(copy / "engine")
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    assert _build_check(copy) == 0  # compiled from these very sources
+    tricks = copy / "engine" / "tricks.py"
+    tricks.write_text(tricks.read_text() + "\n# changed after the build\n")
+    assert _build_check(copy) == 1
