@@ -81,7 +81,7 @@ export class ChatPanel {
     this.errorEl = h("p", { class: "chat-error", role: "alert", "data-testid": "chat-error" });
     this.earlierButton = h("button", { type: "button", class: "small chat-earlier", "data-testid": "chat-earlier",
       onclick: () => this.earlier() });
-    this.titleEl = h("h3", { class: "chat-title" });
+    this.titleEl = h("h2", { class: "chat-title" });
     this.input = null;
     this.form = null;
     this.quick = null;

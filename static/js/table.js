@@ -469,8 +469,8 @@ export class Table {
       entry.kind === "play" ? null : h("span", { class: "log-text" }, entry.text),
       entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null);
     return h("div", { class: "dialog-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
-      h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "data-testid": "play-log" },
-        h("h2", null, t("log.title", { n: view.hand_no ?? 1 })),
+      h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "play-log-title", "data-testid": "play-log" },
+        h("h2", { id: "play-log-title" }, t("log.title", { n: view.hand_no ?? 1 })),
         log.partial ? h("p", { class: "help" }, t("log.partial")) : null,
         groups.length
           ? h("ol", { class: "log-groups" }, groups.map((g) => h("li", null, h("h3", null, g.title), h("ul", { class: "log-rows" }, g.rows.map(row)))))
@@ -895,7 +895,7 @@ export class Table {
       }, this.plugin.actionLabel ? this.plugin.actionLabel(action, ctx) : defaultActionLabel(action)));
     return h("section", { class: ["hand-area", ctx.isMyTurn && "my-turn"] },
       h("div", { class: "hand-title" },
-        tabs || h("h3", null, t("table.hand")),
+        tabs || h("h2", null, t("table.hand")),
         hint ? h("span", { class: "hint", "data-testid": "hand-hint" }, hint) : null),
       this.notice ? h("p", { class: "notice", role: "alert", "data-testid": "table-notice" }, this.notice) : null,
       hand,
@@ -980,11 +980,11 @@ export class Table {
       this.render();
     };
     return h("div", { class: "dialog-backdrop" },
-      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "data-testid": "hand-result" },
-        h("h2", null, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
+      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-result-title", "data-testid": "hand-result" },
+        h("h2", { id: "hand-result-title" }, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
         h("div", { class: "dialog-body" },
         h("div", { class: "table-scroll" }, h("table", { class: "score-table hand-score" },
-          h("thead", null, h("tr", null, h("th", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
+          h("thead", null, h("tr", null, h("td", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
           h("tbody", null,
             h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
             h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),
