@@ -1,8 +1,9 @@
 """axe-core's audit of a page, shared by every browser test that judges accessibility.
 
 `check_accessibility(page, what)` runs every rule axe enables by default (WCAG 2.0-2.2 A and AA
-and axe's best practices, and the check that a control's name contains its visible text) on the page as it is now and fails on any violation of any impact,
-listing each rule with the elements it found. axe-core's own script comes with the
+and axe's best practices, and the check that a control's name contains its visible text) on the
+page as it is now and fails on any violation of any impact, listing each rule with the elements
+it found. axe-core's own script comes with the
 `axe-playwright-python` package (the project's `test` extra), so nothing is fetched at run time;
 Playwright evaluates it through the DevTools protocol, which the page's Content-Security-Policy
 does not govern.

@@ -6,6 +6,7 @@ The table mid-hand in every game and phase, at both sizes, is audited by the lay
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -45,10 +46,8 @@ def _play_until_result(page: Page, timeout_s: float = 150) -> None:
     while not page.locator(RESULT).count():
         assert time.monotonic() < deadline, "no hand result in time"
         if page.locator(MY_TURN).count() and not page.locator(".table-pending").count():
-            try:
+            with contextlib.suppress(Exception):  # the table redrew under the click: look again
                 page.locator(LEGAL_CARDS).first.click(timeout=2000, position={"x": 6, "y": 24})
-            except Exception:  # the table redrew under the click: look again
-                pass
         else:
             page.wait_for_timeout(30)
 
