@@ -151,6 +151,9 @@ export function genericHandHint(ctx) {
 /** Every fanned card on the felt shows at least this much of its left edge (rank and suit). */
 const MIN_FAN_STRIP_PX = 15;
 
+/** A fanned hand card shows at least this much to tap (WCAG 2.5.8's minimum target). */
+const MIN_TAP_STRIP_PX = 24;
+
 /** A card width from the stylesheet (`--card-w` or `--card-sm-w`), in px. */
 function cardWidth(small) {
   const value = getComputedStyle(document.documentElement).getPropertyValue(small ? "--card-sm-w" : "--card-w");
@@ -830,7 +833,10 @@ export class Table {
     } catch (error) {
       console.error("plugin panel failed", error);
     }
-    return container.childNodes.length ? container : null;
+    if (!container.childNodes.length) return null;
+    // Named for screen readers, so the panel's own headings follow the page's outline.
+    container.prepend(h("h2", { class: "visually-hidden" }, t("table.panel")));
+    return container;
   }
 
   /** One line under the hand saying why a clicked card cannot be played (or a server error). */
@@ -903,7 +909,7 @@ export class Table {
   }
 
   /**
-   * The hand in at most two rows. When a row has more cards than fit side by side, the cards of
+   * The hand in at most two rows (three when two would leave strips under MIN_TAP_STRIP_PX). When a row has more cards than fit side by side, the cards of
    * that row overlap as a fan (each still shows its corner): the overlap is a share of the row's
    * width (CSS `--per-row`), so it follows the screen without measuring it.
    */
@@ -914,7 +920,10 @@ export class Table {
     const fit = Math.max(1, Math.floor((width - 16 + 4) / (cardW + 4)));
     // One fanned row while each card still shows a comfortable strip, else two rows.
     const oneRowStep = (width - 16 - cardW) / Math.max(1, elements.length - 1);
-    const rows = elements.length <= fit || oneRowStep >= cardW * 0.6 ? 1 : 2;
+    let rows = elements.length <= fit || oneRowStep >= cardW * 0.6 ? 1 : 2;
+    // A third row rather than strips too narrow to tap (a 30-card hand on a phone).
+    const twoRowStep = (width - 16 - cardW) / Math.max(1, Math.ceil(elements.length / 2) - 1);
+    if (rows === 2 && twoRowStep < MIN_TAP_STRIP_PX) rows = 3;
     const perRow = Math.ceil(elements.length / rows);
     const fanned = perRow > fit;
     const out = [];
