@@ -146,7 +146,10 @@ export class FocusKeeper {
       return;
     }
     if (lost && this.saved) {
-      const again = find(this.root, this.saved);
+      // A control that went with the redraw (a play button after the play) hands focus to the hand.
+      // So does one the redraw disabled (every button waits while an action is on its way).
+      const found = find(this.root, this.saved);
+      const again = found && !found.disabled ? found : this.root.querySelector(`${HAND} .card[tabindex='0']`);
       if (again) {
         if (again.closest(HAND)) for (const el of this.root.querySelectorAll(`${HAND} .card`)) el.tabIndex = el === again ? 0 : -1;
         again.focus({ preventScroll: true });

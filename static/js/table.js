@@ -72,8 +72,10 @@
  */
 import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
-import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
+import { cardBack, cardEl, deckForGame, describeCard, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
+import { FocusKeeper } from "./focus.js";
+import { announce } from "./announce.js";
 
 const pluginCache = new Map();
 
@@ -265,6 +267,10 @@ export class Table {
     this.timers = new Map();
     this.timerTick = null;
     this.presenceNotes = [];
+    // Keyboard focus kept across redraws, and what the live region said last (static/js/focus.js,
+    // static/js/announce.js).
+    this.focus = new FocusKeeper(root);
+    this.announcedTurn = false;
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
     // A page shows one table at a time; when a page is drawn again (a language switch) the new
     // table takes the window listener over, so the old one is not kept alive and redrawn.
@@ -392,11 +398,14 @@ export class Table {
       // On (re)connect show the result of a just-finished hand or match only if the table waits on it.
       this.seenHands = view && view.phase === "match_over" ? hands.length - 1 : hands.length;
     }
+    const dialogBefore = this.dialogHand;
     if (hands.length > this.seenHands) {
       this.dialogHand = hands.length - 1;
       this.seenHands = hands.length;
     }
+    const logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
     this.recordLog(message, view, firstState);
+    this.announceState(view, firstState, logged, this.dialogHand !== null && this.dialogHand !== dialogBefore);
     const handKey = `${this.activeSeat}:${view ? (view.hand || []).join(",") : ""}`;
     if (handKey !== this.selectedFor) {
       this.selected = [];
@@ -448,6 +457,33 @@ export class Table {
         this.log.entries.push({ kind: "trick", winner: event.winner });
       }
     }
+  }
+
+  /**
+   * One announcement per state message for screen readers: each play, bid or pass and who took
+   * the trick (from the play log's new entries), "Your turn" when it starts, and the hand's result.
+   */
+  announceState(view, firstState, logged, resultOpened) {
+    if (!view) return;
+    const parts = [];
+    if (!firstState && this.log) {
+      for (const entry of this.log.entries.slice(Math.min(logged, this.log.entries.length))) {
+        const name = entry.seat !== null && entry.seat !== undefined ? this.seatName(entry.seat, true) : "";
+        const cards = (entry.cards || []).map((code) => describeCard(code, this.plugin.deck).label).join(", ");
+        if (entry.kind === "play") parts.push(t("announce.play", { name, cards }));
+        else if (entry.kind === "trick") parts.push(t("announce.trick", { name: this.seatName(entry.winner, true) }));
+        else if (entry.text) parts.push(name ? t("announce.note", { name, text: entry.text }) : entry.text);
+      }
+    }
+    if (resultOpened) {
+      const hand = view.hands[this.dialogHand];
+      const scores = hand.scores.map((score, n) => `${this.seatName(n, true)} ${formatScore(score)}`).join(", ");
+      parts.push(t("announce.result", { n: hand.hand_no ?? this.dialogHand + 1, scores }));
+    }
+    const mine = this.legalFor(this.activeSeat).length > 0 && view.phase !== "match_over";
+    if (mine && !this.announcedTurn) parts.push(t("table.your_turn"));
+    this.announcedTurn = mine;
+    announce(parts.map((part) => (/[.!?。！？]$/.test(part) ? part : `${part}${lang() === "ja" ? "。" : "."}`)));
   }
 
   logDialog(view) {
@@ -566,6 +602,7 @@ export class Table {
   }
 
   render() {
+    this.focus.before();
     const view = this.currentView();
     if (!view) {
       replace(this.root);
@@ -597,6 +634,7 @@ export class Table {
       replace(this.root, head, rest);
     }
     this.revealControls();
+    this.focus.after();
   }
 
   /** When the side column scrolls (a tall panel on a phone), scroll it so the panel's enabled
