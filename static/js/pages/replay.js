@@ -350,7 +350,7 @@ export async function replayPage(id) {
     replace(root,
       h("div", { class: "replay-status" },
         h("a", { href: `/matches/${replay.match_id}` }, `← ${t("replay.back")}`),
-        h("strong", { "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
+        h("h1", { class: "replay-title", "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
         h("span", { "data-testid": "replay-hand-no" }, handText),
         h("span", { class: "replay-counter", "data-testid": "replay-step" }, t("replay.step", { n: index + 1, total: steps.length })),
         h("a", { class: "replay-log", href: `/api/matches/${replay.match_id}/log`, download: `match-${replay.match_id}.json` }, t("replay.log"))),
