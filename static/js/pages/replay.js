@@ -8,7 +8,7 @@
 import { h, replace } from "../dom.js";
 import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
-import { Table, loadPlugin } from "../table.js";
+import { Table, loadPlugin, separatePlays } from "../table.js";
 import { cardEl, describeCard, suitName } from "../cards.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
 import { matchTitle, setTabTitle } from "./names.js";
@@ -364,6 +364,7 @@ export async function replayPage(id) {
           panel ? h("details", { class: "replay-panel", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
             h("summary", null, t("replay.panel")), panel) : null)),
       controls());
+    separatePlays(root);
   }
 
   // "‹room name› — match 3", as the match page and history name it.
