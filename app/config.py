@@ -131,6 +131,12 @@ class Settings(BaseSettings):
     )
     """Seconds between two looks of each process for due deadlines (app/deadlines.py)."""
 
+    session_check: float = Field(
+        default=30.0, gt=0, le=3600, validation_alias=AliasChoices("CARDTABLE_SESSION_CHECK", "session_check")
+    )
+    """Seconds between two checks of each process that the sessions of its open sockets still
+    exist (a sign-out closes them at once; this catches sessions that ended otherwise)."""
+
     @property
     def sqlalchemy_url(self) -> str:
         if self.database_url is None:

@@ -290,7 +290,6 @@ class Match:
             "hand_no": hand_no,
             "hands_total": hands_total,
             "scores": list(self.scores),
-            "hands": [dict(record) for record in self.hands],
         }
 
     # ---- shared behaviour -----------------------------------------------------------------

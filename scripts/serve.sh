@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --background
 # At most two glibc malloc arenas: the server's few helper threads (database, thread pool) each
 # got an arena of their own, which fragments memory; bench/load.py measured 6-8 KB less per live
-# table with two (README, load benchmark). The Dockerfile sets the same.
+# table with two (docs/BENCHMARKS.md, "Memory per live table"). The Dockerfile sets the same.
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 printf 'setup: starting the server (first time about 10 s: the embedded PostgreSQL is created)\n'
 exec .venv/bin/python -m app "$@"

@@ -77,12 +77,12 @@ async def test_a_finished_match_replays_step_by_step_with_every_hand_shown_and_e
     shown = Counter(card for hand in view["all_hands"] for card in hand)
     shown += Counter(card for pile in view["unseen"].values() for card in pile)
     assert shown == dealt_cards(log[first_deal][1])
-    # Each step's view is the engine's observer view after that action.
+    # Each step's view is the engine's observer view after that action, with the finished hands.
     check = game.new_match(seats, replay["options"])
     for step, (seat, action) in zip(steps, log, strict=True):
         check.apply(seat, action)
         if step["version"] in (1, first_deal + 1, len(log) // 2, len(log)):
-            assert step["view"] == json.loads(json.dumps(check.view_all()))
+            assert step["view"] == json.loads(json.dumps(check.view_all() | {"hands": check.hands}))
     assert steps[-1]["view"]["phase"] == "match_over"
 
     # The export replays to the stored results.
