@@ -22,6 +22,8 @@ import asyncio
 import gzip
 import json
 from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,7 +130,7 @@ def encode_steps(
     for version, (seat, action) in enumerate(log, start=1):
         match.apply(int(seat), action)
         view = match.view_all()
-        view["hands_done"] = len(view.pop("hands"))
+        view["hands_done"] = match.hands_done
         encoded = {key: _compact(value) for key, value in view.items()}
         changed = [f'"{key}":{text}' for key, text in encoded.items() if previous.get(key) != text]
         removed = [key for key in previous if key not in encoded]
@@ -163,8 +165,9 @@ def encode_replay(review: FinishedMatch) -> bytes:
 
 
 def expand_steps(steps: list[dict[str, Any]], hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The steps with whole views, each exactly `Match.view_all()` after its action, from the
-    patch encoding: the reference reader, mirrored by the replay page."""
+    """The steps with whole views, each exactly `Match.view_all()` after its action plus the
+    hands finished by then as `hands`, from the patch encoding: the reference reader, mirrored
+    by the replay page."""
     whole: list[dict[str, Any]] = []
     view: dict[str, Any] = {}
     for step in steps:
@@ -182,10 +185,14 @@ class ReplayCache:
     """The last few encoded replays of this process (gzip), one build at a time: a long match
     takes seconds of CPU to replay, and a finished match never changes."""
 
-    def __init__(self, size: int = CACHED_REPLAYS) -> None:
+    def __init__(
+        self, size: int = CACHED_REPLAYS, job: Callable[[str], AbstractContextManager[None]] = nullcontext
+    ) -> None:
         self.size = size
         self.bodies: OrderedDict[int, bytes] = OrderedDict()
         self.building = asyncio.Lock()
+        self.job = job
+        """Counts and times each build (app/metrics.py `Metrics.job`)."""
 
     async def gzipped(self, review: FinishedMatch) -> bytes:
         match_id = review.row.id
@@ -194,7 +201,8 @@ class ReplayCache:
             async with self.building:
                 body = self.bodies.get(match_id)  # built while this request waited
                 if body is None:
-                    body = await asyncio.to_thread(lambda: gzip.compress(encode_replay(review), 6))
+                    with self.job("replay"):
+                        body = await asyncio.to_thread(lambda: gzip.compress(encode_replay(review), 6))
                     self.bodies[match_id] = body
                     while len(self.bodies) > self.size:
                         self.bodies.popitem(last=False)

@@ -237,6 +237,23 @@ async def room_json(
     }
 
 
+async def invitation_json(session: AsyncSession, room: Room) -> dict[str, Any]:
+    """What holding the code shows someone who has not joined: enough to decide to join (the
+    room's name, host and game), never who is in it or how its match stands."""
+    game = GAMES.get(room.game_id)
+    host_name = await session.scalar(select(Person.name).where(Person.id == room.host_id))
+    return {
+        "code": room.code,
+        "name": room.name,
+        "display_name": room_display_name(room.name, host_name, room.game_id),
+        "game_id": room.game_id,
+        "game_names": dict(game.names) if game else None,
+        "host_name": host_name,
+        "seat_count": room.seat_count,
+        "invite_url": f"/r/{room.code}",
+    }
+
+
 # ---- history -----------------------------------------------------------------------------------
 def _seat_name(kind: str | None, person_id: int | None, names: dict[int, str]) -> str | None:
     if person_id is not None:

@@ -11,11 +11,13 @@ from starlette.requests import HTTPConnection
 from app.config import Settings
 from app.db import Database
 from app.errors import ApiError
+from app.metrics import Metrics
 from app.models import Person
 from app.presence import Presence
 from app.pubsub import PubSub
 from app.repository import person_by_token
 from app.security import SESSION_COOKIE
+from app.sessions import SessionWatch
 from app.tables import TableService
 
 
@@ -26,6 +28,8 @@ class Services:
     pubsub: PubSub
     tables: TableService
     presence: Presence
+    sessions: SessionWatch
+    metrics: Metrics
 
 
 def get_services(connection: HTTPConnection) -> Services:

@@ -20,6 +20,13 @@ Bots and chance are "automatic seats": one background task per match plays them,
 `bot_delay` seconds so people can follow the play. A strong bot thinks in a worker process
 (app/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
 if the match has not moved meanwhile.
+
+That task runs in the process that last had reason to start it (a person's action, a start, a
+seat change, a restart). Any other process serving the match's room watches it: when a reader
+there is sent a state whose next move is automatic and no automation of its own runs, and the
+match has not moved `bot_delay + TAKEOVER_AFTER` seconds later, it starts its own (the owner
+died: issue #26, point 4). Should the owner only have been slow, both play until the next
+person's turn; the version check of every commit keeps that to one move per turn.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.bot_pool import BotPool
 from app.db import Database
 from app.hand_log import AutoMoves, auto_mark, current_hand_events
-from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
+from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
 from app.pubsub import PubSub
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
@@ -60,12 +67,20 @@ SLOW_BOT_SECONDS = 0.002
 """A game whose bot once took longer than this to decide thinks in a worker thread from then on,
 so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
 costs more than their whole decision)."""
+TAKEOVER_AFTER = 2.0
+"""Seconds beyond the bot delay that an automatic move may be late before another process that
+serves the room plays it (a strong bot's search, 0.5 s at most, runs within the delay)."""
 
 __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService", "room_channel"]
 
 
 def room_channel(room_id: int) -> str:
     return f"room:{room_id}"
+
+
+SEATS_CHANNEL = "tables:seats"
+"""`{"match_id"}`: the seating of a running match changed; every process re-reads its holders
+from the database before it next sends a view or takes an action of that match."""
 
 
 class ActionRejected(Exception):
@@ -137,6 +152,8 @@ class LiveMatch:
     turn_timer: int | None = None
     # Moves a bot made for a person's seat (app/hand_log.py); the service keeps the dict.
     auto_moves: AutoMoves = field(default_factory=dict)
+    # Another process announced a seat change: `controllers` must be read again before use.
+    seats_stale: bool = False
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -280,15 +297,19 @@ class TableService:
         bot_delay: float,
         bots: BotPool | None = None,
         bot_level: str = "strong",
+        deal_seed: int | None = None,
     ) -> None:
         self.store = MatchStore(db)
         self.pubsub = pubsub
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(workers=2, budget=0.2)
         self.bot_level = bot_level
+        self.deal_seed = deal_seed
         self._live: dict[int, LiveMatch] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
+        self._watches: dict[int, asyncio.Task[None]] = {}
+        """Per match: the task that takes its automation over if its owner stays silent."""
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
@@ -297,6 +318,7 @@ class TableService:
         """app/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
         # Per match (kept when a cache is rebuilt): person seats a bot plays for while their
         # person is away, and seats whose turn timer ran out -> the version of that one move.
+        self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
         self._standins: dict[int, set[int]] = {}
         self._forced: dict[int, dict[int, int]] = {}
         self._auto_moves: dict[int, AutoMoves] = {}
@@ -307,6 +329,10 @@ class TableService:
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
+
+    def live_count(self) -> int:
+        """Matches held in memory now (the operator's `cardtable_live_tables`)."""
+        return len(self._live)
 
     def live(self, match_id: int) -> LiveMatch | None:
         return self._live.get(match_id)
@@ -351,19 +377,55 @@ class TableService:
         committed it, our cache is behind and is rebuilt from the log."""
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
         live = self._live.get(match_id)
-        if live is not None and (at_least is None or live.committed >= at_least):
+        # A reader's first state reads the seats' holders from the database: a seat change made
+        # through another process may not have been announced here yet.
+        first = reader.version is None
+        if (
+            live is not None
+            and not (first or live.seats_stale)
+            and (at_least is None or live.committed >= at_least)
+        ):
             text = live.message_for(person_id, reader, skip_seen=repeat)
             if text is not None:
+                self._watch(live)
                 return text or None
         async with self.lock(match_id):
             live = self._live.get(match_id)
             if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
+            cached = match_id in self._live
             live = await self._load(match_id)
+            if cached and (first or live.seats_stale):
+                await self._reseat(live)
+            self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
         self._live.pop(match_id, None)
+
+    async def _reseat(self, live: LiveMatch) -> None:
+        """Read who holds each seat from the database (call with the lock held)."""
+        live.seats_stale = False  # a change announced during the read marks it stale again
+        live.controllers = await self.store.controllers(live.room_id)
+
+    async def _seated(self, match_id: int) -> LiveMatch:
+        """`_load`, with the seats' holders read again when a change was announced."""
+        live = await self._load(match_id)
+        if live.seats_stale:
+            await self._reseat(live)
+        return live
+
+    def _seats_moved(self, message: dict[str, Any]) -> None:
+        """A bus message from any process (this one too): a match's seating changed."""
+        match_id = message.get("match_id")
+        live = self._live.get(match_id) if isinstance(match_id, int) else None
+        if live is not None:
+            live.seats_stale = True
+
+    async def start(self) -> None:
+        """Hear of seat changes made through every process (see `SEATS_CHANNEL`)."""
+        self._listening = self.pubsub.listen(SEATS_CHANNEL, self._seats_moved)
+        await self._listening.__aenter__()
 
     # ---- starting -------------------------------------------------------------------------------
     async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
@@ -429,8 +491,15 @@ class TableService:
         self.kick(live.match_id)
 
     # ---- actions --------------------------------------------------------------------------------
-    @staticmethod
-    def _settle_chance(match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
+    def _randomness(self, match: Match, fresh: random.Random | None) -> random.Random:
+        """The RNG for the match's next chance action or bot move: `fresh` (or a new one), or with
+        a `deal_seed` one fixed by the seed and the match's game, seats and log length, so the
+        same seed deals the same cards (and basic bots play alike) whenever the move is made."""
+        if self.deal_seed is None:
+            return fresh or _chance_rng()
+        return random.Random(f"{self.deal_seed}:{match.game.id}:{match.players}:{len(match.log)}")
+
+    def _settle_chance(self, match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
         """Apply every chance action the match awaits (shuffles, draws): the planned one of a
         same-deal rematch while its plan lasts and the engine accepts it, else fresh randomness."""
         events: list[dict[str, Any]] = []
@@ -443,7 +512,7 @@ class TableService:
                     continue
                 except IllegalAction as exc:  # e.g. the options changed since: deal fresh cards
                     log.info("planned deal refused (%s); dealing at random", exc.reason)
-            rng = rng or _chance_rng()
+            rng = self._randomness(match, rng)
             events.extend(match.deal_random(rng))
         return events
 
@@ -460,9 +529,13 @@ class TableService:
             raise ActionRejected("malformed", "'version' must be the state version you saw")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
+        if room_id is not None and match_id not in self._live:
+            # Before any lock or replay: match ids are sequential, so an outsider naming them one
+            # by one must not make this process load (and keep) every match ever played.
+            await self._check_room(match_id, room_id)
         async with self.lock(match_id):
             try:
-                live = await self._load(match_id)
+                live = await self._seated(match_id)
             except KeyError:
                 raise ActionRejected("illegal", f"there is no match {match_id}") from None
             if room_id is not None and live.room_id != room_id:
@@ -479,6 +552,14 @@ class TableService:
             await self._apply_and_commit(live, seat, action)
         await self.publish_state(match_id)
         self.kick(match_id)
+
+    async def _check_room(self, match_id: int, room_id: int) -> None:
+        """Refuse an action naming a match of another room (or none) from one small read."""
+        owner = await self.store.room_of(match_id) if 0 < match_id < 2**63 else None
+        if owner is None:
+            raise ActionRejected("illegal", f"there is no match {match_id}")
+        if owner != room_id:
+            raise ActionRejected("forbidden", f"match {match_id} is not played in this room")
 
     async def _apply_and_commit(
         self, live: LiveMatch, seat: int, action: dict[str, Any], auto: str | None = None
@@ -513,6 +594,12 @@ class TableService:
     ) -> None:
         try:
             await self._commit(live, before)
+        except SeatNotHeld:
+            # The database says someone else holds the seat now: nothing was written.
+            self.forget(live.match_id)
+            raise ActionRejected(
+                "forbidden", "this seat is no longer yours; the table was reloaded"
+            ) from None
         except Exception as exc:
             log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
@@ -551,17 +638,21 @@ class TableService:
                 SeatResult(seat=seat, score=float(score), rank=rank)
                 for seat, (score, rank) in enumerate(zip(match.scores, final_ranks(match), strict=True))
             ]
-        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams)
+        actor = match.log[before][0] if len(match.log) > before else CHANCE
+        holder = None if actor == CHANCE else live.controllers.get(actor, Controller(kind="empty"))
+        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams, holder)
         live.hands_stored = match.hands_done
         live.finished = match.is_over
 
     # ---- seats ---------------------------------------------------------------------------------
     async def seats_changed(self, match_id: int) -> None:
-        """The room's seating changed during this match: refresh controllers, resume bots."""
+        """The room's seating changed during this match: every process re-reads the holders
+        (this one at once), then bots resume."""
+        await self.pubsub.publish(SEATS_CHANNEL, {"kind": "seats", "match_id": match_id})
         async with self.lock(match_id):
             live = self._live.get(match_id)
             if live is not None:
-                live.controllers = await self.store.controllers(live.room_id)
+                await self._reseat(live)
         await self.publish_state(match_id)
         self.kick(match_id)
 
@@ -574,6 +665,46 @@ class TableService:
         if task is not None and not task.done():
             return
         self._automation[match_id] = asyncio.create_task(self._automate(match_id), name=f"bots-{match_id}")
+
+    def _watch(self, live: LiveMatch) -> None:
+        """A reader here was sent this match's committed state: if an automatic move is due and
+        no automation of this process plays the match, make sure one will if nobody else does."""
+        match_id = live.match_id
+        if self._closed or match_id in self._watches or live.committed != live.version:
+            return
+        task = self._automation.get(match_id)
+        if (task is not None and not task.done()) or self._automatic_seat(live) is None:
+            return
+        self._watches[match_id] = asyncio.create_task(
+            self._take_over_if_silent(match_id, live.committed), name=f"watch-{match_id}"
+        )
+
+    async def _take_over_if_silent(self, match_id: int, version: int) -> None:
+        """Start this process's automation of the match if it is still at `version` once its
+        owner had time to move: the owner died (or hangs), so nobody else will. While the bus
+        tells of newer commits with automatic moves still due, it keeps watching."""
+        try:
+            while True:
+                await asyncio.sleep(self.bot_delay + TAKEOVER_AFTER)
+                live = self._live.get(match_id)
+                if live is None or live.committed == version:
+                    if await self.store.version(match_id) == version:
+                        log.info("match %s stayed at version %s: this process plays it", match_id, version)
+                        self.kick(match_id)
+                    return
+                task = self._automation.get(match_id)
+                if live.committed != live.version or (task is not None and not task.done()):
+                    return
+                if self._closed or self._automatic_seat(live) is None:
+                    return
+                version = live.committed  # the owner moved; watch its next move
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not check whether match %s is still played", match_id)
+        finally:
+            if self._watches.get(match_id) is asyncio.current_task():
+                del self._watches[match_id]
 
     def _automatic_seat(self, live: LiveMatch) -> int | None:
         """The seat the automation plays next: chance, a bot, or a person's seat that a bot
@@ -718,7 +849,7 @@ class TableService:
             while True:
                 thinking: asyncio.Future[dict[str, Any]] | None = None
                 async with self.lock(match_id):
-                    live = await self._load(match_id)
+                    live = await self._seated(match_id)
                     seat = self._automatic_seat(live)
                     if seat is None:
                         # Leave under the lock, so a later kick() always sees this task gone.
@@ -726,14 +857,15 @@ class TableService:
                         return
                     thought_at = live.version
                     if seat != CHANCE and self._searches(live, seat):
-                        thinking = self.bots.decide(match_id, live.match, seat, rng.getrandbits(64))
+                        seed = self._randomness(live.match, rng).getrandbits(64)
+                        thinking = self.bots.decide(match_id, live.match, seat, seed)
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:
                     async with self._bot_turns, self.lock(match_id):
-                        live = await self._load(match_id)
+                        live = await self._seated(match_id)
                         if self._automatic_seat(live) != seat:
                             continue
                         if thinking is not None and live.version != thought_at:
@@ -745,11 +877,12 @@ class TableService:
                             await self._apply_chance(live)
                         else:
                             if action is None:
-                                action = await self._decide(live, seat, rng)
+                                action = await self._decide(live, seat, self._randomness(live.match, rng))
                             await self._apply_and_commit(live, seat, action, self._auto_reason(live, seat))
                 except ActionRejected as rejected:
                     failures += 1
-                    if rejected.code != "stale" or failures >= 5:
+                    # "forbidden": the seat changed hands meanwhile; the reloaded table decides
+                    if rejected.code not in ("stale", "forbidden") or failures >= 5:
                         raise
                     await asyncio.sleep(0.05 * failures)
                     continue
@@ -799,12 +932,16 @@ class TableService:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = list(self._automation.values())
+        if self._listening is not None:
+            await self._listening.__aexit__(None, None, None)
+            self._listening = None
+        tasks = [*self._automation.values(), *self._watches.values()]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._automation.clear()
+        self._watches.clear()
         await self.bots.close()
         await self.store.close()

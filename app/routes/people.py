@@ -143,8 +143,10 @@ async def login(body: LoginBody, request: Request, response: Response) -> dict[s
 async def logout(request: Request) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        async with get_services(request).db.session() as session:
+        services = get_services(request)
+        async with services.db.session() as session:
             await session.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
+        await services.sessions.signed_out(token_hash(token))  # its open tables close, everywhere
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return response

@@ -23,7 +23,7 @@ def _cache(request: Request) -> ReplayCache:
     own database and so its own match ids)."""
     state = request.app.state
     if not hasattr(state, "replays"):
-        state.replays = ReplayCache()
+        state.replays = ReplayCache(job=get_services(request).metrics.job)
     return state.replays
 
 

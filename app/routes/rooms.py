@@ -19,11 +19,12 @@ from app.deadlines import (
 from app.errors import ApiError, error_responses
 from app.limits import check_option_bounds
 from app.match_store import MatchStore
-from app.models import MatchRow, Person, Room, RoomSeat
+from app.models import MatchRow, MatchSeat, Person, Room, RoomSeat
 from app.repository import (
     check_seat_count,
     effective_options,
     game_or_error,
+    invitation_json,
     is_member,
     join_room,
     room_by_code,
@@ -32,10 +33,11 @@ from app.repository import (
     room_seats,
 )
 from app.room_names import clean_room_name
-from app.schemas import RoomLeaderboardEntry, RoomOut
+from app.schemas import RoomInvitationOut, RoomLeaderboardEntry, RoomOut
 from app.security import new_invite_code
 from app.services import Services, SignedIn, current_person, get_services
 from app.tables import room_channel
+from engine import get_game
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -160,16 +162,17 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     return await _room_answer(services, code, person)
 
 
-@router.get("/{code}", response_model=RoomOut, responses=error_responses(404))
+@router.get("/{code}", response_model=RoomOut | RoomInvitationOut, responses=error_responses(404))
 async def get_room(code: Code, request: Request) -> dict:
-    """Whoever holds the code may look; a signed-in person becomes a member by opening it."""
+    """A signed-in person holding the code becomes a member by opening it and sees the room;
+    without a session the code shows only the invitation (name, host, game)."""
     services = get_services(request)
     person = await current_person(request)
-    joined = False
     async with services.db.session() as session:
         room = await room_by_code(session, code)
-        if person is not None:
-            joined = await join_room(session, room, person)
+        if person is None:
+            return await invitation_json(session, room)
+        joined = await join_room(session, room, person)
         room_id = room.id
     if joined:
         await _announce(services, room_id)
@@ -254,6 +257,8 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
         if body.as_ == "me":
             if current is not None and current.kind == "person" and current.person_id != person.id:
                 raise ApiError(409, f"seat {n} is taken", f"{n}番の席はふさがっています")
+            if running is not None:
+                await _check_one_seat(session, running, seats, n, person)
             if current is None:
                 session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person.id))
             else:
@@ -279,6 +284,30 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
         room_id, match_id = room.id, (running.id if running else None)
     await _announce(services, room_id, match_id)
     return await _room_answer(services, code, person)
+
+
+async def _check_one_seat(
+    session: Any, running: MatchRow, seats: dict[int, RoomSeat], n: int, person: Person
+) -> None:
+    """During a match a person holds one seat: each seat's view goes to its holder, so a second
+    seat would show them another hand (in Familia, their partner's). The one exception is the
+    game's own: a person taking back a seat of their team that was theirs in this match
+    (Familia's two-person table, where each person plays both seats of a pair)."""
+    held = sorted(k for k, seat in seats.items() if k != n and seat.person_id == person.id)
+    if not held:
+        return
+    teams = get_game(running.game_id).new_match(running.players, running.options).teams
+    credited = await session.scalar(
+        select(MatchSeat.person_id).where(MatchSeat.match_id == running.id, MatchSeat.n == n)
+    )
+    if teams is not None and credited == person.id and all(teams[k] == teams[n] for k in held):
+        return
+    listed = ", ".join(str(k) for k in held)
+    raise ApiError(
+        409,
+        f"you already hold seat {listed} of this match; a person plays one seat of a match",
+        f"この対戦ではすでに{listed}番の席に座っています。1人が座れるのは1つの席だけです",
+    )
 
 
 @router.delete("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -384,9 +413,19 @@ async def _check_same_deals(session: Any, room: Room, person: Person, source_id:
         )
 
 
-@router.get("/{code}/leaderboard", response_model=list[RoomLeaderboardEntry], responses=error_responses(404))
-async def leaderboard(code: Code, request: Request) -> list[dict[str, Any]]:
-    """Cumulative scores of everyone who has played in this room (bots as one entry)."""
+@router.get(
+    "/{code}/leaderboard",
+    response_model=list[RoomLeaderboardEntry],
+    responses=error_responses(401, 403, 404),
+)
+async def leaderboard(code: Code, request: Request, person: SignedIn) -> list[dict[str, Any]]:
+    """Cumulative scores of everyone who has played in this room (bots as one entry); members only."""
     async with get_services(request).db.session() as session:
         room = await room_by_code(session, code)
+        if not await is_member(session, room.id, person.id):
+            raise ApiError(
+                403,
+                "only the room's members can see its leaderboard; open the room first",
+                "ランキングは部屋のメンバーだけが見られます。先に部屋を開いてください",
+            )
         return await room_leaderboard(session, room)

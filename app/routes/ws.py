@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,6 +28,7 @@ from app.mailbox import Mailbox
 from app.middleware import json_too_deep
 from app.pubsub import Message
 from app.repository import join_room, room_by_code, room_json
+from app.security import SESSION_COOKIE, token_hash
 from app.services import Services, current_person, get_services
 from app.tables import ActionRejected, Reader, room_channel
 
@@ -34,6 +36,11 @@ log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_PENDING = 256
 """Bus messages a socket keeps while it cannot keep up; beyond, the oldest are dropped."""
+OPENING_SLOTS = 2
+"""Sockets of a process between their handshake and their first room and state at once. When
+hundreds come back together (a restart, a deploy: issue #26, point 6) the rest wait at the door,
+so tables in play find a short queue in the event loop and a free database connection instead
+of one behind every arriving socket's dozen queries."""
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -53,12 +60,16 @@ class RoomFeed:
     """The room JSON read once per event and process, shared by every socket of the room.
 
     A socket that hears of a change at time t may use any build that started at t or later
-    (it read the database after the change was committed); otherwise it starts one. A build is
-    kept only while it runs: every socket that hears of a change later than its start (and so
-    after it ended) needs a newer one anyway, so a finished build would only hold the room's
-    JSON in memory for as long as the room lives."""
+    (it read the database after the change was committed); otherwise it starts one. t is when
+    the bus handed the message to the socket (`RoomConnection.notify`), the same instant for
+    every socket of the process, not when the socket got round to it: stamped late, each socket
+    found the build before its own too old and read the room again (issue #26, point 6). A
+    finished build is kept for `KEPT_FOR` seconds, for sockets that get round to the change late
+    (busy sending, or many of them), and then let go: a later change needs a newer read anyway,
+    and kept for good it would hold the room's JSON in memory for as long as the room lives."""
 
     MAX_ROOMS = 4096
+    KEPT_FOR = 2.0
     DB_SLOTS = 8
     """Room reads in flight at once, out of the pool's 20 connections: however many sockets a
     room has, requests and actions still find a connection (issue #10)."""
@@ -67,28 +78,46 @@ class RoomFeed:
         self.services = services
         self._builds: dict[int, _RoomBuild] = {}
         self._slots = asyncio.Semaphore(self.DB_SLOTS)
+        self.reads = 0
+        """Rooms read from the database so far (tests and operators read it)."""
 
-    async def room(self, room_id: int, code: str, heard_at: float) -> dict[str, Any]:
+    async def room(self, room_id: int, code: str, heard_at: float) -> tuple[float, dict[str, Any]]:
+        """(when the read began, the room JSON) of a read that began at `heard_at` or later."""
         build = self._builds.get(room_id)
         if build is None or build.started < heard_at:
             loop = asyncio.get_running_loop()
             build = _RoomBuild(loop.time(), asyncio.ensure_future(self._read(code, room_id)))
             self._builds.pop(room_id, None)
             self._builds[room_id] = build
-            build.task.add_done_callback(lambda _: self._forget(room_id, build))
+            build.task.add_done_callback(lambda _: self._built(room_id, build))
             while len(self._builds) > self.MAX_ROOMS:
                 self._builds.pop(next(iter(self._builds)))
-        return await asyncio.shield(build.task)
+        return build.started, await asyncio.shield(build.task)
+
+    def _built(self, room_id: int, build: _RoomBuild) -> None:
+        if build.task.cancelled() or build.task.exception() is not None:
+            self._forget(room_id, build)  # the next socket reads again
+        else:
+            asyncio.get_running_loop().call_later(self.KEPT_FOR, self._forget, room_id, build)
 
     def _forget(self, room_id: int, build: _RoomBuild) -> None:
         if self._builds.get(room_id) is build:
             del self._builds[room_id]
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
+        self.reads += 1
         async with self._slots, self.services.db.session() as session:
             room = await room_by_code(session, code)
             connected = await self.services.presence.connected(session, room_id)
             return await room_extras(session, room, await room_json(session, room, None, connected))
+
+
+def opening_slots(websocket: WebSocket) -> asyncio.Semaphore:
+    state = websocket.app.state
+    slots = getattr(state, "opening_slots", None)
+    if slots is None:
+        slots = state.opening_slots = asyncio.Semaphore(OPENING_SLOTS)
+    return slots
 
 
 def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
@@ -126,10 +155,28 @@ class RoomConnection:
         self.match_id: int | None = None
         self.room_version: int | None = None
         """The latest match's version in the room last sent (read from the database)."""
+        self.room_read_at = float("-inf")
+        """When the read behind the room last sent began: a room change heard before it is shown."""
         self._send_lock = asyncio.Lock()
-        self._inbox: Mailbox[Message] = Mailbox(limit=MAX_PENDING)
+        self._inbox: Mailbox[tuple[Message, float]] = Mailbox(limit=MAX_PENDING)
         self._forwarding: asyncio.Task[None] | None = None
         self._open = False
+        self.ended = False
+        """The session ended (app/sessions.py): nothing more is sent or handled."""
+        self._closing: asyncio.Task[None] | None = None
+
+    def end_session(self) -> None:
+        """The person signed out, or their session is gone: close with 4401, as a socket
+        opened without a session is."""
+        if self.ended:
+            return
+        self.ended, self._open = True, False
+        self._closing = asyncio.get_running_loop().create_task(self._close(4401))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            async with self._send_lock:
+                await self.websocket.close(code=code)
 
     async def send_text(self, text: str) -> None:
         async with self._send_lock:
@@ -152,7 +199,8 @@ class RoomConnection:
         """Send the room; returns the id of its current (latest) match, if any."""
         if heard_at is None:
             heard_at = asyncio.get_running_loop().time()
-        room = await self.feed.room(self.room_id, self.code, heard_at)
+        read_at, room = await self.feed.room(self.room_id, self.code, heard_at)
+        self.room_read_at = max(self.room_read_at, read_at)
         await self.send({"type": "room", "room": for_viewer(room, self.person_id)})
         match_id = room["match"]["id"] if room["match"] else None
         self.room_version = room["match"]["version"] if room["match"] else None
@@ -177,8 +225,9 @@ class RoomConnection:
         """A bus message (the bus calls this in the publisher's turn): queued, and forwarded by
         a task that lives only while there is something to forward, so an idle socket keeps no
         task of its own. Messages are forwarded one at a time, in order; a socket that cannot
-        keep up drops its oldest ones (each only says what to refresh)."""
-        self._inbox.put_nowait(message)
+        keep up drops its oldest ones (each only says what to refresh). Each is stamped with the
+        time it was heard, which decides whether a room read already covers it (`RoomFeed`)."""
+        self._inbox.put_nowait((message, asyncio.get_running_loop().time()))
         if self._forwarding is None and self._open:
             self._forwarding = asyncio.get_running_loop().create_task(self._forward())
 
@@ -199,17 +248,20 @@ class RoomConnection:
     async def _forward(self) -> None:
         try:
             while self._open and not self._inbox.empty():
-                if not await self.forward(self._inbox.get_nowait()):
+                if not await self.forward(*self._inbox.get_nowait()):
                     self._open = False  # the socket is gone; the receive loop ends the connection
         finally:
             if self._forwarding is asyncio.current_task():
                 self._forwarding = None
 
-    async def forward(self, message: Message) -> bool:
-        """Send one bus message as this reader's own message; False when the socket is gone."""
+    async def forward(self, message: Message, heard_at: float) -> bool:
+        """Send one bus message, heard at `heard_at`, as this reader's own message; False when
+        the socket is gone. A room change is skipped when the room last sent was read after it
+        was heard (e.g. the room a socket is sent on connect, after its own join was published)."""
         try:
             if message.get("kind") == "room":
-                await self.send_room(asyncio.get_running_loop().time())
+                if heard_at > self.room_read_at:
+                    await self.send_room(heard_at)
             elif message.get("kind") == "state":
                 await self.send_state(int(message["match_id"]), message.get("version"))
             elif message.get("kind") == "chat":
@@ -310,9 +362,22 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4403)
         return
     await websocket.accept()
-    opened = await _open_room(websocket, services, code)
-    if opened is not None:
-        await _serve(websocket, services, code, *opened)
+    slots = opening_slots(websocket)
+    await slots.acquire()
+    opening = True
+
+    def opened_up() -> None:
+        nonlocal opening
+        if opening:
+            opening = False
+            slots.release()
+
+    try:
+        opened = await _open_room(websocket, services, code)
+        if opened is not None:
+            await _serve(websocket, services, code, *opened, opened_up)
+    finally:
+        opened_up()
 
 
 async def _open_room(websocket: WebSocket, services: Services, code: str) -> tuple[int, int, bool] | None:
@@ -339,9 +404,18 @@ async def _open_room(websocket: WebSocket, services: Services, code: str) -> tup
 
 
 async def _serve(
-    websocket: WebSocket, services: Services, code: str, person_id: int, room_id: int, joined: bool
+    websocket: WebSocket,
+    services: Services,
+    code: str,
+    person_id: int,
+    room_id: int,
+    joined: bool,
+    opened_up: Callable[[], None],
 ) -> None:
+    """The socket's life; `opened_up` is called once its first room and state went out."""
     connection = RoomConnection(websocket, services, person_id, room_id, code)
+    session = token_hash(websocket.cookies.get(SESSION_COOKIE, ""))
+    services.sessions.register(session, connection.end_session)
     first_socket = await services.presence.join(room_id, person_id)
     if first_socket:
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
@@ -355,9 +429,10 @@ async def _serve(
                 # one that another process moved while nobody here watched (a reconnect).
                 await connection.send_state(match_id, connection.room_version)
             connection.start_forwarding()
+            opened_up()
             while True:
                 received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
+                if received["type"] == "websocket.disconnect" or connection.ended:
                     break
                 raw = received.get("text")
                 if raw is None:
@@ -366,6 +441,7 @@ async def _serve(
     except WebSocketDisconnect:
         pass
     finally:
+        services.sessions.unregister(session, connection.end_session)
         await connection.stop_forwarding()
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
