@@ -245,7 +245,7 @@ async def invitation_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     return {
         "code": room.code,
         "name": room.name,
-        "display_name": room_display_name(room.name, host_name, room.game_id),
+        "display_name": await room_name_of(session, room, host_name),
         "game_id": room.game_id,
         "game_names": dict(game.names) if game else None,
         "host_name": host_name,

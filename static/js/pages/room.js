@@ -92,7 +92,7 @@ export function roomPage(code) {
   }
 
   /** Who invites to what, above the name form of a person who opens an invite link before they
-   * have a name (anyone holding the code may read the room); nothing when the room is unknown. */
+   * have a name (the code alone shows the room's invitation); nothing when the room is unknown. */
   async function invitation() {
     let room;
     try {
@@ -100,10 +100,9 @@ export function roomPage(code) {
     } catch {
       return null;
     }
-    const host = (room.members || []).find((m) => m.is_host) || (room.seats || []).find((s) => s.person_id === room.host_id);
     const game = room.game_names ? pick(room.game_names) : room.game_id;
     return h("section", { class: "card-panel invitation", "data-testid": "invitation" },
-      h("h2", null, host && host.name ? t("room.invite.title", { host: host.name, game }) : t("room.invite.title.nohost", { game })),
+      h("h2", null, room.host_name ? t("room.invite.title", { host: room.host_name, game }) : t("room.invite.title.nohost", { game })),
       h("p", null, t("room.invite.room", { room: roomName(room.display_name, room.name || ""), n: room.seat_count ?? (room.seats || []).length })));
   }
 
