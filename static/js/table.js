@@ -442,8 +442,10 @@ export class Table {
       this.dialogHand = hands.length - 1;
       this.seenHands = hands.length;
     }
-    const logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
+    let logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
     this.recordLog(message, view, firstState);
+    // A reconnect's whole-hand log is history, not news: nothing of it is announced again.
+    if (Array.isArray(message.hand_log) && this.log) logged = this.log.entries.length;
     this.noteAutoMoves(message, previous, view);
     this.noteNewCards(previous, view);
     if (this.noticeVersion !== null && message.version !== this.noticeVersion) this.clearNotice();
