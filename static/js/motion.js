@@ -107,8 +107,8 @@ export class Motion {
   fly(el, flight, now) {
     const animation = el.animate(
       [
-        { transform: `translate(${flight.dx}px, ${flight.dy}px) scale(0.7)`, opacity: 0.6 },
-        { transform: "none", opacity: 1 },
+        { transform: `translate(${flight.dx}px, ${flight.dy}px) scale(0.7)` },
+        { transform: "none" },
       ],
       { duration: FLIGHT_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" },
     );
@@ -117,7 +117,8 @@ export class Motion {
 
   /** When the finished trick shown before is gone from the felt (the next card was led, or the
    * hand ended), draw it on a layer above the table where it was, leave it there until it has
-   * been seen for TRICK_READ_MS, then move it toward the winner's seat and fade it out. */
+   * been seen for TRICK_READ_MS, then move it into the winner's seat, shrinking away (no fading:
+   * a half-transparent card would be a card nobody can read). */
   gather(root, before, now) {
     if (!before.done.length) return;
     const still = new Set([...root.querySelectorAll(".felt .done-trick-card")].map(keyOf));
@@ -143,14 +144,14 @@ export class Motion {
       layer.append(ghost);
       const from = centre(card.rect);
       const end = target
-        ? `translate(${target.x - from.x}px, ${target.y - from.y}px) scale(0.4)`
-        : "scale(0.6)";
+        ? `translate(${target.x - from.x}px, ${target.y - from.y}px) scale(0.15)`
+        : "scale(0.15)";
       const total = wait + GATHER_MS;
       const animation = ghost.animate(
         [
-          { transform: "none", opacity: 1, offset: 0 },
-          { transform: "none", opacity: 1, offset: wait / total },
-          { transform: end, opacity: 0, offset: 1 },
+          { transform: "none", offset: 0 },
+          { transform: "none", offset: wait / total },
+          { transform: end, offset: 1 },
         ],
         { duration: total, easing: "ease-in", fill: "forwards" },
       );
@@ -167,7 +168,7 @@ export class Motion {
     const step = Math.min(30, 600 / cards.length);
     cards.forEach((el, i) => {
       el.animate(
-        [{ transform: "translateY(-2.5rem) scale(0.8)", opacity: 0 }, { transform: "none", opacity: 1 }],
+        [{ transform: "translateY(-2.5rem) scale(0.6)" }, { transform: "none" }],
         { duration: 260, delay: i * step, easing: "ease-out", fill: "backwards" },
       );
     });
