@@ -13,7 +13,17 @@ import pkgutil
 
 from engine import _mode  # noqa: F401  (first: chooses compiled or pure Python modules)
 from engine import games as _games_pkg
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import (
+    CHANCE,
+    TAKE_BACK,
+    Action,
+    Event,
+    Game,
+    GameOptions,
+    IllegalAction,
+    Match,
+    effective_log,
+)
 
 
 def _discover() -> dict[str, Game]:
@@ -39,4 +49,7 @@ def get_game(game_id: str) -> Game:
         raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
 
 
-__all__ = ["CHANCE", "GAMES", "Action", "Event", "Game", "GameOptions", "IllegalAction", "Match", "get_game"]
+__all__ = [
+    "CHANCE", "GAMES", "TAKE_BACK", "Action", "Event", "Game", "GameOptions", "IllegalAction", "Match",
+    "effective_log", "get_game",
+]
