@@ -209,6 +209,7 @@ async def room_extras(session: AsyncSession, room: Any, answer: dict[str, Any]) 
     timers = await session.execute(TIMERS, {"room": room_id})
     answer["away_grace"] = room.away_grace
     answer["turn_timer"] = room.turn_timer
+    answer["take_backs"] = room.take_backs
     answer["timers"] = {str(seat): round(max(0.0, left), 2) for seat, left in timers}
     return answer
 

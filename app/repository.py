@@ -14,6 +14,7 @@ from app.errors import ApiError
 from app.models import (
     GameRow,
     HandResult,
+    MatchAction,
     MatchResult,
     MatchRow,
     MatchSeat,
@@ -26,7 +27,7 @@ from app.models import (
 from app.rematch import comparisons
 from app.room_names import room_display_name
 from app.security import new_account_id, new_session_token, token_hash
-from engine import GAMES, Game, IllegalAction
+from engine import GAMES, TAKE_BACK, Game, IllegalAction
 
 BOT_NAME = "Bot"
 
@@ -374,6 +375,7 @@ async def match_detail(session: AsyncSession, match_id: int, person: Person) -> 
     )
     names = await _names(session, {s.person_id for s in seats if s.person_id is not None})
     seat_kind = {s.n: s.kind for s in seats}
+    taken_back = await _take_backs(session, match_id)
     totals = [0.0] * row.players
     table = []
     for hand in hands:
@@ -406,6 +408,7 @@ async def match_detail(session: AsyncSession, match_id: int, person: Person) -> 
                 "kind": s.kind,
                 "person_id": s.person_id,
                 "name": _seat_name(s.kind, s.person_id, names),
+                "take_backs": taken_back.get(s.n, 0),
             }
             for s in seats
         ],
@@ -422,6 +425,16 @@ async def match_detail(session: AsyncSession, match_id: int, person: Person) -> 
             for r in results
         ],
     }
+
+
+async def _take_backs(session: AsyncSession, match_id: int) -> dict[int, int]:
+    """How many actions each seat took back in this match (its take-back log entries)."""
+    rows = await session.execute(
+        select(MatchAction.seat, func.count())
+        .where(MatchAction.match_id == match_id, MatchAction.action["type"].astext == TAKE_BACK)
+        .group_by(MatchAction.seat)
+    )
+    return {seat: count for seat, count in rows}
 
 
 def _rank_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -53,6 +53,8 @@ AwayGrace = Annotated[int, Field(strict=True, ge=AWAY_GRACE_MIN, le=AWAY_GRACE_M
 """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
 TurnTimer = Annotated[int, Field(strict=True, ge=TURN_TIMER_MIN, le=TURN_TIMER_MAX)]
 """Seconds a person's turn may last before a bot plays that move for them."""
+TakeBacks = Literal["off", "until_next"]
+"""Whether a person may take back their own last action until someone acts."""
 
 
 class CreateRoomBody(BaseModel):
@@ -64,6 +66,7 @@ class CreateRoomBody(BaseModel):
     name: str | None = Field(default=None, max_length=500)
     away_grace: AwayGrace = AWAY_GRACE_DEFAULT
     turn_timer: TurnTimer | None = None
+    take_backs: TakeBacks = "until_next"
 
 
 class PatchRoomBody(BaseModel):
@@ -77,6 +80,7 @@ class PatchRoomBody(BaseModel):
     # Between matches only (a running match keeps the deadlines it started with).
     away_grace: AwayGrace | None = None
     turn_timer: TurnTimer | None = None
+    take_backs: TakeBacks | None = None
 
 
 class StartBody(BaseModel):
@@ -154,6 +158,7 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
             name=name,
             away_grace=body.away_grace,
             turn_timer=body.turn_timer,
+            take_backs=body.take_backs,
         )
         session.add(room)
         await session.flush()
@@ -181,13 +186,13 @@ async def get_room(code: Code, request: Request) -> dict:
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
 async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
-    """Host only. Seat count, options, `away_grace` and `turn_timer` change between matches; the
-    name at any time."""
+    """Host only. Seat count, options, `away_grace`, `turn_timer` and `take_backs` change between
+    matches; the name at any time."""
     services = get_services(request)
     async with services.db.session() as session:
         room = await room_by_code(session, code, lock=True)
         _host_only(room, person)
-        if "away_grace" in body.model_fields_set or "turn_timer" in body.model_fields_set:
+        if TABLE_MANNERS.keys() & body.model_fields_set:
             await _change_timing(session, room, body)
         if body.seats is not None or body.options is not None:
             await _change_table(session, room, body)
@@ -198,15 +203,24 @@ async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: 
     return await _room_answer(services, code, person)
 
 
+TABLE_MANNERS = {
+    "away_grace": "離席の猶予",
+    "turn_timer": "手番の制限時間",
+    "take_backs": "待った（手の取り消し）",
+}
+"""Room settings a running match holds fixed (its deadlines, its take-backs), with their Japanese names."""
+
+
 async def _change_timing(session: Any, room: Room, body: PatchRoomBody) -> None:
-    """`away_grace` and/or `turn_timer`, which a running match holds fixed (its deadlines)."""
-    timing = {"away_grace", "turn_timer"} & body.model_fields_set
+    """`away_grace`, `turn_timer` and/or `take_backs`, which a running match holds fixed."""
+    timing = TABLE_MANNERS.keys() & body.model_fields_set
     if await _running_match(session, room.id) is not None:
         names = " and ".join(sorted(timing))
+        names_ja = "・".join(TABLE_MANNERS[name] for name in sorted(timing))
         raise ApiError(
             409,
             f"a match is running; {names} can be changed between matches",
-            "対戦中は離席の猶予と手番の制限時間を変えられません。対戦が終わってから変更してください",
+            f"対戦中は{names_ja}を変えられません。対戦が終わってから変更してください",
         )
     if "away_grace" in timing:
         if body.away_grace is None:
@@ -218,6 +232,12 @@ async def _change_timing(session: Any, room: Room, body: PatchRoomBody) -> None:
         room.away_grace = body.away_grace
     if "turn_timer" in timing:
         room.turn_timer = body.turn_timer
+    if "take_backs" in timing:
+        if body.take_backs is None:
+            raise ApiError(
+                422, "take_backs must be 'off' or 'until_next'", "待ったの設定は off か until_next です"
+            )
+        room.take_backs = body.take_backs
 
 
 async def _change_table(session: Any, room: Room, body: PatchRoomBody) -> None:
@@ -372,6 +392,7 @@ async def start(code: Code, request: Request, person: SignedIn, body: StartBody 
             body.same_deals_as,
             body.rotate,
             turn_timer=room.turn_timer,
+            take_backs=room.take_backs,
         )
         room_id = room.id
     await services.tables.activate(live)
