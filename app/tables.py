@@ -224,7 +224,7 @@ class LiveMatch:
         snapshot = self.snapshot
         if snapshot is None or snapshot.version != self.version:
             previous = snapshot
-            snapshot = self.snapshot = Snapshot(version=self.version)
+            snapshot = self.snapshot = Snapshot(version=self.version, take_back=self.take_back_seat())
             if previous is not None:
                 for seat in previous.seats:
                     self._build(snapshot, seat)
@@ -232,6 +232,18 @@ class LiveMatch:
             if seat not in snapshot.seats:
                 self._build(snapshot, seat)
         return snapshot
+
+    def take_back_seat(self) -> int | None:
+        """The seat whose person may take back the last action now (the engine's check is cheap:
+        no replay), or None."""
+        match = self.match
+        if self.take_backs != "until_next" or self.finished or not match.log:
+            return None
+        seat = match.log[-1][0]
+        controller = self.controllers.get(seat)
+        if controller is None or controller.kind != "person" or match.take_back_refusal(seat) is not None:
+            return None
+        return int(seat)
 
     def _build(self, snapshot: Snapshot, seat: int | None) -> None:
         legal = self.legal(seat) if seat is not None else []

@@ -95,6 +95,7 @@ async def test_a_person_takes_back_their_last_action_until_the_next_one_in_every
                 played = await ada_ws.wait_state(lambda m, v=turn["version"]: m["version"] > v)
                 answer = await _take_back(ada_ws, seat, played["version"])
                 if answer["type"] == "error":
+                    assert "take_back" not in played, "the state offered a take-back the engine refuses"
                     assert answer["code"] == "take_back_refused"
                     assert answer["messages"]["ja"] and answer["messages"]["ja"] != answer["messages"]["en"]
                     engine_refusals.append(answer["message"])
@@ -103,6 +104,8 @@ async def test_a_person_takes_back_their_last_action_until_the_next_one_in_every
             else:
                 pytest.fail(f"no action could be taken back; refusals: {engine_refusals}")
             assert played["version"] == turn["version"] + 1
+            assert played["take_back"] == seat, "the state says who may take back now"
+            assert "take_back" not in answer, "a take-back cannot itself be taken back"
             assert answer["version"] == played["version"] + 1, "a take-back raises the version"
             assert answer["legal"][str(seat)] == turn["legal"][str(seat)]
             assert answer["views"][str(seat)]["hand"] == turn["views"][str(seat)]["hand"]
