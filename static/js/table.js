@@ -74,6 +74,7 @@ import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
 import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
+import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
 
 const pluginCache = new Map();
 
@@ -272,6 +273,7 @@ export class Table {
       cancelAnimationFrame(resizeFrame);
       resizeFrame = requestAnimationFrame(() => this.render());
     }, { signal: windowListeners.signal });
+    listenForUndoKey(this, windowListeners.signal);
   }
 
   setRoom(room) {
@@ -443,6 +445,8 @@ export class Table {
         this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
       } else if (event.type === "trick") {
         this.log.entries.push({ kind: "trick", winner: event.winner });
+      } else if (event.type === "take_back") {
+        this.log.entries.push(takeBackLogEntry(event));
       }
     }
   }
@@ -639,6 +643,7 @@ export class Table {
       }, turn),
       h("span", { class: "table-hand-no" }, handNo),
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
+      takeBackButton(this),
       this.connectionBadge(),
       h("span", { class: "table-tools" },
         h("button", { type: "button", class: "small", "data-testid": "open-log", onclick: () => {
