@@ -3,7 +3,9 @@
     from engine import GAMES, get_game, CHANCE, IllegalAction
 
 Each game is a subpackage of `engine.games` whose `__init__` exposes `GAME`; the registry finds
-them, so adding a game touches nothing outside its own folder.
+them, so adding a game touches nothing outside its own folder. `game_module(game_id, name)` is
+the one way from a game id to its other modules (`bot`, `hidden`, `options`, …), and
+`engine._mode.COMPILED` takes in a new game's modules by its rule.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from engine import _mode  # noqa: F401  (first: chooses compiled or pure Python 
 from engine import games as _games_pkg
 from engine.core import (
     CHANCE,
+    GAMES_PACKAGE,
     TAKE_BACK,
     Action,
     Event,
@@ -23,6 +26,7 @@ from engine.core import (
     IllegalAction,
     Match,
     effective_log,
+    game_module,
 )
 
 
@@ -31,7 +35,7 @@ def _discover() -> dict[str, Game]:
     for info in sorted(pkgutil.iter_modules(_games_pkg.__path__), key=lambda m: m.name):
         if not info.ispkg:
             continue
-        module = importlib.import_module(f"engine.games.{info.name}")
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{info.name}")
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             found[game.id] = game
@@ -50,6 +54,16 @@ def get_game(game_id: str) -> Game:
 
 
 __all__ = [
-    "CHANCE", "GAMES", "TAKE_BACK", "Action", "Event", "Game", "GameOptions", "IllegalAction", "Match",
-    "effective_log", "get_game",
+    "CHANCE",
+    "GAMES",
+    "TAKE_BACK",
+    "Action",
+    "Event",
+    "Game",
+    "GameOptions",
+    "IllegalAction",
+    "Match",
+    "effective_log",
+    "game_module",
+    "get_game",
 ]
