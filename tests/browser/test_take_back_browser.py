@@ -35,9 +35,13 @@ def play_until_take_back_offered(page: Page) -> tuple[str, int]:
             continue
         try:
             expect(page.get_by_test_id("take-back")).to_be_visible(timeout=1500)
-            return seat, before
         except AssertionError:
-            continue  # a play that ended a trick with a deal, or seat 1's (the bot answers at once)
+            continue  # a play that ended a trick with a deal
+        # After a play the bot answers (20 ms here), the button is gone again at once: wait for
+        # a play after which it stays (Ada's other seat is to act).
+        page.wait_for_timeout(400)
+        if page.get_by_test_id("take-back").count():
+            return seat, before
     raise AssertionError("no play could be taken back within a minute")
 
 
