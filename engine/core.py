@@ -73,17 +73,24 @@ TAKE_BACK: Final = "take_back"
 action (see `Match.take_back_refusal`). Such an entry stays in the log, so versions only grow."""
 
 
-def effective_log(log: Iterable[LogEntry | Sequence[Any]]) -> list[LogEntry]:
-    """The log as played: every take-back entry removed together with the action it undid.
-    The match's state is always that of `Game.replay` of this list."""
-    kept: list[LogEntry] = []
-    for entry in log:
+def played_indices(log: Sequence[LogEntry | Sequence[Any]]) -> list[int]:
+    """The positions in `log` of the actions that stand: every take-back entry left out
+    together with the action it undid."""
+    kept: list[int] = []
+    for index, entry in enumerate(log):
         if entry[0] != CHANCE and entry[1].get("type") == TAKE_BACK:
             if kept:
                 kept.pop()
         else:
-            kept.append(tuple(entry))
+            kept.append(index)
     return kept
+
+
+def effective_log(log: Iterable[LogEntry | Sequence[Any]]) -> list[LogEntry]:
+    """The log as played (`played_indices`): the match's state is always that of
+    `Game.replay` of this list."""
+    entries = list(log)
+    return [tuple(entries[index]) for index in played_indices(entries)]
 
 
 def shared_action(action: Action) -> Action:

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from engine import CHANCE, TAKE_BACK, IllegalAction, Match, effective_log, get_game
+from engine.analysis import Budget, analyse_match
 from engine.bots import bot_action
+from engine.core import played_indices
 
 TAKE_BACK_ACTION = {"type": TAKE_BACK}
 
@@ -148,3 +150,25 @@ def test_bot_determinization_ignores_taken_back_actions() -> None:
     viewer = match.seat_after(seat)
     guess = match.determinize(viewer, random.Random(2))
     assert guess.view(viewer) == match.view(viewer)
+
+
+def test_match_analysis_values_only_the_decisions_that_stand() -> None:
+    game = get_game("holy-grail")
+    rng = random.Random(11)
+    match = game.new_match(3, {"hands": 1})
+    undone_at = None
+    while not match.is_over:
+        seat = rng.choice(match.to_act())
+        if seat == CHANCE:
+            match.deal_random(rng)
+            continue
+        match.apply(seat, bot_action(match, seat, rng))
+        if undone_at is None and match.take_back_refusal(seat) is None:
+            undone_at = len(match.log) - 1
+            match.apply(seat, TAKE_BACK_ACTION)
+    assert undone_at is not None
+    analysis = analyse_match(game, 3, {"hands": 1}, match.log, budget=Budget(playouts=1), rng_seed=1)
+    assert analysis.complete
+    standing = [i + 1 for i in played_indices(match.log) if match.log[i][0] != CHANCE]
+    assert [decision.version for decision in analysis.decisions] == standing
+    assert undone_at + 1 not in standing and undone_at + 2 not in standing
