@@ -14,7 +14,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
-from tests.browser.test_platform_browser import HAND_CARDS, LEGAL_CARDS, start_solo_table
+from tests.browser.test_platform_browser import (
+    HAND_CARDS,
+    LEGAL_CARDS,
+    create_room,
+    sign_up,
+    start_solo_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -78,3 +84,27 @@ def test_take_back_a_card_with_the_button_and_with_ctrl_z(new_person: NewPerson,
     ada.get_by_test_id("open-log").click()
     expect(ada.get_by_test_id("play-log")).to_contain_text("待った")
     ada.screenshot(path=str(artifacts / "take-back-log-phone-ja.png"))
+
+
+def test_the_take_back_setting_in_the_create_form_and_the_lobby(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    ada = new_person(viewport=PHONE)
+    sign_up(ada, "Ada")
+    form = ada.get_by_test_id("create-room")
+    expect(form.get_by_test_id("take-backs")).to_have_value("until_next")
+    form.get_by_test_id("take-backs").select_option("off")
+    create_room(ada, "holy-grail", seats=3)
+    code = ada.url.rstrip("/").rsplit("/", 1)[1]
+    room_setting = "async (code) => (await (await fetch(`/api/rooms/${code}`)).json()).take_backs"
+    assert ada.evaluate(room_setting, code) == "off"
+    lobby = ada.get_by_test_id("room-timing")
+    expect(lobby.get_by_test_id("take-backs")).to_have_value("off")
+    lobby.get_by_test_id("take-backs").select_option("until_next")
+    expect(ada.get_by_test_id("timing-status")).to_be_visible()
+    deadline = time.monotonic() + 10
+    while ada.evaluate(room_setting, code) != "until_next":
+        assert time.monotonic() < deadline, "the lobby's change was not saved"
+        ada.wait_for_timeout(100)
+    lobby.scroll_into_view_if_needed()
+    ada.screenshot(path=str(artifacts / "take-back-lobby-phone.png"))

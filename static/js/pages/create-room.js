@@ -31,7 +31,7 @@ export function timingFields(values, { disabled = false, onChange = null } = {})
   const el = h("div", { class: "timing-fields" },
     field(t("room.away_grace"), grace),
     field(t("room.turn_timer"), timer),
-    field(t("room.take_backs"), takeBacks),
+    field(t("room.take_backs"), takeBacks, t("room.take_backs.help")),
     h("p", { class: "help" }, t("room.timing.help")));
   return { el, read };
 }
