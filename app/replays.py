@@ -131,7 +131,7 @@ def encode_steps(
     for version, (seat, action) in enumerate(log, start=1):
         match.apply(int(seat), action)
         view = match.view_all()
-        view["hands_done"] = len(view.pop("hands"))
+        view["hands_done"] = match.hands_done
         encoded = {key: _compact(value) for key, value in view.items()}
         changed = [f'"{key}":{text}' for key, text in encoded.items() if previous.get(key) != text]
         removed = [key for key in previous if key not in encoded]
@@ -166,8 +166,9 @@ def encode_replay(review: FinishedMatch) -> bytes:
 
 
 def expand_steps(steps: list[dict[str, Any]], hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The steps with whole views, each exactly `Match.view_all()` after its action, from the
-    patch encoding: the reference reader, mirrored by the replay page."""
+    """The steps with whole views, each exactly `Match.view_all()` after its action plus the
+    hands finished by then as `hands`, from the patch encoding: the reference reader, mirrored
+    by the replay page."""
     whole: list[dict[str, Any]] = []
     view: dict[str, Any] = {}
     for step in steps:

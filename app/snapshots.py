@@ -94,7 +94,7 @@ def _shared(text: str) -> str:
 
 
 def view_parts(view: dict[str, Any]) -> Parts:
-    keys = tuple(key for key in view if key != "hands")
+    keys = tuple(view)
     return Parts(layout_of(keys), tuple(_shared(dumps(view[key])) for key in keys))
 
 

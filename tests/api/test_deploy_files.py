@@ -102,3 +102,15 @@ def test_the_image_holds_everything_the_server_reads_at_run_time() -> None:
     }
     assert not copied & ignored, f".dockerignore leaves out what the Dockerfile copies: {copied & ignored}"
     assert 'CMD ["python", "-m", "app"]' in dockerfile
+
+
+def test_prometheus_scrapes_every_app_replica_on_the_port_it_listens_on() -> None:
+    """The optional metrics profile: Docker's DNS gives one address per replica of `app`."""
+    mounts = bind_mounts("prometheus")
+    config = yaml.safe_load(mounts["/etc/prometheus/prometheus.yml"].read_text())
+    (job,) = config["scrape_configs"]
+    assert job["metrics_path"] == "/metrics"
+    (discovery,) = job["dns_sd_configs"]
+    assert discovery["names"] == ["app"] and discovery["type"] == "A"
+    assert str(discovery["port"]) == str(SERVICES["app"]["environment"]["CARDTABLE_PORT"])
+    assert SERVICES["prometheus"]["profiles"] == ["metrics"]  # off unless asked for

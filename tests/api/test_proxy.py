@@ -182,6 +182,10 @@ async def test_a_match_is_played_through_nginx_with_players_on_different_process
                 httpx.AsyncClient(base_url=base, timeout=WAIT) as ben_http,
             ):
                 aki, ben = Person(server, aki_http), Person(server, ben_http)
+                # Operator metrics are read from each replica, never through the public entry.
+                assert (await aki_http.get("/metrics")).status_code == 404
+                direct = httpx.get(f"http://127.0.0.1:{ports[0]}/metrics", timeout=WAIT)
+                assert direct.status_code == 200 and "cardtable_live_tables" in direct.text
                 aki.me = await aki.post("/api/people", {"name": "Aki"}, expect=201)
                 ben.me = await ben.post("/api/people", {"name": "Ben"}, expect=201)
                 code = (await make_room(aki, seats=3, hands=1))["code"]
