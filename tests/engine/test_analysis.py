@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from engine.search import hand_value
 PLAYERS = 4
 ONE_HAND = {"hands": 1}
 TRICK_GAMES = ["fairy-500", "familia", "french-tarot", "holy-grail"]
-SMALL = Budget(playouts=2)
+SMALL = Budget(playouts=4)
 """A small budget, so that whole matches are analysed quickly."""
 
 
@@ -206,17 +207,19 @@ def test_every_decision_of_a_random_match_is_analysed_and_the_best_is_worth_at_l
             assert decision.method == "forced"
             assert decision.loss == 0 and decision.best == played
             continue
-        values = [value for _, value in decision.values]
         assert decision.values[0][0] == played
-        assert max(values) == pytest.approx(decision.values[0][1] + decision.loss)
-        assert (decision.best, max(values)) in decision.values
+        best_value = next(value for action, value in decision.values if action == decision.best)
+        assert best_value - decision.values[0][1] == pytest.approx(decision.loss)
+        if decision.method == "exact":
+            assert best_value == max(value for _, value in decision.values)
         assert decision.compared == len(decision.values) <= decision.legal + 1
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_the_summary_counts_each_seats_decisions_and_names_its_costliest(game_id: str) -> None:
-    match = _random_match(game_id, seed=5)
+def test_the_summary_counts_each_seats_decisions_and_names_its_costliest() -> None:
+    match = _random_match("holy-grail", seed=5)
     analysis = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=2)
+    assert sorted(analysis.summaries) == list(range(PLAYERS))
+    assert any(summary.costliest for summary in analysis.summaries.values())
     for seat, summary in analysis.summaries.items():
         own = [d for d in analysis.decisions if d.seat == seat]
         choices = [d for d in own if d.legal > 1]
@@ -228,11 +231,23 @@ def test_the_summary_counts_each_seats_decisions_and_names_its_costliest(game_id
         assert all(d.seat == seat for d in summary.costliest)
 
 
+def test_a_stricter_margin_names_fewer_playout_valued_losses_and_leaves_the_values() -> None:
+    match = _random_match("holy-grail", seed=4)
+    log = match.log[:40]
+    usual = analyse_match(match.game, PLAYERS, ONE_HAND, log, budget=SMALL, rng_seed=3)
+    strict = analyse_match(match.game, PLAYERS, ONE_HAND, log, budget=replace(SMALL, margin=50), rng_seed=3)
+    for before, after in zip(usual.decisions, strict.decisions, strict=True):
+        assert after.values == before.values
+        assert after.loss <= before.loss
+    assert sum(d.loss > 0 for d in strict.decisions) < sum(d.loss > 0 for d in usual.decisions)
+
+
 def test_the_analysis_is_deterministic_and_a_seats_numbers_do_not_depend_on_the_others() -> None:
-    match = _random_match("french-tarot", seed=7)
-    every = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=4)
-    again = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=4)
-    alone = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=4, seats=[2])
+    match = _random_match("holy-grail", seed=7)
+    log = match.log[:30]
+    every = analyse_match(match.game, PLAYERS, ONE_HAND, log, budget=SMALL, rng_seed=4)
+    again = analyse_match(match.game, PLAYERS, ONE_HAND, log, budget=SMALL, rng_seed=4)
+    alone = analyse_match(match.game, PLAYERS, ONE_HAND, log, budget=SMALL, rng_seed=4, seats=[2])
     assert every.as_dict(with_values=True) == again.as_dict(with_values=True)
     assert list(alone.summaries) == [2]
     seat_two = [d.as_dict(with_values=True) for d in every.decisions if d.seat == 2]
