@@ -21,6 +21,7 @@ from engine import CHANCE, GAMES, Action, Match
 from engine.analysis import DEFAULT_BUDGET, Budget, Decision, analyse_decision, analyse_match
 from engine.bots import get_chooser
 from engine.search import hand_value
+from tests.engine.test_search_determinize import _decisions as every_decision
 
 PLAYERS = 4
 ONE_HAND = {"hands": 1}
@@ -50,21 +51,12 @@ Finder = Callable[[Match, int], "dict[str, Any] | None"]
 
 
 def _scan(game_id: str, find: Finder, seeds: int = 300) -> tuple[Match, int, dict[str, Any]]:
-    """The first decision of seeded basic-bot matches that `find` accepts."""
-    choose = get_chooser(game_id)
+    """The first decision of seeded one-hand basic-bot matches that `find` accepts."""
     for seed in range(seeds):
-        match = GAMES[game_id].new_match(PLAYERS, ONE_HAND, seed=seed)
-        rng = random.Random(seed)
-        while not match.is_over:
-            seat = match.to_act()[0]
-            if seat == CHANCE:
-                match.deal_random(rng)
-                continue
+        for match, seat in every_decision(game_id, PLAYERS, seed):
             found = find(match, seat)
             if found is not None:
                 return match, seat, found
-            legal = match.legal_actions(seat)
-            match.apply(seat, legal[0] if len(legal) == 1 else choose(match.view(seat), legal, rng))
     raise AssertionError(f"no such position in {seeds} seeded {game_id} matches")
 
 
@@ -166,6 +158,7 @@ def test_yaya_fugou_going_out_before_the_last_rival_is_best_and_passing_loses_th
 
 
 def _random_match(game_id: str, seed: int) -> Match:
+    """A one-hand match played by random legal actions."""
     match = GAMES[game_id].new_match(PLAYERS, ONE_HAND, seed=seed)
     rng = random.Random(seed)
     while not match.is_over:
