@@ -43,7 +43,7 @@ false and the decisions finished so far.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,7 +95,8 @@ PLAYOUTS = "playouts"
 @dataclass
 class Decision:
     """One analysed decision. `version` is the log length after the action (the server's
-    version of the state it produced); `values` pairs each compared action with its value."""
+    version of the state it produced); `values` pairs each compared action with its value, the
+    played one first (empty for a forced move); `method` is "forced", "exact" or "playouts"."""
 
     version: int
     seat: int
@@ -182,7 +183,7 @@ class MatchAnalysis:
 def analyse_match(
     game: Game,
     players: int,
-    options: dict[str, Any] | GameOptions | None,
+    options: Mapping[str, Any] | GameOptions | None,
     log: Iterable[Sequence[Any]],
     *,
     seats: Iterable[int] | None = None,
@@ -191,7 +192,8 @@ def analyse_match(
     should_stop: Callable[[], bool] | None = None,
 ) -> MatchAnalysis:
     """Replay `log` (as `game.replay` takes it; a finished match's, or any prefix) and analyse
-    every decision of `seats` (default: all seats; the server leaves bots out or in)."""
+    every decision of `seats` (default: all seats; the server leaves bots out or in). Raises
+    IllegalAction, as the replay would, when the log does not replay."""
     entries = [(int(entry[0]), entry[1]) for entry in log]
     wanted = set(range(players)) if seats is None else set(seats)
     match = game.new_match(players, options)
@@ -218,7 +220,10 @@ def analyse_match(
 
 
 def _deals_by_hand(
-    game: Game, players: int, options: dict[str, Any] | GameOptions | None, entries: list[tuple[int, Action]]
+    game: Game,
+    players: int,
+    options: Mapping[str, Any] | GameOptions | None,
+    entries: list[tuple[int, Action]],
 ) -> dict[int, list[tuple[int, Action]]]:
     """Per hand number, the chance actions of the real log inside that hand, with their index."""
     deals: dict[int, list[tuple[int, Action]]] = {}

@@ -20,7 +20,7 @@ import pytest
 from engine import CHANCE, GAMES, Action, Match
 from engine.analysis import DEFAULT_BUDGET, Budget, Decision, analyse_decision, analyse_match
 from engine.bots import get_chooser
-from engine.search import hand_value
+from engine.search import hand_value, playout
 from tests.engine.test_search_determinize import _decisions as every_decision
 
 PLAYERS = 4
@@ -159,7 +159,11 @@ def test_yaya_fugou_going_out_before_the_last_rival_is_best_and_passing_loses_th
 
 def _random_match(game_id: str, seed: int) -> Match:
     """A one-hand match played by random legal actions."""
-    match = GAMES[game_id].new_match(PLAYERS, ONE_HAND, seed=seed)
+    return _random_match_with(game_id, ONE_HAND, seed)
+
+
+def _random_match_with(game_id: str, options: dict[str, Any], seed: int) -> Match:
+    match = GAMES[game_id].new_match(PLAYERS, options, seed=seed)
     rng = random.Random(seed)
     while not match.is_over:
         seat = match.to_act()[0]
@@ -271,3 +275,23 @@ def test_a_stop_request_ends_the_analysis_early_and_says_so() -> None:
     analysis = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, should_stop=stop_soon)
     assert not analysis.complete
     assert 0 < len(analysis.decisions) < sum(1 for seat, _ in match.log if seat != CHANCE)
+
+
+def test_a_playout_deals_the_hands_later_deals_from_its_chance_source() -> None:
+    # A two-deal Familia hand: a playout from the first deal reaches the second, which must be
+    # the one the source gives (the real log's), not one drawn from the playout's random stream.
+    real = _random_match_with("familia", {"hands": 1, "deals": 2}, seed=8)
+    shuffles = [(index, action) for index, (seat, action) in enumerate(real.log) if seat == CHANCE]
+    assert len(shuffles) == 2
+    (first_at, _), (_, second_deal) = shuffles
+    start = first_at + 1
+    position = real.game.replay(PLAYERS, real.options, real.log[:start])
+
+    def source(match: Match) -> Action | None:
+        return None if any(seat == CHANCE for seat, _ in match.log[start:]) else second_deal
+
+    for seed in range(3):
+        trial = position.clone()
+        value = playout(trial, 0, 0, get_chooser("familia"), random.Random(seed), chance=source)
+        assert value is not None and trial.hands_done == 1
+        assert [action for seat, action in trial.log[start:] if seat == CHANCE] == [second_deal]
