@@ -289,12 +289,14 @@ class TableService:
         bot_delay: float,
         bots: BotPool | None = None,
         bot_level: str = "strong",
+        deal_seed: int | None = None,
     ) -> None:
         self.store = MatchStore(db)
         self.pubsub = pubsub
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(workers=2, budget=0.2)
         self.bot_level = bot_level
+        self.deal_seed = deal_seed
         self._live: dict[int, LiveMatch] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._automation: dict[int, asyncio.Task[None]] = {}
@@ -477,8 +479,15 @@ class TableService:
         self.kick(live.match_id)
 
     # ---- actions --------------------------------------------------------------------------------
-    @staticmethod
-    def _settle_chance(match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
+    def _randomness(self, match: Match, fresh: random.Random | None) -> random.Random:
+        """The RNG for the match's next chance action or bot move: `fresh` (or a new one), or with
+        a `deal_seed` one fixed by the seed and the match's game, seats and log length, so the
+        same seed deals the same cards (and basic bots play alike) whenever the move is made."""
+        if self.deal_seed is None:
+            return fresh or _chance_rng()
+        return random.Random(f"{self.deal_seed}:{match.game.id}:{match.players}:{len(match.log)}")
+
+    def _settle_chance(self, match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
         """Apply every chance action the match awaits (shuffles, draws): the planned one of a
         same-deal rematch while its plan lasts and the engine accepts it, else fresh randomness."""
         events: list[dict[str, Any]] = []
@@ -491,7 +500,7 @@ class TableService:
                     continue
                 except IllegalAction as exc:  # e.g. the options changed since: deal fresh cards
                     log.info("planned deal refused (%s); dealing at random", exc.reason)
-            rng = rng or _chance_rng()
+            rng = self._randomness(match, rng)
             events.extend(match.deal_random(rng))
         return events
 
@@ -817,7 +826,8 @@ class TableService:
                         return
                     thought_at = live.version
                     if seat != CHANCE and self._searches(live, seat):
-                        thinking = self.bots.decide(match_id, live.match, seat, rng.getrandbits(64))
+                        seed = self._randomness(live.match, rng).getrandbits(64)
+                        thinking = self.bots.decide(match_id, live.match, seat, seed)
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
                 if seat != CHANCE and self.bot_delay > 0:
@@ -836,7 +846,7 @@ class TableService:
                             await self._apply_chance(live)
                         else:
                             if action is None:
-                                action = await self._decide(live, seat, rng)
+                                action = await self._decide(live, seat, self._randomness(live.match, rng))
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
