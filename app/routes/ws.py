@@ -41,6 +41,9 @@ OPENING_SLOTS = 2
 hundreds come back together (a restart, a deploy: issue #26, point 6) the rest wait at the door,
 so tables in play find a short queue in the event loop and a free database connection instead
 of one behind every arriving socket's dozen queries."""
+OPENING_HELD_AT_MOST = 5.0
+"""Seconds a socket keeps its opening slot: one that takes longer (a client that does not read
+its first messages) gives its place up all the same, so it cannot keep the door shut."""
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -375,8 +378,10 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         nonlocal opening
         if opening:
             opening = False
+            held_too_long.cancel()
             slots.release()
 
+    held_too_long = asyncio.get_running_loop().call_later(OPENING_HELD_AT_MOST, opened_up)
     try:
         opened = await _open_room(websocket, services, code)
         if opened is not None:
