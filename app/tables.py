@@ -539,10 +539,6 @@ class TableService:
     ) -> None:
         """A person's action from the WebSocket (for a match of `room_id`, when given); raises
         ActionRejected and changes nothing if refused."""
-        if not isinstance(match_id, int) or isinstance(match_id, bool):
-            raise ActionRejected("malformed", "'match_id' must be the id of the match you were sent")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ActionRejected("malformed", "'seat' must be a seat number")
         _check_fields(match_id, seat, version)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
