@@ -108,3 +108,33 @@ def test_the_take_back_setting_in_the_create_form_and_the_lobby(
         ada.wait_for_timeout(100)
     lobby.scroll_into_view_if_needed()
     ada.screenshot(path=str(artifacts / "take-back-lobby-phone.png"))
+
+
+def test_the_replay_and_the_match_page_show_a_take_back(new_person: NewPerson, artifacts: Path) -> None:
+    ada = new_person(viewport={"width": 1280, "height": 800})
+    start_solo_table(ada, "Ada", seats=3, my_seats=[0, 1])
+    play_until_take_back_offered(ada)
+    ada.get_by_test_id("take-back").click()
+    expect(ada.get_by_test_id("take-back")).to_have_count(0)
+    code = ada.url.rstrip("/").rsplit("/", 1)[1]
+    room = "async (code) => (await (await fetch(`/api/rooms/${code}`)).json()).match"
+    deadline = time.monotonic() + 150
+    while ada.evaluate(room, code)["status"] != "finished":
+        assert time.monotonic() < deadline, "the match did not end"
+        card = ada.locator(LEGAL_CARDS).first
+        try:
+            card.click(timeout=1000)
+        except Exception:  # not our turn, or redrawn under the click
+            continue
+    match_id = ada.evaluate(room, code)["id"]
+    steps = ada.evaluate(
+        "async (id) => (await (await fetch(`/api/matches/${id}/replay`)).json())"
+        ".steps.map((s) => s.action.type)",
+        match_id,
+    )
+    step = steps.index("take_back") + 1
+    ada.goto(f"/matches/{match_id}/replay#step={step}")
+    expect(ada.get_by_test_id("replay-action")).to_contain_text("Ada took back")
+    ada.screenshot(path=str(artifacts / "take-back-replay-laptop.png"))
+    ada.goto(f"/matches/{match_id}")
+    expect(ada.get_by_test_id("take-back-counts")).to_contain_text("Ada 1")
