@@ -15,9 +15,7 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from app.bot_pool import BotPool
-from app.catalog import seed_presets, sync_catalog
 from app.config import Settings
-from app.db import Database, migrate
 from app.deadlines import Deadlines
 from app.errors import install_error_handlers
 from app.middleware import RequestGuard, SecurityHeaders
@@ -28,6 +26,8 @@ from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
 from app.socket_routes import CardTableApp
+from app.store.catalog import seed_presets, sync_catalog
+from app.store.db import Database, migrate
 from app.tables import TableService
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Response models of the REST API, so `/openapi.json` describes what the server really answers.
 
-The routes still build their answers as dicts (app/repository.py); FastAPI validates each one
+The routes still build their answers as dicts (app/store/); FastAPI validates each one
 against these models on the way out. Objects allow extra keys so that a field added to a JSON
 shape reaches the client before its model catches up (the documented fields are always there).
 """
@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+
+BIGINT_MAX = 2**63 - 1
+"""Ids are PostgreSQL bigints: a request naming anything larger is refused before any query."""
 
 Score = int | float
 """Scores are integers in most games and may be fractional in others; JSON keeps what it got."""

@@ -9,13 +9,13 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.config import Settings
-from app.db import Database
 from app.errors import ApiError
-from app.models import Person
 from app.presence import Presence
 from app.pubsub import PubSub
-from app.repository import person_by_token
 from app.security import SESSION_COOKIE
+from app.store.db import Database
+from app.store.models import Person
+from app.store.people import person_by_token
 from app.tables import TableService
 
 

@@ -38,12 +38,12 @@ import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bot_pool import BotPool
-from app.db import Database
-from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from app.pubsub import PubSub
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
 from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.store.db import Database
+from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT

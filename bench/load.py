@@ -61,7 +61,7 @@ import uvicorn
 import websockets
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from app.embedded_pg import EmbeddedPostgres, free_loopback_port
+from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.wire import StateReader
 from app.ws_protocol import MEM_LEVEL, WINDOW_BITS
 from engine import GAMES
@@ -528,7 +528,7 @@ def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
     import gc
     import tracemalloc
 
-    from app.match_store import Controller
+    from app.store.matches import Controller
     from app.tables import LiveMatch
     from engine import CHANCE
     from engine.bots import bot_action

@@ -20,14 +20,13 @@ from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from app import chat
-from app.deadlines import room_extras
-from app.errors import ApiError
+from app.errors import NotFound
 from app.mailbox import Mailbox
 from app.middleware import json_too_deep
 from app.pubsub import Message
-from app.repository import join_room, room_by_code, room_json
 from app.services import Services, current_person, get_services
+from app.store import chat
+from app.store.rooms import for_viewer, open_room, room_by_code, shared_room_json
 from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
@@ -86,9 +85,7 @@ class RoomFeed:
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
         async with self._slots, self.services.db.session() as session:
-            room = await room_by_code(session, code)
-            connected = await self.services.presence.connected(session, room_id)
-            return await room_extras(session, room, await room_json(session, room, None, connected))
+            return await shared_room_json(session, await room_by_code(session, code))
 
 
 def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
@@ -97,19 +94,6 @@ def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
     if feed is None:
         feed = state.room_feed = RoomFeed(services)
     return feed
-
-
-def for_viewer(room: dict[str, Any], person_id: int) -> dict[str, Any]:
-    """The shared room JSON with this reader's own `me` (see repository.room_json)."""
-    return {
-        **room,
-        "me": {
-            "person_id": person_id,
-            "is_host": person_id == room["host_id"],
-            "is_member": any(m["person_id"] == person_id for m in room["members"]),
-            "seats": [s["n"] for s in room["seats"] if s["kind"] == "person" and s["person_id"] == person_id],
-        },
-    }
 
 
 class RoomConnection:
@@ -320,12 +304,10 @@ async def _open_room(websocket: WebSocket, services: Services, code: str) -> tup
     person = await current_person(websocket)
     try:
         if not VALID_CODE.fullmatch(code):  # e.g. a NUL: PostgreSQL could not even compare it
-            raise ApiError(404, "no room has this invite code", "この招待コードの部屋はありません")
+            raise NotFound("no room has this invite code", "この招待コードの部屋はありません")
         async with services.db.session() as session:
-            room = await room_by_code(session, code)
-            joined = person is not None and await join_room(session, room, person)
-            room_id = room.id
-    except ApiError as exc:
+            room_id, joined = await open_room(session, code, person.id if person is not None else None)
+    except NotFound as exc:
         await websocket.send_text(json.dumps({"type": "error", "code": "forbidden", "message": exc.en}))
         await websocket.close(code=4404)
         return None

@@ -19,9 +19,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
-from app.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.races import VersionConflict, log_commit_failure
 from app.routes.ws import RoomFeed
+from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from tests.api.harness import browser, make_room, running_server
 
 FEW_CONNECTIONS = RoomFeed.DB_SLOTS + 2

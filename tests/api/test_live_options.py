@@ -10,8 +10,8 @@ import itertools
 import json
 import tracemalloc
 
-from app.match_store import Controller
 from app.snapshots import Reader
+from app.store.matches import Controller
 from app.tables import LiveMatch, SeatOptions
 from engine import GAMES
 from tests.api.harness import browser, make_room, running_server

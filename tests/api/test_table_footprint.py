@@ -10,8 +10,8 @@ import json
 import random
 from typing import Any
 
-from app.match_store import Controller
 from app.snapshots import Parts, Reader, dumps
+from app.store.matches import Controller
 from app.tables import LiveMatch
 from engine import CHANCE, GAMES
 from engine.bots import bot_action

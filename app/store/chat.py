@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ChatMessage, Membership, Person
+from app.store.models import ChatMessage, Membership, Person
 
 MAX_LENGTH = 500
 RATE_COUNT = 5
