@@ -16,6 +16,7 @@ from types import FrameType
 
 import uvicorn
 
+import engine._mode as engine_mode
 from app.config import Settings
 from app.main import create_app
 from app.store.embedded_pg import EmbeddedPostgres
@@ -57,6 +58,7 @@ def main() -> None:
     for handled in (signal.SIGINT, signal.SIGTERM):
         signal.signal(handled, _exit_quietly)
     app = create_app(settings)
+    logging.getLogger("app").info("engine: %s", engine_mode.describe())
     tune_gc()
     try:
         uvicorn.run(

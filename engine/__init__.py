@@ -1,4 +1,4 @@
-"""Pure game rules for the card table: every game behind one contract (ENGINE_CONTRACT.md).
+"""Pure game rules for the card table: every game behind one contract (docs/ENGINE_CONTRACT.md).
 
     from engine import GAMES, get_game, CHANCE, IllegalAction
 

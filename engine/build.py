@@ -10,6 +10,7 @@ sources have changed since it was built, and `CARDTABLE_PURE_PYTHON=1` asks for 
     python -m engine.build --force    # build even if they did not
     python -m engine.build --clean    # remove the compiled modules (pure Python from then on)
     python -m engine.build --strict   # exit non-zero when the build fails (CI's compile check)
+    python -m engine.build --check    # exit 0 if the compiled modules are up to date, else 1
 """
 
 from __future__ import annotations
@@ -88,7 +89,12 @@ def main() -> int:
     parser.add_argument("--force", action="store_true", help="build even if the sources did not change")
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
     parser.add_argument("--strict", action="store_true", help="exit 1 when the build fails")
+    parser.add_argument(
+        "--check", action="store_true", help="build nothing: exit 0 if the compiled modules are up to date"
+    )
     args = parser.parse_args()
+    if args.check:
+        return 0 if up_to_date() else 1
     if args.clean:
         clean()
         print("engine: compiled modules removed; the engine runs from its Python sources")

@@ -1,4 +1,4 @@
-"""The three decks and their card codes (the wire format, see ENGINE_CONTRACT.md).
+"""The three decks and their card codes (the wire format, see docs/ENGINE_CONTRACT.md).
 
 Cards are plain strings everywhere: they are JSON-ready, hashable, and cheap to compare.
 Each deck module-level table maps a code to its suit and rank once, so the hot path of a

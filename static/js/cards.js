@@ -1,5 +1,5 @@
 /**
- * Draws any card code of the three decks (ENGINE_CONTRACT.md) as a small HTML/SVG card.
+ * Draws any card code of the three decks (docs/ENGINE_CONTRACT.md) as a small HTML/SVG card.
  *
  * Codes alone are ambiguous across decks ("SC" is an ExTarot knight of Magic Swords and a
  * French-tarot cavalier of spades; "S1" an ExTarot ace or a French 1), so every call names the

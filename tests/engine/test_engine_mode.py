@@ -110,3 +110,30 @@ def test_a_match_pickles_and_copies_in_the_mode_in_force(game_id):
             assert twin.legal_actions(seat) == match.legal_actions(seat)
             assert twin.apply(seat, action) == match.apply(seat, action)
         assert twin.view(None) == match.view(None)
+
+
+def _build_check(root: Path) -> int:
+    """`python -m engine.build --check` against `root`'s engine: 0 up to date, 1 to be built."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine.build", "--check"],
+        env={**os.environ, "PYTHONPATH": str(root), mode.PURE_ENV: ""},
+        cwd=root,
+        capture_output=True,
+        check=False,
+    ).returncode
+
+
+def test_the_build_check_asks_for_a_build_when_nothing_is_compiled_or_a_source_changed(tmp_path):
+    """scripts/setup.sh --background compiles in the background only when this check says so."""
+    copy = tmp_path / "checkout"
+    sources_only = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.stamp")
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=sources_only)
+    assert _build_check(copy) == 1  # sources only
+    if not mode.STAMP.exists():
+        return
+    shutil.rmtree(copy / "engine")
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    assert _build_check(copy) == 0  # compiled from these very sources
+    tricks = copy / "engine" / "tricks.py"
+    tricks.write_text(tricks.read_text() + "\n# changed after the build\n")
+    assert _build_check(copy) == 1

@@ -1,7 +1,7 @@
 """Fairy Five Hundred rules on constructed deals: card sets, the deal, bidding, lieutenants, the
 kitty, the three rankings, open misère, Ramsch, the ±500 end and both options.
 
-Each test names the part of seed 000 (or RULINGS.md) it reproduces.
+Each test names the part of seed 000 (or docs/RULINGS.md) it reproduces.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fairy Five Hundred scoring: every branch of the seed's score rules and of RULINGS.md, with numbers.
+"""Fairy Five Hundred scoring: every branch of the seed's score rules and of docs/RULINGS.md, with numbers.
 
 Tests cite the seed section they reproduce ("seed 000, <section>") or the ruling.
 """

@@ -1,7 +1,7 @@
 """Familia rules on constructed deals: set-up per seat count, the follow and batting rules in
 both phases, judging (with the seed's six-player example), void tricks, draws, trumps, jokers in
 the piles and in the hands, batting Familia, royal crests, the face-card set modes and the
-match's end. Seed 001 is the source; RULINGS.md settles the open points."""
+match's end. Seed 001 is the source; docs/RULINGS.md settles the open points."""
 
 from __future__ import annotations
 
@@ -705,6 +705,17 @@ def test_seed_ranking_example_places_the_hand_result_and_the_match_standings() -
     assert [row["place"] for row in teams] == [3, 2, 1]
     assert match.hands[0]["scores"] == [6, 6, 6]
     assert match.view(None)["standings"] == [3, 2, 1]
+
+
+def test_the_final_ranking_breaks_tied_totals_by_face_cards_as_the_standings_do() -> None:
+    # seed 001, ranking example again: what the server stores as the match's ranks (final_ranks)
+    # must place the three tied men 3, 2, 1, not share first place on equal points
+    match = new(3, hands=2)
+    match.won = [["SK", "SQ", "HQ"], ["DK", "HQ", "CJ"], []]
+    match.tricks_won = [3, 3, 0]
+    match._end_hand()
+    assert match.scores == [6, 6, 6]
+    assert match.final_ranks() == [3, 2, 1]
 
 
 def test_the_first_player_rotates_every_hand_and_every_deal() -> None:

@@ -1,4 +1,4 @@
-"""French Tarot rules on constructed deals (seed 004 and the French Tarot section of RULINGS.md)."""
+"""French Tarot rules on constructed deals (seed 004 and the French Tarot section of docs/RULINGS.md)."""
 
 from __future__ import annotations
 
@@ -698,3 +698,16 @@ def test_the_secret_partners_excuse_under_the_takers_trick_is_not_exchanged() ->
     assert details["partner"] == 3
     assert details["excuse"] == {"seat": 3, "fate": "kept", "exchanged": False}
     assert details["points"] == 91 and details["defence_points"] == 0
+
+
+def test_the_excuse_wins_the_last_trick_for_a_defence_that_took_every_earlier_trick() -> None:
+    """RULINGS excuse: led to the last trick by a side that won all the others, it wins that
+    trick whichever side it is: here the defence, whose slam the excuse completes."""
+    match = playing(4, {2: ["EX", *[f"T{n}" for n in range(5, 22)]]}, dog=["T1", "T2", "T3", "T4"])
+    events = play_out(match, highest_trump_first(2, keep_last="EX"))
+    tricks = trick_events(events)
+    assert all(trick["winner"] == 2 for trick in tricks)
+    assert tricks[-1]["cards"][0] == "EX"
+    details = last_details(match)
+    assert details["excuse"]["fate"] == "slam"
+    assert details["slam_side"] == "defence" and details["slam"] == -200

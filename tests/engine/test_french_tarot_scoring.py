@@ -1,4 +1,4 @@
-"""French Tarot scoring: the worked examples of the issue and RULINGS.md, number by number."""
+"""French Tarot scoring: the worked examples of the issue and docs/RULINGS.md, number by number."""
 
 from __future__ import annotations
 

@@ -262,3 +262,24 @@ def test_player_counts_outside_three_to_ten_are_refused():
     for players in (2, 11):
         with pytest.raises(IllegalAction, match="3–10 players"):
             GAME.new_match(players)
+
+
+def test_hearts_stay_broken_in_the_next_dealing_round_and_a_new_hand_starts_unbroken():
+    # RULINGS: once broken, hearts stay broken for the rest of the hand, across dealing rounds.
+    void_in_spades_and_majors = [f"D{n}" for n in range(1, 14)] + ["H9"]
+    match = start(4, {0: ["S5"], 1: void_in_spades_and_majors})
+    play(match, 0, "S5")
+    play(match, 1, "H9")
+    assert match.view(None)["hearts_broken"] is False, "broken once the trick with the heart is taken"
+    for seat in (2, 3):
+        match.apply(seat, match.legal_actions(seat)[0])
+    assert match.view(None)["hearts_broken"] is True
+    while match.view(None)["deal_round"] == 1:
+        seat = match.to_act()[0]
+        match.apply(seat, match.legal_actions(seat)[0])
+    leader = match.to_act()[0]
+    assert match.view(None)["hearts_broken"] is True
+    assert playable(match, leader) == set(match.view(leader)["hand"]), "any card may be led"
+    _finish_hand(match)
+    match.deal_random()
+    assert len(match.hands) == 1 and match.view(None)["hearts_broken"] is False

@@ -86,3 +86,12 @@ def test_shooting_the_moon_scales_with_player_count():
     piles = [[] for _ in range(7)]
     piles[0] = list(HEARTS)
     assert score_hand(piles, len(HEARTS)).scores == [1200] + [-200] * 6
+
+
+def test_every_heart_but_the_zero_is_no_moon():
+    # RULINGS: shooting the moon takes every heart, the 0 included; without it the hand scores as
+    # usual (the 0's holder took neither the ∞ nor the −1, so no ×2 and no flip either).
+    piles = [[], [], [c for c in HEARTS if c != "H0"], ["H0"]]
+    result = score_hand(piles, len(HEARTS))
+    assert result.moon_seat is None and not result.doubled and not result.flipped
+    assert result.scores == [-60, -60, 240 - 60, -60]

@@ -1,4 +1,4 @@
-"""Yaya Fugou rules on constructed deals (seed 003 and the Yaya Fugou section of RULINGS.md).
+"""Yaya Fugou rules on constructed deals (seed 003 and the Yaya Fugou section of docs/RULINGS.md).
 
 Every deal here is a chosen shuffle order (`deals.deck_order`): seat i gets the i-th slice, the
 rest is set aside. Seats whose cards a test does not name are topped up weakest-first, so the

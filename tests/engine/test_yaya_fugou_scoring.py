@@ -1,7 +1,7 @@
-"""Yaya Fugou titles, points, finishing order and exchange pairs (RULINGS.md, Yaya Fugou).
+"""Yaya Fugou titles, points, finishing order and exchange pairs (docs/RULINGS.md, Yaya Fugou).
 
 The seed has no numeric worked example; its title names and the exchange counts are checked
-here against the tables RULINGS.md settles for every player count.
+here against the tables docs/RULINGS.md settles for every player count.
 """
 
 from __future__ import annotations

@@ -743,6 +743,11 @@ class FamiliaMatch(Match):
         (team totals; a seat shares its team's place). Worked out when a hand ends (`_rank`)."""
         return list(self._standings)
 
+    def final_ranks(self) -> list[int]:
+        """The match's ranking as the server stores it (history, wins, leaderboards): tied totals
+        are broken by face cards as in `standings`, not shared as plain score ranks would be."""
+        return self.standings()
+
     def _rank(self) -> list[int]:
         table = self.table
         rows = []

@@ -1,6 +1,6 @@
 """French Tarot (フレンチタロット) for 3, 4 and 5 players: state and the `Match`.
 
-The seed is Board Game Arena's rule page; RULINGS.md fills its gaps with the French
+The seed is Board Game Arena's rule page; docs/RULINGS.md fills its gaps with the French
 federation's rules. Everything below is what this engine does.
 
 Dealing from a shuffle order

@@ -1,10 +1,10 @@
 """French Tarot scoring as pure functions.
 
 The hand's arithmetic is kept apart from the rules so that it can be tested number by number
-against the worked examples of the issue and RULINGS.md, and so that the result table in the
+against the worked examples of the issue and docs/RULINGS.md, and so that the result table in the
 client can show every step (points, target, difference, multiplier, bonuses, shares).
 
-Scoring follows RULINGS.md (the French federation's formula where the seed is silent):
+Scoring follows docs/RULINGS.md (the French federation's formula where the seed is silent):
 the taker's *unit* is
 
     (±(25 + difference) + petit au bout) × multiplier ± poignées + slam

@@ -40,7 +40,7 @@ COINS_THREE: Final = "D3"
 
 LOWEST_TIE_SUITS: Final[dict[str, int]] = {"D": 0, "H": 1, "C": 2, "S": 3}
 """When the coins 3 is set aside, equal weakest cards are ordered coins, holy grail, sacred
-tree, magic sword (RULINGS.md)."""
+tree, magic sword (docs/RULINGS.md)."""
 
 _SUIT_POSITION: Final = {suit: index for index, suit in enumerate(SUITS)}
 

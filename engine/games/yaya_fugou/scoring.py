@@ -32,7 +32,7 @@ TITLE_TABLES: Final[dict[int, tuple[str, ...]]] = {
     7: (DAIFUGOU, FUGOU, YAYA_FUGOU, HEIMIN, YAYA_HINMIN, HINMIN, DAIHINMIN),
     8: (DAIFUGOU, FUGOU, YAYA_FUGOU, HEIMIN, HEIMIN, YAYA_HINMIN, HINMIN, DAIHINMIN),
 }
-"""Titles from first place to last, by player count (RULINGS.md)."""
+"""Titles from first place to last, by player count (docs/RULINGS.md)."""
 
 EXCHANGES: Final[tuple[tuple[str, str, int], ...]] = (
     (DAIHINMIN, DAIFUGOU, 2),

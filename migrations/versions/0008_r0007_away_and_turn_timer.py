@@ -8,7 +8,7 @@ timer; a bot then plays that one move). A process claims a due row (`claimed_by`
 `claimed_until`: a lease, so the row comes back if that process dies) before it acts.
 
 Revision ID: 0007
-Revises: 0006 (on this branch after merging main: 0005, 0008, 0006, 0007)
+Revises: 0006 (file 0008_r0007: eighth in the chain, revision id 0007)
 Create Date: 2026-11-23
 """
 

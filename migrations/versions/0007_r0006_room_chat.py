@@ -1,7 +1,7 @@
 """chat_messages: every room's chat, kept so a person who (re)joins reads the recent lines
 
 Revision ID: 0006
-Revises: 0008 (chained after main's 0008 at merge; 0007 is left to the absent-players work)
+Revises: 0008 (file 0007_r0006: seventh in the chain, revision id 0006)
 Create Date: 2026-11-23
 """
 

@@ -10,7 +10,7 @@
   actions (shuffles), optionally rotated one seat; the table service reads them on every rebuild.
 
 Revision ID: 0008
-Revises: 0005 (the lead re-chains it after 0006 and 0007 at merge)
+Revises: 0005 (file 0006_r0008: sixth in the chain, revision id 0008)
 Create Date: 2026-11-23
 """
 
