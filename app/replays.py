@@ -12,7 +12,8 @@ encoded compactly, the way the live table's state messages are (docs/ARCHITECTUR
   (its `hands` is `hands[:hands_done]`);
 - `steps[0].view` is whole; every later step's view holds only the top-level keys whose value
   changed since the previous step (plus `"$removed": [keys]` for keys that went away), to be
-  merged over the previous view (`expand_steps` here, `static/js/pages/replay.js` in the client);
+  merged over the previous view: the live table's patches, from the one codec (app/live/wire.py;
+  `expand_steps` here, `static/js/pages/replay.js` with static/js/wire.js in the client);
 - the body is gzip-compressed when the client accepts it.
 A finished match never changes, so each process keeps the last few encoded replays.
 """
@@ -21,10 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import json
 from collections import OrderedDict
 from typing import Any
 
+from app.live.wire import dumps, merge_patch, patch_text, view_parts
 from app.store.history import FinishedMatch
 from engine import Game, Match
 
@@ -35,31 +36,24 @@ LOG_FORMAT = 1
 """Version of the exported log's shape (`GET /api/matches/{id}/log`)."""
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 # ---- the replay ----------------------------------------------------------------------------------
 def encode_steps(
     game: Game, players: int, options: dict[str, Any], log: list[tuple[int, Any]]
 ) -> tuple[str, Match]:
     """The `steps` array as JSON text (see the module docstring) and the replayed match."""
     match = game.new_match(players, options)
-    previous: dict[str, str] = {}
+    previous = view_parts({})
     steps: list[str] = []
     for version, (seat, action) in enumerate(log, start=1):
         match.apply(int(seat), action)
         view = match.view_all()
         view["hands_done"] = len(view.pop("hands"))
-        encoded = {key: _compact(value) for key, value in view.items()}
-        changed = [f'"{key}":{text}' for key, text in encoded.items() if previous.get(key) != text]
-        removed = [key for key in previous if key not in encoded]
-        if removed:
-            changed.append(f'"$removed":{_compact(removed)}')
-        previous = encoded
+        parts = view_parts(view)
         steps.append(
-            f'{{"version":{version},"seat":{int(seat)},"action":{_compact(action)},"view":{{{",".join(changed)}}}}}'
+            f'{{"version":{version},"seat":{int(seat)},"action":{dumps(action)},'
+            f'"view":{patch_text(previous, parts)}}}'
         )
+        previous = parts
     return f"[{','.join(steps)}]", match
 
 
@@ -81,7 +75,7 @@ def encode_replay(review: FinishedMatch) -> bytes:
         "scores": match.scores,
         "encoding": "patch",
     }
-    return f'{_compact(head)[:-1]},"steps":{steps}}}'.encode()
+    return f'{dumps(head)[:-1]},"steps":{steps}}}'.encode()
 
 
 def expand_steps(steps: list[dict[str, Any]], hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -90,9 +84,7 @@ def expand_steps(steps: list[dict[str, Any]], hands: list[dict[str, Any]]) -> li
     whole: list[dict[str, Any]] = []
     view: dict[str, Any] = {}
     for step in steps:
-        patch = dict(step["view"])
-        removed = patch.pop("$removed", [])
-        view = {key: value for key, value in view.items() if key not in removed} | patch
+        view = merge_patch(view, step["view"])
         done = view["hands_done"]
         whole.append(
             {**step, "view": {k: v for k, v in view.items() if k != "hands_done"} | {"hands": hands[:done]}}

@@ -10,13 +10,13 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.errors import ApiError
-from app.presence import Presence
-from app.pubsub import PubSub
+from app.live.presence import Presence
+from app.live.pubsub import PubSub
+from app.live.tables import TableService
 from app.security import SESSION_COOKIE
 from app.store.db import Database
 from app.store.models import Person
 from app.store.people import person_by_token
-from app.tables import TableService
 
 
 @dataclass

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from app.errors import ApiError, error_responses
+from app.live import bus
 from app.schemas import PersonOut
 from app.security import (
     SESSION_COOKIE,
@@ -18,7 +19,6 @@ from app.security import (
 )
 from app.services import SignedIn, get_services
 from app.store import people
-from app.tables import room_channel
 
 router = APIRouter(prefix="/api")
 
@@ -77,7 +77,7 @@ async def rename(body: NameBody, request: Request, person: SignedIn) -> dict[str
         row, room_ids = await people.rename(session, person.id, body.name)
         answer = people.person_json(row)
     for room_id in room_ids:  # open tables show the new name at once
-        await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+        await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
     return answer
 
 

@@ -9,10 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ApiError, error_responses
 from app.limits import AWAY_GRACE_DEFAULT, AWAY_GRACE_MAX, AWAY_GRACE_MIN, TURN_TIMER_MAX, TURN_TIMER_MIN
+from app.live import bus
 from app.schemas import BIGINT_MAX, RoomLeaderboardEntry, RoomOut
 from app.services import Services, SignedIn, current_person, get_services
 from app.store import history, rooms
-from app.tables import room_channel
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -78,7 +78,7 @@ async def _room_answer(services: Services, code: str, viewer_id: int | None) -> 
 
 async def _announce(services: Services, room_id: int, match_id: int | None = None) -> None:
     """Tell every socket in the room that seats/options/members changed (and the table, if live)."""
-    await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+    await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
     if match_id is not None:
         await services.tables.seats_changed(match_id)
 

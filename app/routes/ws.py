@@ -21,13 +21,14 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.errors import NotFound
+from app.live import bus
+from app.live.pubsub import Message
+from app.live.tables import ActionRejected, Reader
 from app.mailbox import Mailbox
 from app.middleware import json_too_deep
-from app.pubsub import Message
 from app.services import Services, current_person, get_services
 from app.store import chat
 from app.store.rooms import for_viewer, open_room, room_by_code, shared_room_json
-from app.tables import ActionRejected, Reader, room_channel
 
 log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -192,13 +193,14 @@ class RoomConnection:
     async def forward(self, message: Message) -> bool:
         """Send one bus message as this reader's own message; False when the socket is gone."""
         try:
-            if message.get("kind") == "room":
+            kind = message.get("kind")
+            if kind == bus.ROOM:
                 await self.send_room(asyncio.get_running_loop().time())
-            elif message.get("kind") == "state":
+            elif kind == bus.STATE:
                 await self.send_state(int(message["match_id"]), message.get("version"))
-            elif message.get("kind") == "chat":
+            elif kind == bus.CHAT:
                 await self.send({"type": "chat", "message": message["message"]})
-            elif message.get("kind") == "timers":
+            elif kind == bus.TIMERS:
                 # Turn countdowns (app/deadlines.py): seconds left when the change was made.
                 await self.send(
                     {
@@ -246,7 +248,7 @@ class RoomConnection:
         except chat.ChatRejected as rejected:
             await self.error(rejected.code, rejected.en, rejected.ja)
             return
-        await self.services.pubsub.publish(room_channel(self.room_id), {"kind": "chat", "message": line})
+        await self.services.pubsub.publish(bus.room_channel(self.room_id), bus.chat_line(line))
 
     async def act(self, message: dict[str, Any]) -> None:
         """An action for the match named in the message (or, from older clients, the newest
@@ -328,9 +330,9 @@ async def _serve(
     if first_socket:
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
     try:
-        async with services.pubsub.listen(room_channel(room_id), connection.notify):
+        async with services.pubsub.listen(bus.room_channel(room_id), connection.notify):
             if joined or first_socket:
-                await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+                await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
             match_id = await connection.send_room()
             if match_id is not None:
                 # At least the version the database holds: this process's cache may be behind
@@ -351,4 +353,4 @@ async def _serve(
         await connection.stop_forwarding()
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
-                await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+                await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())

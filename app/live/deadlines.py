@@ -30,21 +30,18 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING
 
-from app.pubsub import PubSub
+from app.live import bus
+from app.live.pubsub import PubSub
 from app.store import presence as store
 from app.store.db import Database
-from app.tables import room_channel
 
 if TYPE_CHECKING:
-    from app.tables import LiveMatch, TableService
+    from app.live.tables import LiveMatch, TableService
 
 log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 10.0
 """How long a claim on a due deadline holds; after that another process may act on it."""
-STAND_IN_CHANNEL = "deadlines:stand-in"
-"""Where the process that claims an away deadline tells every process (itself included) that a
-bot plays for the seat: whichever process commits the match's next moves then plays it too."""
 
 
 class Deadlines:
@@ -90,8 +87,8 @@ class Deadlines:
                 await store.release_claims(session, self.process_id)
 
     async def _listen(self) -> None:
-        """Every process plays the stand-ins any process claimed (see STAND_IN_CHANNEL)."""
-        async with self.pubsub.subscribe(STAND_IN_CHANNEL) as messages:
+        """Every process plays the stand-ins any process claimed (see bus.STAND_IN_CHANNEL)."""
+        async with self.pubsub.subscribe(bus.STAND_IN_CHANNEL) as messages:
             self._listening.set()
             async for message in messages:
                 try:
@@ -127,7 +124,7 @@ class Deadlines:
                 else:
                     self.claims.append((kind, int(running), seat, None))
                     await self.pubsub.publish(
-                        STAND_IN_CHANNEL, {"match_id": int(running), "seat": seat, "person_id": person_id}
+                        bus.STAND_IN_CHANNEL, bus.stand_in(int(running), seat, person_id)
                     )
                     if first:
                         log.info("a bot plays for seat %s of match %s (person away)", seat, running)
@@ -151,7 +148,7 @@ class Deadlines:
         )
 
     async def _room_changed(self, room_id: int) -> None:
-        await self.pubsub.publish(room_channel(room_id), {"kind": "room"})
+        await self.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
 
     # ---- called by the table service ------------------------------------------------------------
     async def turns_changed(self, live: LiveMatch, before: int) -> None:
@@ -185,9 +182,7 @@ class Deadlines:
                 fresh,
                 kept,
             )
-        await self.pubsub.publish(
-            room_channel(live.room_id), {"kind": "timers", "match_id": live.match_id, "timers": timers}
-        )
+        await self.pubsub.publish(bus.room_channel(live.room_id), bus.timers_changed(live.match_id, timers))
 
     async def standing_in(self, room_id: int, seat: int, person_id: int | None) -> bool:
         """Whether a bot still plays for this seat's person (they have not come back)."""

@@ -37,11 +37,12 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.bot_pool import BotPool
-from app.pubsub import PubSub
+from app.live import bus
+from app.live.bot_pool import BotPool
+from app.live.pubsub import PubSub
+from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
-from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
 from app.store.db import Database
 from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
 from engine import CHANCE, Game, IllegalAction, Match, get_game
@@ -60,11 +61,7 @@ SLOW_BOT_SECONDS = 0.002
 so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
 costs more than their whole decision)."""
 
-__all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService", "room_channel"]
-
-
-def room_channel(room_id: int) -> str:
-    return f"room:{room_id}"
+__all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "Table", "TableService"]
 
 
 class ActionRejected(Exception):
@@ -261,9 +258,70 @@ def _chance_rng() -> random.Random:
     return random.Random(secrets.randbits(128))
 
 
+class Table:
+    """Everything this process holds for one match, dropped together when the match leaves
+    memory: the lock its changes take turns on, the cached match (`live`: None until it is
+    loaded, and again after a failed commit until it is rebuilt from the log), the task playing
+    its bots and chance, the person seats a bot plays for while their person is away
+    (`stand_ins`), and the seats whose turn timer ran out with the version of that one move
+    (`timed_out`). The lock, the stand-ins and the timer moves outlive a rebuilt cache."""
+
+    __slots__ = ("automation", "live", "lock", "match_id", "stand_ins", "timed_out")
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.lock = asyncio.Lock()
+        self.live: LiveMatch | None = None
+        self.automation: asyncio.Task[None] | None = None
+        self.stand_ins: set[int] = set()
+        self.timed_out: dict[int, int] = {}
+
+    @property
+    def idle(self) -> bool:
+        """Nobody holds or awaits the lock and no automation runs: the table may be dropped."""
+        return not self.lock.locked() and (self.automation is None or self.automation.done())
+
+    def automatic_seat(self, live: LiveMatch) -> int | None:
+        """The seat the automation plays next: chance, a bot, or a person's seat that a bot
+        plays for (its person is away, or its turn timer ran out at this version)."""
+        if live.finished:
+            return None
+        acting = live.match.to_act()
+        if CHANCE in acting:
+            return CHANCE
+        for seat in acting:
+            controller = live.controllers.get(seat)
+            if controller is None:
+                continue
+            if controller.kind == "bot":
+                return seat
+            if seat in self.stand_ins or self.timed_out_at(live, seat):
+                return seat
+        return None
+
+    def timed_out_at(self, live: LiveMatch, seat: int) -> bool:
+        return self.timed_out.get(seat) == live.version
+
+    def stands_in(self, live: LiveMatch, seat: int) -> bool:
+        """Whether the automation plays this person's seat because they are away (not a timer)."""
+        controller = live.controllers.get(seat)
+        return (
+            controller is not None
+            and controller.kind == "person"
+            and seat in self.stand_ins
+            and not self.timed_out_at(live, seat)
+        )
+
+    def time_out(self, seat: int, version: int) -> None:
+        """The seat's turn timer ran out at `version`: the automation plays that one move."""
+        for stale in [s for s, v in self.timed_out.items() if v != version]:
+            del self.timed_out[stale]
+        self.timed_out[seat] = version
+
+
 class TableService:
-    """Owns every live match of this process: the cache, one lock per match, bots, and the
-    shared state messages. All persistence goes through `MatchStore`."""
+    """Owns every live match of this process, one `Table` each: the cache, the action pipeline,
+    bots and chance, and the shared state messages. All persistence goes through `MatchStore`."""
 
     def __init__(
         self,
@@ -278,38 +336,39 @@ class TableService:
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(workers=2, budget=0.2)
         self.bot_level = bot_level
-        self._live: dict[int, LiveMatch] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._automation: dict[int, asyncio.Task[None]] = {}
+        self._tables: dict[int, Table] = {}
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
         self._plans = PlanCache()
         self.clock: Any = None
-        """app/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
-        # Per match (kept when a cache is rebuilt): person seats a bot plays for while their
-        # person is away, and seats whose turn timer ran out -> the version of that one move.
-        self._standins: dict[int, set[int]] = {}
-        self._forced: dict[int, dict[int, int]] = {}
+        """app/live/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
 
     # ---- cache --------------------------------------------------------------------------------
+    def table(self, match_id: int) -> Table:
+        """The match's table, made when the match first comes into this process's memory."""
+        table = self._tables.get(match_id)
+        if table is None:
+            table = self._tables[match_id] = Table(match_id)
+        return table
+
     def lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = self._locks[match_id] = asyncio.Lock()
-        return lock
+        return self.table(match_id).lock
 
     def live(self, match_id: int) -> LiveMatch | None:
-        return self._live.get(match_id)
+        table = self._tables.get(match_id)
+        return table.live if table is not None else None
 
     async def _load(self, match_id: int) -> LiveMatch:
         """The cached match, or one rebuilt from the database (call with the lock held)."""
-        live = self._live.get(match_id)
-        if live is not None:
-            return live
+        table = self.table(match_id)
+        if table.live is not None:
+            return table.live
         try:
             stored = await self.store.load(match_id)
         except MatchNotFound:
+            if self._tables.get(match_id) is table and table.automation is None:
+                del self._tables[match_id]  # no such match: keep nothing for it
             raise KeyError(match_id) from None
         game = get_game(stored.game_id)
         match = await asyncio.to_thread(game.replay, stored.players, stored.options, stored.log)
@@ -327,7 +386,7 @@ class TableService:
             deals=deals,
             turn_timer=stored.turn_timer,
         )
-        self._live[match_id] = live
+        table.live = live
         return live
 
     async def state_text(
@@ -340,20 +399,23 @@ class TableService:
         `at_least` is the version a pub/sub message announced: when another server process
         committed it, our cache is behind and is rebuilt from the log."""
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
-        live = self._live.get(match_id)
+        live = self.live(match_id)
         if live is not None and (at_least is None or live.committed >= at_least):
             text = live.message_for(person_id, reader, skip_seen=repeat)
             if text is not None:
                 return text or None
         async with self.lock(match_id):
-            live = self._live.get(match_id)
+            live = self.live(match_id)
             if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
             live = await self._load(match_id)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
-        self._live.pop(match_id, None)
+        """Drop the cached match (it is rebuilt from the log when next needed); the table stays."""
+        table = self._tables.get(match_id)
+        if table is not None:
+            table.live = None
 
     # ---- starting -------------------------------------------------------------------------------
     async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
@@ -407,11 +469,14 @@ class TableService:
     async def activate(self, live: LiveMatch) -> None:
         """After the start transaction committed: cache the match, tell the room, start bots.
         Finished matches of the same room leave the cache (their history lives in the database)."""
-        for old in [m for m in self._live.values() if m.room_id == live.room_id and m.finished]:
-            self.forget(old.match_id)
-            self._standins.pop(old.match_id, None)
-            self._forced.pop(old.match_id, None)
-        self._live[live.match_id] = live
+        for old in [
+            t for t in self._tables.values() if t.live is not None and t.live.room_id == live.room_id
+        ]:
+            if old.live is not None and old.live.finished:
+                old.live = None
+                if old.idle:
+                    del self._tables[old.match_id]
+        self.table(live.match_id).live = live
         await self.publish_state(live.match_id)
         await self._turns_changed(live, -1)
         self.kick(live.match_id)
@@ -536,7 +601,7 @@ class TableService:
     async def seats_changed(self, match_id: int) -> None:
         """The room's seating changed during this match: refresh controllers, resume bots."""
         async with self.lock(match_id):
-            live = self._live.get(match_id)
+            live = self.live(match_id)
             if live is not None:
                 live.controllers = await self.store.controllers(live.room_id)
         await self.publish_state(match_id)
@@ -547,41 +612,10 @@ class TableService:
         """Make sure a task plays this match's bots and chance if any are to act."""
         if self._closed:
             return
-        task = self._automation.get(match_id)
-        if task is not None and not task.done():
+        table = self.table(match_id)
+        if table.automation is not None and not table.automation.done():
             return
-        self._automation[match_id] = asyncio.create_task(self._automate(match_id), name=f"bots-{match_id}")
-
-    def _automatic_seat(self, live: LiveMatch) -> int | None:
-        """The seat the automation plays next: chance, a bot, or a person's seat that a bot
-        plays for (its person is away, or its turn timer ran out at this version)."""
-        if live.finished:
-            return None
-        acting = live.match.to_act()
-        if CHANCE in acting:
-            return CHANCE
-        for seat in acting:
-            controller = live.controllers.get(seat)
-            if controller is None:
-                continue
-            if controller.kind == "bot":
-                return seat
-            if seat in self._standins.get(live.match_id, ()) or self._forced_at(live, seat):
-                return seat
-        return None
-
-    def _forced_at(self, live: LiveMatch, seat: int) -> bool:
-        return self._forced.get(live.match_id, {}).get(seat) == live.version
-
-    def _stands_in(self, live: LiveMatch, seat: int) -> bool:
-        """Whether the automation plays this person's seat because they are away (not a timer)."""
-        controller = live.controllers.get(seat)
-        return (
-            controller is not None
-            and controller.kind == "person"
-            and seat in self._standins.get(live.match_id, ())
-            and not self._forced_at(live, seat)
-        )
+        table.automation = asyncio.create_task(self._automate(table), name=f"bots-{match_id}")
 
     async def _fresh(self, match_id: int) -> LiveMatch:
         """The match as committed in the database now, with its current controllers (call with
@@ -603,14 +637,14 @@ class TableService:
             controller = live.controllers.get(seat)
             if controller is None or controller.kind != "person" or controller.person_id != person_id:
                 return
-            self._standins.setdefault(match_id, set()).add(seat)
+            self.table(match_id).stand_ins.add(seat)
         self.kick(match_id)
 
     def person_back(self, room_id: int, person_id: int) -> None:
         """The person connected again: no bot plays their seats from their next turn on."""
-        for live in self._live.values():
-            if live.room_id == room_id and live.match_id in self._standins:
-                self._standins[live.match_id] -= set(live.seats_of(person_id))
+        for table in self._tables.values():
+            if table.live is not None and table.live.room_id == room_id and table.stand_ins:
+                table.stand_ins -= set(table.live.seats_of(person_id))
 
     async def timer_move(self, match_id: int, seat: int, since: int) -> bool:
         """The turn timer of `seat` (its turn began at version `since`) ran out: a bot plays that
@@ -625,10 +659,7 @@ class TableService:
                 return False
             if any(acted == seat for acted, _ in live.match.log[since:]):
                 return False
-            forced = self._forced.setdefault(match_id, {})
-            for stale in [s for s, v in forced.items() if v != live.version]:
-                del forced[stale]
-            forced[seat] = live.version
+            self.table(match_id).time_out(seat, live.version)
         self.kick(match_id)
         return True
 
@@ -672,7 +703,7 @@ class TableService:
             log.exception("strong bot of match %s failed; the basic bot plays this move", match_id)
             return None
 
-    async def _automate(self, match_id: int) -> None:
+    async def _automate(self, table: Table) -> None:
         """Play chance at once and bots after `bot_delay`, until a person is to act or it ends.
 
         A strong bot thinks in a worker process during the delay (not under the lock, so people
@@ -680,6 +711,7 @@ class TableService:
         version it thought about, else it thinks again.
         A commit that fails (e.g. another server process wrote first) only costs a retry from the
         rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly."""
+        match_id = table.match_id
         rng = _chance_rng()
         failures = 0
         loop = asyncio.get_running_loop()
@@ -688,10 +720,10 @@ class TableService:
                 thinking: asyncio.Future[dict[str, Any]] | None = None
                 async with self.lock(match_id):
                     live = await self._load(match_id)
-                    seat = self._automatic_seat(live)
+                    seat = table.automatic_seat(live)
                     if seat is None:
                         # Leave under the lock, so a later kick() always sees this task gone.
-                        self._automation.pop(match_id, None)
+                        table.automation = None
                         return
                     thought_at = live.version
                     if seat != CHANCE and self._searches(live, seat):
@@ -703,12 +735,12 @@ class TableService:
                 try:
                     async with self._bot_turns, self.lock(match_id):
                         live = await self._load(match_id)
-                        if self._automatic_seat(live) != seat:
+                        if table.automatic_seat(live) != seat:
                             continue
                         if thinking is not None and live.version != thought_at:
                             continue  # the match moved while the bot thought: think again
-                        if self._stands_in(live, seat) and not await self._still_away(live, seat):
-                            self._standins.get(match_id, set()).discard(seat)
+                        if table.stands_in(live, seat) and not await self._still_away(live, seat):
+                            table.stand_ins.discard(seat)
                             continue  # the person came back (perhaps to another process)
                         if seat == CHANCE:
                             await self._apply_chance(live)
@@ -728,7 +760,7 @@ class TableService:
             raise
         except Exception:
             log.exception("automatic play of match %s stopped", match_id)
-            self._automation.pop(match_id, None)
+            table.automation = None
 
     async def _still_away(self, live: LiveMatch, seat: int) -> bool:
         if self.clock is None:
@@ -745,12 +777,10 @@ class TableService:
 
     # ---- publishing ------------------------------------------------------------------------------
     async def publish_state(self, match_id: int) -> None:
-        live = self._live.get(match_id)
+        live = self.live(match_id)
         if live is None:
             return
-        await self.pubsub.publish(
-            room_channel(live.room_id), {"kind": "state", "match_id": match_id, "version": live.committed}
-        )
+        await self.pubsub.publish(bus.room_channel(live.room_id), bus.state_changed(match_id, live.committed))
 
     # ---- lifecycle ------------------------------------------------------------------------------
     async def resume_all(self) -> int:
@@ -768,12 +798,13 @@ class TableService:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = list(self._automation.values())
+        tasks = [table.automation for table in self._tables.values() if table.automation is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._automation.clear()
+        for table in self._tables.values():
+            table.automation = None
         await self.bots.close()
         await self.store.close()
