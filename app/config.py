@@ -129,7 +129,13 @@ class Settings(BaseSettings):
     deadline_poll: float = Field(
         default=1.0, gt=0, le=10, validation_alias=AliasChoices("CARDTABLE_DEADLINE_POLL", "deadline_poll")
     )
-    """Seconds between two looks of each process for due deadlines (app/deadlines.py)."""
+    """Seconds between two looks of each process for due deadlines (app/live/deadlines.py)."""
+
+    session_check: float = Field(
+        default=30.0, gt=0, le=3600, validation_alias=AliasChoices("CARDTABLE_SESSION_CHECK", "session_check")
+    )
+    """Seconds between two checks of each process that the sessions of its open sockets still
+    exist (a sign-out closes them at once; this catches sessions that ended otherwise)."""
 
     @property
     def sqlalchemy_url(self) -> str:

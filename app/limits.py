@@ -9,6 +9,9 @@ from typing import Any
 
 from app.errors import Invalid
 
+BIGINT_MAX = 2**63 - 1
+"""Ids are PostgreSQL bigints: a request naming anything larger is refused before any query."""
+
 MAX_HANDS = 100
 """More hands than any evening of play; the seeds' longest default is 20."""
 MAX_OPTION_NUMBER = 1000
@@ -42,6 +45,6 @@ def _numbers(value: Any) -> list[float]:
 
 
 AWAY_GRACE_MIN, AWAY_GRACE_MAX, AWAY_GRACE_DEFAULT = 10, 600, 60
-"""Seconds a seated person may be away before a bot plays for them (app/deadlines.py)."""
+"""Seconds a seated person may be away before a bot plays for them (app/live/deadlines.py)."""
 TURN_TIMER_MIN, TURN_TIMER_MAX = 15, 600
 """Seconds a person's turn may last, when the room has a turn timer."""

@@ -20,9 +20,12 @@ from app.live.bot_pool import BotPool
 from app.live.deadlines import Deadlines
 from app.live.presence import Presence
 from app.live.pubsub import InProcessPubSub, PostgresPubSub, PubSub
+from app.live.sessions import SessionWatch
 from app.live.tables import TableService
+from app.metrics import Metrics
 from app.middleware import RequestGuard, SecurityHeaders
 from app.routes import chat, games, health, history, people, replays, rooms, ws
+from app.routes import metrics as metrics_route
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
@@ -70,10 +73,26 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             db, bus, tables, presence.process_id, scale=settings.deadline_scale, poll=settings.deadline_poll
         )
         tables.clock = deadlines
-        app.state.services = Services(settings=settings, db=db, pubsub=bus, tables=tables, presence=presence)
+        metrics = Metrics(presence.process_id)
+        metrics.track_live_tables(tables.live_count)
+        if isinstance(bus, PostgresPubSub):
+            bus.on_delay = metrics.pubsub_delay_seconds.observe
+        sessions = SessionWatch(db, bus, settings.session_check)
+        metrics.track_sockets(sessions.socket_count)
+        app.state.services = Services(
+            settings=settings,
+            db=db,
+            pubsub=bus,
+            tables=tables,
+            presence=presence,
+            sessions=sessions,
+            metrics=metrics,
+        )
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
             await presence.start()
+            await tables.start()
+            await sessions.start()
             resumed = await tables.resume_all()
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)
@@ -81,6 +100,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             yield
         finally:
             await deadlines.close()
+            await sessions.close()
             await tables.close()
             await presence.close()
             await bus.close()
@@ -91,7 +111,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
     # Outermost last: every answer, refusals of the guard included, carries the security headers.
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    for module in (health, people, games, rooms, history, replays, chat):
+    for module in (health, metrics_route, people, games, rooms, history, replays, chat):
         app.include_router(module.router)
     app.add_socket_route("/ws/rooms/{code}", ws.room_socket)
     mount_docs(app)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import gzip
 from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from app.live.wire import dumps, merge_patch, patch_text, view_parts
@@ -96,10 +98,14 @@ class ReplayCache:
     """The last few encoded replays of this process (gzip), one build at a time: a long match
     takes seconds of CPU to replay, and a finished match never changes."""
 
-    def __init__(self, size: int = CACHED_REPLAYS) -> None:
+    def __init__(
+        self, size: int = CACHED_REPLAYS, job: Callable[[str], AbstractContextManager[None]] = nullcontext
+    ) -> None:
         self.size = size
         self.bodies: OrderedDict[int, bytes] = OrderedDict()
         self.building = asyncio.Lock()
+        self.job = job
+        """Counts and times each build (app/metrics.py `Metrics.job`)."""
 
     async def gzipped(self, review: FinishedMatch) -> bytes:
         match_id = review.row.id
@@ -108,7 +114,8 @@ class ReplayCache:
             async with self.building:
                 body = self.bodies.get(match_id)  # built while this request waited
                 if body is None:
-                    body = await asyncio.to_thread(lambda: gzip.compress(encode_replay(review), 6))
+                    with self.job("replay"):
+                        body = await asyncio.to_thread(lambda: gzip.compress(encode_replay(review), 6))
                     self.bodies[match_id] = body
                     while len(self.bodies) > self.size:
                         self.bodies.popitem(last=False)

@@ -11,9 +11,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-BIGINT_MAX = 2**63 - 1
-"""Ids are PostgreSQL bigints: a request naming anything larger is refused before any query."""
-
 Score = int | float
 """Scores are integers in most games and may be fractional in others; JSON keeps what it got."""
 
@@ -119,9 +116,22 @@ class RoomOut(_Open):
     turn_timer: int | None
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
     stand_ins: list[int]
-    """Seats a bot plays for while their person is away (app/deadlines.py)."""
+    """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
+
+
+class RoomInvitationOut(_Open):
+    """A room as someone holding its code sees it before joining (no session yet)."""
+
+    code: str
+    name: str | None = None
+    display_name: dict[str, str]
+    game_id: str
+    game_names: dict[str, str] | None
+    host_name: str | None
+    seat_count: int
+    invite_url: str
 
 
 class RoomLeaderboardEntry(_Open):

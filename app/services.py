@@ -12,7 +12,9 @@ from app.config import Settings
 from app.errors import ApiError
 from app.live.presence import Presence
 from app.live.pubsub import PubSub
+from app.live.sessions import SessionWatch
 from app.live.tables import TableService
+from app.metrics import Metrics
 from app.security import SESSION_COOKIE
 from app.store.db import Database
 from app.store.models import Person
@@ -26,6 +28,8 @@ class Services:
     pubsub: PubSub
     tables: TableService
     presence: Presence
+    sessions: SessionWatch
+    metrics: Metrics
 
 
 def get_services(connection: HTTPConnection) -> Services:

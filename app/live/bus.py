@@ -18,6 +18,12 @@ STAND_IN_CHANNEL = "deadlines:stand-in"
 """Where the process that claims an away deadline tells every process (itself included) that a
 bot plays for the seat: whichever process commits the match's next moves then plays it too."""
 
+SESSIONS_CHANNEL = "sessions:ended"
+"""A session was signed out: its sockets close on every process (app/live/sessions.py)."""
+SEATS_CHANNEL = "tables:seats"
+"""The seating of a running match changed: every process re-reads its holders from the database
+before it next sends a view or takes an action of that match (app/live/tables.py)."""
+
 
 def room_channel(room_id: int) -> str:
     return f"room:{room_id}"
@@ -46,3 +52,13 @@ def timers_changed(match_id: int, timers: dict[str, float]) -> Message:
 def stand_in(match_id: int, seat: int, person_id: int | None) -> Message:
     """On STAND_IN_CHANNEL: a bot plays for this seat while its person is away."""
     return {"match_id": match_id, "seat": seat, "person_id": person_id}
+
+
+def signed_out(token_hash: str) -> Message:
+    """On SESSIONS_CHANNEL: the session with this token hash ended."""
+    return {"kind": "signed_out", "token_hash": token_hash}
+
+
+def seats_changed(match_id: int) -> Message:
+    """On SEATS_CHANNEL: the match's seating changed."""
+    return {"kind": "seats", "match_id": match_id}

@@ -2,7 +2,7 @@
 
 Two kinds of `seat_deadlines` rows (migration 0007), one per room seat and kind:
 - `away`: the seat's person has no socket to the room on any live process. Written when their
-  last socket closes (app/presence.py) and, for a process that died without closing its
+  last socket closes (app/live/presence.py) and, for a process that died without closing its
   sockets, by every sweep; deleted when they connect again. Due `away_grace` seconds later:
   from then on, while the room has a running match, a bot plays for the seat (a "stand-in")
   until the person is back. The person stays in the seat, so they stay credited with its score.

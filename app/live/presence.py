@@ -6,7 +6,7 @@ database. A heartbeat refreshes the process's `server_processes.seen_at`; the ro
 that stops beating (it crashed) stop counting after a while and are swept at the next start
 (the queries: app/store/presence.py).
 
-A seated person's away deadline (app/deadlines.py) follows: their last socket anywhere closing
+A seated person's away deadline (app/live/deadlines.py) follows: their last socket anywhere closing
 starts the room's grace for their seats, and their first socket again ends it (in the same
 transaction as the presence row, so every process reads the two in agreement).
 """

@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
@@ -131,6 +132,8 @@ class PostgresPubSub(InProcessPubSub):
         self._ready = asyncio.Event()
         self._sender: Any = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.on_delay: Callable[[float], None] | None = None
+        """Told the seconds each message from another process took to arrive (app/metrics.py)."""
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
@@ -148,6 +151,8 @@ class PostgresPubSub(InProcessPubSub):
                     async for notice in conn.notifies():
                         payload = json.loads(notice.payload)
                         if payload.get("origin") != self._origin:
+                            if self.on_delay is not None and "at" in payload:
+                                self.on_delay(max(0.0, time.time() - payload["at"]))
                             self.deliver(payload["channel"], payload["message"])
             except asyncio.CancelledError:
                 raise
@@ -157,7 +162,8 @@ class PostgresPubSub(InProcessPubSub):
 
     async def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
-        self._outbox.put_nowait(json.dumps({"origin": self._origin, "channel": channel, "message": message}))
+        envelope = {"origin": self._origin, "at": time.time(), "channel": channel, "message": message}
+        self._outbox.put_nowait(json.dumps(envelope))
 
     async def _send_loop(self) -> None:
         import psycopg

@@ -14,12 +14,19 @@ Processing one action (always under the match's asyncio.Lock):
 5. the new log rows (plus finished hands and final results) are committed in one transaction
    by `MatchStore.append`; if that fails the cached match is dropped and rebuilt from the log,
 6. only then is the shared snapshot rebuilt (once per version, for every seat being watched;
-   see app/snapshots.py) and the change published.
+   see app/live/snapshots.py) and the change published.
 
 Bots and chance are "automatic seats": one background task per match plays them, bots after
 `bot_delay` seconds so people can follow the play. A strong bot thinks in a worker process
-(app/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
+(app/live/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
 if the match has not moved meanwhile.
+
+That task runs in the process that last had reason to start it (a person's action, a start, a
+seat change, a restart). Any other process serving the match's room watches it: when a reader
+there is sent a state whose next move is automatic and no automation of its own runs, and the
+match has not moved `bot_delay + TAKEOVER_AFTER` seconds later, it starts its own (the owner
+died: issue #26, point 4). Should the owner only have been slow, both play until the next
+person's turn; the version check of every commit keeps that to one move per turn.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.limits import BIGINT_MAX
 from app.live import bus
 from app.live.bot_pool import BotPool
 from app.live.pubsub import PubSub
@@ -44,7 +52,7 @@ from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state
 from app.races import log_commit_failure
 from app.rematch import DealPlan, PlanCache, plan_deals
 from app.store.db import Database
-from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatResult
+from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
@@ -60,6 +68,9 @@ SLOW_BOT_SECONDS = 0.002
 """A game whose bot once took longer than this to decide thinks in a worker thread from then on,
 so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
 costs more than their whole decision)."""
+TAKEOVER_AFTER = 2.0
+"""Seconds beyond the bot delay that an automatic move may be late before another process that
+serves the room plays it (a strong bot's search, 0.5 s at most, runs within the delay)."""
 
 __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "Table", "TableService"]
 
@@ -131,6 +142,8 @@ class LiveMatch:
     deals: DealPlan | None = None
     # The room's turn timer in seconds (None: off); settings change only between matches.
     turn_timer: int | None = None
+    # Another process announced a seat change: `controllers` must be read again before use.
+    seats_stale: bool = False
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -219,7 +232,7 @@ class LiveMatch:
         return cached
 
     def message_for(self, person_id: int | None, reader: Reader, skip_seen: bool = False) -> str | None:
-        """One reader's `state` message at the committed version (see app/snapshots.py); ""
+        """One reader's `state` message at the committed version (see app/live/snapshots.py); ""
         when `skip_seen` and the reader already has this version for the same seats; None
         while a commit is in flight and the committed snapshot lacks this reader's seats (the
         caller then waits for the match's lock)."""
@@ -264,22 +277,29 @@ class Table:
     loaded, and again after a failed commit until it is rebuilt from the log), the task playing
     its bots and chance, the person seats a bot plays for while their person is away
     (`stand_ins`), and the seats whose turn timer ran out with the version of that one move
-    (`timed_out`). The lock, the stand-ins and the timer moves outlive a rebuilt cache."""
+    (`timed_out`), and the task that takes its automation over if the process playing it stays
+    silent (`watch`). The lock, the stand-ins and the timer moves outlive a rebuilt cache."""
 
-    __slots__ = ("automation", "live", "lock", "match_id", "stand_ins", "timed_out")
+    __slots__ = ("automation", "live", "lock", "match_id", "stand_ins", "timed_out", "watch")
 
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
         self.lock = asyncio.Lock()
         self.live: LiveMatch | None = None
         self.automation: asyncio.Task[None] | None = None
+        self.watch: asyncio.Task[None] | None = None
         self.stand_ins: set[int] = set()
         self.timed_out: dict[int, int] = {}
 
     @property
     def idle(self) -> bool:
-        """Nobody holds or awaits the lock and no automation runs: the table may be dropped."""
-        return not self.lock.locked() and (self.automation is None or self.automation.done())
+        """Nobody holds or awaits the lock and no task runs for it: the table may be dropped."""
+        tasks = (self.automation, self.watch)
+        return not self.lock.locked() and all(task is None or task.done() for task in tasks)
+
+    @property
+    def automating(self) -> bool:
+        return self.automation is not None and not self.automation.done()
 
     def automatic_seat(self, live: LiveMatch) -> int | None:
         """The seat the automation plays next: chance, a bot, or a person's seat that a bot
@@ -343,6 +363,7 @@ class TableService:
         self._plans = PlanCache()
         self.clock: Any = None
         """app/live/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
+        self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
 
     # ---- cache --------------------------------------------------------------------------------
     def table(self, match_id: int) -> Table:
@@ -354,6 +375,10 @@ class TableService:
 
     def lock(self, match_id: int) -> asyncio.Lock:
         return self.table(match_id).lock
+
+    def live_count(self) -> int:
+        """Matches held in memory now (the operator's `cardtable_live_tables`)."""
+        return sum(1 for table in self._tables.values() if table.live is not None)
 
     def live(self, match_id: int) -> LiveMatch | None:
         table = self._tables.get(match_id)
@@ -367,7 +392,7 @@ class TableService:
         try:
             stored = await self.store.load(match_id)
         except MatchNotFound:
-            if self._tables.get(match_id) is table and table.automation is None:
+            if self._tables.get(match_id) is table and table.automation is None and table.watch is None:
                 del self._tables[match_id]  # no such match: keep nothing for it
             raise KeyError(match_id) from None
         game = get_game(stored.game_id)
@@ -400,15 +425,27 @@ class TableService:
         committed it, our cache is behind and is rebuilt from the log."""
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
         live = self.live(match_id)
-        if live is not None and (at_least is None or live.committed >= at_least):
+        # A reader's first state reads the seats' holders from the database: a seat change made
+        # through another process may not have been announced here yet.
+        first = reader.version is None
+        if (
+            live is not None
+            and not (first or live.seats_stale)
+            and (at_least is None or live.committed >= at_least)
+        ):
             text = live.message_for(person_id, reader, skip_seen=repeat)
             if text is not None:
+                self._watch(live)
                 return text or None
         async with self.lock(match_id):
             live = self.live(match_id)
             if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
+            cached = self.live(match_id) is not None
             live = await self._load(match_id)
+            if cached and (first or live.seats_stale):
+                await self._reseat(live)
+            self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
@@ -416,6 +453,30 @@ class TableService:
         table = self._tables.get(match_id)
         if table is not None:
             table.live = None
+
+    async def _reseat(self, live: LiveMatch) -> None:
+        """Read who holds each seat from the database (call with the lock held)."""
+        live.seats_stale = False  # a change announced during the read marks it stale again
+        live.controllers = await self.store.controllers(live.room_id)
+
+    async def _seated(self, match_id: int) -> LiveMatch:
+        """`_load`, with the seats' holders read again when a change was announced."""
+        live = await self._load(match_id)
+        if live.seats_stale:
+            await self._reseat(live)
+        return live
+
+    def _seats_moved(self, message: dict[str, Any]) -> None:
+        """A bus message from any process (this one too): a match's seating changed."""
+        match_id = message.get("match_id")
+        live = self.live(match_id) if isinstance(match_id, int) else None
+        if live is not None:
+            live.seats_stale = True
+
+    async def start(self) -> None:
+        """Hear of seat changes made through every process (see `bus.SEATS_CHANNEL`)."""
+        self._listening = self.pubsub.listen(bus.SEATS_CHANNEL, self._seats_moved)
+        await self._listening.__aenter__()
 
     # ---- starting -------------------------------------------------------------------------------
     async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
@@ -513,9 +574,13 @@ class TableService:
             raise ActionRejected("malformed", "'version' must be the state version you saw")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
+        if room_id is not None and self.live(match_id) is None:
+            # Before any lock or replay: match ids are sequential, so an outsider naming them one
+            # by one must not make this process load (and keep) every match ever played.
+            await self._check_room(match_id, room_id)
         async with self.lock(match_id):
             try:
-                live = await self._load(match_id)
+                live = await self._seated(match_id)
             except KeyError:
                 raise ActionRejected("illegal", f"there is no match {match_id}") from None
             if room_id is not None and live.room_id != room_id:
@@ -532,6 +597,14 @@ class TableService:
             await self._apply_and_commit(live, seat, action)
         await self.publish_state(match_id)
         self.kick(match_id)
+
+    async def _check_room(self, match_id: int, room_id: int) -> None:
+        """Refuse an action naming a match of another room (or none) from one small read."""
+        owner = await self.store.room_of(match_id) if 0 < match_id <= BIGINT_MAX else None
+        if owner is None:
+            raise ActionRejected("illegal", f"there is no match {match_id}")
+        if owner != room_id:
+            raise ActionRejected("forbidden", f"match {match_id} is not played in this room")
 
     async def _apply_and_commit(self, live: LiveMatch, seat: int, action: dict[str, Any]) -> None:
         """Apply `action` (and any chance that follows) and commit it; see the module docstring."""
@@ -555,6 +628,12 @@ class TableService:
     ) -> None:
         try:
             await self._commit(live, before)
+        except SeatNotHeld:
+            # The database says someone else holds the seat now: nothing was written.
+            self.forget(live.match_id)
+            raise ActionRejected(
+                "forbidden", "this seat is no longer yours; the table was reloaded"
+            ) from None
         except Exception as exc:
             log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
@@ -566,7 +645,7 @@ class TableService:
         await self._turns_changed(live, before)
 
     async def _turns_changed(self, live: LiveMatch, before: int) -> None:
-        """Turn timers follow the committed turns (app/deadlines.py); the action is committed
+        """Turn timers follow the committed turns (app/live/deadlines.py); the action is committed
         already, so a failure here is logged, never reported as a refusal."""
         if live.turn_timer is None or self.clock is None:
             return
@@ -593,17 +672,21 @@ class TableService:
                 SeatResult(seat=seat, score=float(score), rank=rank)
                 for seat, (score, rank) in enumerate(zip(match.scores, final_ranks(match), strict=True))
             ]
-        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams)
+        actor = match.log[before][0] if len(match.log) > before else CHANCE
+        holder = None if actor == CHANCE else live.controllers.get(actor, Controller(kind="empty"))
+        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams, holder)
         live.hands_stored = match.hands_done
         live.finished = match.is_over
 
     # ---- seats ---------------------------------------------------------------------------------
     async def seats_changed(self, match_id: int) -> None:
-        """The room's seating changed during this match: refresh controllers, resume bots."""
+        """The room's seating changed during this match: every process re-reads the holders
+        (this one at once), then bots resume."""
+        await self.pubsub.publish(bus.SEATS_CHANNEL, bus.seats_changed(match_id))
         async with self.lock(match_id):
             live = self.live(match_id)
             if live is not None:
-                live.controllers = await self.store.controllers(live.room_id)
+                await self._reseat(live)
         await self.publish_state(match_id)
         self.kick(match_id)
 
@@ -613,9 +696,48 @@ class TableService:
         if self._closed:
             return
         table = self.table(match_id)
-        if table.automation is not None and not table.automation.done():
+        if table.automating:
             return
         table.automation = asyncio.create_task(self._automate(table), name=f"bots-{match_id}")
+
+    def _watch(self, live: LiveMatch) -> None:
+        """A reader here was sent this match's committed state: if an automatic move is due and
+        no automation of this process plays the match, make sure one will if nobody else does."""
+        table = self.table(live.match_id)
+        if self._closed or table.watch is not None or live.committed != live.version:
+            return
+        if table.automating or table.automatic_seat(live) is None:
+            return
+        table.watch = asyncio.create_task(
+            self._take_over_if_silent(table, live.committed), name=f"watch-{live.match_id}"
+        )
+
+    async def _take_over_if_silent(self, table: Table, version: int) -> None:
+        """Start this process's automation of the match if it is still at `version` once its
+        owner had time to move: the owner died (or hangs), so nobody else will. While the bus
+        tells of newer commits with automatic moves still due, it keeps watching."""
+        match_id = table.match_id
+        try:
+            while True:
+                await asyncio.sleep(self.bot_delay + TAKEOVER_AFTER)
+                live = table.live
+                if live is None or live.committed == version:
+                    if await self.store.version(match_id) == version:
+                        log.info("match %s stayed at version %s: this process plays it", match_id, version)
+                        self.kick(match_id)
+                    return
+                if live.committed != live.version or table.automating:
+                    return
+                if self._closed or table.automatic_seat(live) is None:
+                    return
+                version = live.committed  # the owner moved; watch its next move
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not check whether match %s is still played", match_id)
+        finally:
+            if table.watch is asyncio.current_task():
+                table.watch = None
 
     async def _fresh(self, match_id: int) -> LiveMatch:
         """The match as committed in the database now, with its current controllers (call with
@@ -719,7 +841,7 @@ class TableService:
             while True:
                 thinking: asyncio.Future[dict[str, Any]] | None = None
                 async with self.lock(match_id):
-                    live = await self._load(match_id)
+                    live = await self._seated(match_id)
                     seat = table.automatic_seat(live)
                     if seat is None:
                         # Leave under the lock, so a later kick() always sees this task gone.
@@ -734,7 +856,7 @@ class TableService:
                     await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:
                     async with self._bot_turns, self.lock(match_id):
-                        live = await self._load(match_id)
+                        live = await self._seated(match_id)
                         if table.automatic_seat(live) != seat:
                             continue
                         if thinking is not None and live.version != thought_at:
@@ -750,7 +872,8 @@ class TableService:
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
-                    if rejected.code != "stale" or failures >= 5:
+                    # "forbidden": the seat changed hands meanwhile; the reloaded table decides
+                    if rejected.code not in ("stale", "forbidden") or failures >= 5:
                         raise
                     await asyncio.sleep(0.05 * failures)
                     continue
@@ -798,13 +921,21 @@ class TableService:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [table.automation for table in self._tables.values() if table.automation is not None]
+        if self._listening is not None:
+            await self._listening.__aexit__(None, None, None)
+            self._listening = None
+        tasks = [
+            task
+            for table in self._tables.values()
+            for task in (table.automation, table.watch)
+            if task is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for table in self._tables.values():
-            table.automation = None
+            table.automation = table.watch = None
         await self.bots.close()
         await self.store.close()

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 
 from app.errors import error_responses
+from app.limits import BIGINT_MAX
 from app.routes.rooms import Code
-from app.schemas import BIGINT_MAX, ChatPage
+from app.schemas import ChatPage
 from app.services import SignedIn, get_services
 from app.store import chat
 from app.store.history import visible_match
@@ -31,7 +32,7 @@ async def room_chat(
 ) -> dict[str, Any]:
     """The room's latest lines (or those before `before`), newest last."""
     async with get_services(request).db.session() as session:
-        room = await require_member(session, code, person.id)
+        room = await require_member(session, code, person.id, "chat")
         return await chat.page(session, room.id, before=before, limit=limit)
 
 

@@ -37,11 +37,11 @@ def mount_docs(app: FastAPI) -> None:
     app.mount("/docs/assets", StaticFiles(directory=ASSETS), name="docs-assets")
     router = APIRouter(include_in_schema=False)
 
-    @router.get("/docs", response_class=HTMLResponse)
+    @router.api_route("/docs", methods=["GET", "HEAD"], response_class=HTMLResponse)
     async def docs_page() -> HTMLResponse:
         return HTMLResponse(_PAGE)
 
-    @router.get("/docs/init.js")
+    @router.api_route("/docs/init.js", methods=["GET", "HEAD"])
     async def docs_init() -> Response:
         return Response(_INIT, media_type="text/javascript")
 

@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Path, Request
 
 from app.errors import error_responses
-from app.schemas import BIGINT_MAX, LeaderboardEntry, MatchDetail, MatchSummary
+from app.limits import BIGINT_MAX
+from app.schemas import LeaderboardEntry, MatchDetail, MatchSummary
 from app.services import SignedIn, get_services
 from app.store.history import match_detail, my_matches, overall_leaderboard
 

@@ -128,8 +128,10 @@ async def login(body: LoginBody, request: Request, response: Response) -> dict[s
 async def logout(request: Request) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        async with get_services(request).db.session() as session:
-            await people.close_session(session, token)
+        services = get_services(request)
+        async with services.db.session() as session:
+            hashed = await people.close_session(session, token)
+        await services.sessions.signed_out(hashed)  # its open tables close, everywhere
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return response

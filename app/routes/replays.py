@@ -9,8 +9,9 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from app.errors import error_responses
+from app.limits import BIGINT_MAX
 from app.replays import ReplayCache, export_log
-from app.schemas import BIGINT_MAX, MatchLogExport, ReplayOut
+from app.schemas import MatchLogExport, ReplayOut
 from app.services import SignedIn, get_services
 from app.store.history import finished_match, stored_scores
 
@@ -22,7 +23,7 @@ def _cache(request: Request) -> ReplayCache:
     own database and so its own match ids)."""
     state = request.app.state
     if not hasattr(state, "replays"):
-        state.replays = ReplayCache()
+        state.replays = ReplayCache(job=get_services(request).metrics.job)
     return state.replays
 
 

@@ -8,9 +8,16 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ApiError, error_responses
-from app.limits import AWAY_GRACE_DEFAULT, AWAY_GRACE_MAX, AWAY_GRACE_MIN, TURN_TIMER_MAX, TURN_TIMER_MIN
+from app.limits import (
+    AWAY_GRACE_DEFAULT,
+    AWAY_GRACE_MAX,
+    AWAY_GRACE_MIN,
+    BIGINT_MAX,
+    TURN_TIMER_MAX,
+    TURN_TIMER_MIN,
+)
 from app.live import bus
-from app.schemas import BIGINT_MAX, RoomLeaderboardEntry, RoomOut
+from app.schemas import RoomInvitationOut, RoomLeaderboardEntry, RoomOut
 from app.services import Services, SignedIn, current_person, get_services
 from app.store import history, rooms
 
@@ -102,17 +109,19 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
     return await _room_answer(services, code, person.id)
 
 
-@router.get("/{code}", response_model=RoomOut, responses=error_responses(404))
+@router.get("/{code}", response_model=RoomOut | RoomInvitationOut, responses=error_responses(404))
 async def get_room(code: Code, request: Request) -> dict:
-    """Whoever holds the code may look; a signed-in person becomes a member by opening it."""
+    """A signed-in person holding the code becomes a member by opening it and sees the room;
+    without a session the code shows only the invitation (name, host, game)."""
     services = get_services(request)
     person = await current_person(request)
-    viewer_id = person.id if person is not None else None
     async with services.db.session() as session:
-        room_id, joined = await rooms.open_room(session, code, viewer_id)
+        if person is None:
+            return await rooms.invitation_json(session, code)
+        room_id, joined = await rooms.open_room(session, code, person.id)
     if joined:
         await _announce(services, room_id)
-    return await _room_answer(services, code, viewer_id)
+    return await _room_answer(services, code, person.id)
 
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -199,9 +208,13 @@ async def start(code: Code, request: Request, person: SignedIn, body: StartBody 
     return await _room_answer(services, code, person.id)
 
 
-@router.get("/{code}/leaderboard", response_model=list[RoomLeaderboardEntry], responses=error_responses(404))
-async def leaderboard(code: Code, request: Request) -> list[dict[str, Any]]:
-    """Cumulative scores of everyone who has played in this room (bots as one entry)."""
+@router.get(
+    "/{code}/leaderboard",
+    response_model=list[RoomLeaderboardEntry],
+    responses=error_responses(401, 403, 404),
+)
+async def leaderboard(code: Code, request: Request, person: SignedIn) -> list[dict[str, Any]]:
+    """Cumulative scores of everyone who has played in this room (bots as one entry); members only."""
     async with get_services(request).db.session() as session:
-        room = await rooms.room_by_code(session, code)
+        room = await rooms.require_member(session, code, person.id, "leaderboard")
         return await history.room_leaderboard(session, room.id)

@@ -2,7 +2,7 @@
 
 On connect the client gets the room and the current state at once (so a reconnect needs no
 request); afterwards every committed change is pushed. State messages are assembled from the
-match's shared snapshot (`app/snapshots.py`): each seat's view is built once per version and only
+match's shared snapshot (`app/live/snapshots.py`): each seat's view is built once per version and only
 ever goes to the person holding that seat. A room change is read from the database once per
 process and event (`RoomFeed`), then given each reader's own `me`.
 """
@@ -26,6 +26,7 @@ from app.live.pubsub import Message
 from app.live.tables import ActionRejected, Reader
 from app.mailbox import Mailbox
 from app.middleware import json_too_deep
+from app.security import SESSION_COOKIE, token_hash
 from app.services import Services, current_person, get_services
 from app.store import chat
 from app.store.rooms import for_viewer, open_room, room_by_code, shared_room_json
@@ -53,12 +54,16 @@ class RoomFeed:
     """The room JSON read once per event and process, shared by every socket of the room.
 
     A socket that hears of a change at time t may use any build that started at t or later
-    (it read the database after the change was committed); otherwise it starts one. A build is
-    kept only while it runs: every socket that hears of a change later than its start (and so
-    after it ended) needs a newer one anyway, so a finished build would only hold the room's
-    JSON in memory for as long as the room lives."""
+    (it read the database after the change was committed); otherwise it starts one. t is when
+    the bus handed the message to the socket (`RoomConnection.notify`), the same instant for
+    every socket of the process, not when the socket got round to it: stamped late, each socket
+    found the build before its own too old and read the room again (issue #26, point 6). A
+    finished build is kept for `KEPT_FOR` seconds, for sockets that get round to the change late
+    (busy sending, or many of them), and then let go: a later change needs a newer read anyway,
+    and kept for good it would hold the room's JSON in memory for as long as the room lives."""
 
     MAX_ROOMS = 4096
+    KEPT_FOR = 2.0
     DB_SLOTS = 8
     """Room reads in flight at once, out of the pool's 20 connections: however many sockets a
     room has, requests and actions still find a connection (issue #10)."""
@@ -67,24 +72,34 @@ class RoomFeed:
         self.services = services
         self._builds: dict[int, _RoomBuild] = {}
         self._slots = asyncio.Semaphore(self.DB_SLOTS)
+        self.reads = 0
+        """Rooms read from the database so far (tests and operators read it)."""
 
-    async def room(self, room_id: int, code: str, heard_at: float) -> dict[str, Any]:
+    async def room(self, room_id: int, code: str, heard_at: float) -> tuple[float, dict[str, Any]]:
+        """(when the read began, the room JSON) of a read that began at `heard_at` or later."""
         build = self._builds.get(room_id)
         if build is None or build.started < heard_at:
             loop = asyncio.get_running_loop()
             build = _RoomBuild(loop.time(), asyncio.ensure_future(self._read(code, room_id)))
             self._builds.pop(room_id, None)
             self._builds[room_id] = build
-            build.task.add_done_callback(lambda _: self._forget(room_id, build))
+            build.task.add_done_callback(lambda _: self._built(room_id, build))
             while len(self._builds) > self.MAX_ROOMS:
                 self._builds.pop(next(iter(self._builds)))
-        return await asyncio.shield(build.task)
+        return build.started, await asyncio.shield(build.task)
+
+    def _built(self, room_id: int, build: _RoomBuild) -> None:
+        if build.task.cancelled() or build.task.exception() is not None:
+            self._forget(room_id, build)  # the next socket reads again
+        else:
+            asyncio.get_running_loop().call_later(self.KEPT_FOR, self._forget, room_id, build)
 
     def _forget(self, room_id: int, build: _RoomBuild) -> None:
         if self._builds.get(room_id) is build:
             del self._builds[room_id]
 
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
+        self.reads += 1
         async with self._slots, self.services.db.session() as session:
             return await shared_room_json(session, await room_by_code(session, code))
 
@@ -111,10 +126,28 @@ class RoomConnection:
         self.match_id: int | None = None
         self.room_version: int | None = None
         """The latest match's version in the room last sent (read from the database)."""
+        self.room_read_at = float("-inf")
+        """When the read behind the room last sent began: a room change heard before it is shown."""
         self._send_lock = asyncio.Lock()
-        self._inbox: Mailbox[Message] = Mailbox(limit=MAX_PENDING)
+        self._inbox: Mailbox[tuple[Message, float]] = Mailbox(limit=MAX_PENDING)
         self._forwarding: asyncio.Task[None] | None = None
         self._open = False
+        self.ended = False
+        """The session ended (app/live/sessions.py): nothing more is sent or handled."""
+        self._closing: asyncio.Task[None] | None = None
+
+    def end_session(self) -> None:
+        """The person signed out, or their session is gone: close with 4401, as a socket
+        opened without a session is."""
+        if self.ended:
+            return
+        self.ended, self._open = True, False
+        self._closing = asyncio.get_running_loop().create_task(self._close(4401))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            async with self._send_lock:
+                await self.websocket.close(code=code)
 
     async def send_text(self, text: str) -> None:
         async with self._send_lock:
@@ -137,7 +170,8 @@ class RoomConnection:
         """Send the room; returns the id of its current (latest) match, if any."""
         if heard_at is None:
             heard_at = asyncio.get_running_loop().time()
-        room = await self.feed.room(self.room_id, self.code, heard_at)
+        read_at, room = await self.feed.room(self.room_id, self.code, heard_at)
+        self.room_read_at = max(self.room_read_at, read_at)
         await self.send({"type": "room", "room": for_viewer(room, self.person_id)})
         match_id = room["match"]["id"] if room["match"] else None
         self.room_version = room["match"]["version"] if room["match"] else None
@@ -162,8 +196,9 @@ class RoomConnection:
         """A bus message (the bus calls this in the publisher's turn): queued, and forwarded by
         a task that lives only while there is something to forward, so an idle socket keeps no
         task of its own. Messages are forwarded one at a time, in order; a socket that cannot
-        keep up drops its oldest ones (each only says what to refresh)."""
-        self._inbox.put_nowait(message)
+        keep up drops its oldest ones (each only says what to refresh). Each is stamped with the
+        time it was heard, which decides whether a room read already covers it (`RoomFeed`)."""
+        self._inbox.put_nowait((message, asyncio.get_running_loop().time()))
         if self._forwarding is None and self._open:
             self._forwarding = asyncio.get_running_loop().create_task(self._forward())
 
@@ -184,24 +219,27 @@ class RoomConnection:
     async def _forward(self) -> None:
         try:
             while self._open and not self._inbox.empty():
-                if not await self.forward(self._inbox.get_nowait()):
+                if not await self.forward(*self._inbox.get_nowait()):
                     self._open = False  # the socket is gone; the receive loop ends the connection
         finally:
             if self._forwarding is asyncio.current_task():
                 self._forwarding = None
 
-    async def forward(self, message: Message) -> bool:
-        """Send one bus message as this reader's own message; False when the socket is gone."""
+    async def forward(self, message: Message, heard_at: float) -> bool:
+        """Send one bus message, heard at `heard_at`, as this reader's own message; False when
+        the socket is gone. A room change is skipped when the room last sent was read after it
+        was heard (e.g. the room a socket is sent on connect, after its own join was published)."""
         try:
             kind = message.get("kind")
             if kind == bus.ROOM:
-                await self.send_room(asyncio.get_running_loop().time())
+                if heard_at > self.room_read_at:
+                    await self.send_room(heard_at)
             elif kind == bus.STATE:
                 await self.send_state(int(message["match_id"]), message.get("version"))
             elif kind == bus.CHAT:
                 await self.send({"type": "chat", "message": message["message"]})
             elif kind == bus.TIMERS:
-                # Turn countdowns (app/deadlines.py): seconds left when the change was made.
+                # Turn countdowns (app/live/deadlines.py): seconds left when the change was made.
                 await self.send(
                     {
                         "type": "timers",
@@ -326,6 +364,8 @@ async def _serve(
     websocket: WebSocket, services: Services, code: str, person_id: int, room_id: int, joined: bool
 ) -> None:
     connection = RoomConnection(websocket, services, person_id, room_id, code)
+    session = token_hash(websocket.cookies.get(SESSION_COOKIE, ""))
+    services.sessions.register(session, connection.end_session)
     first_socket = await services.presence.join(room_id, person_id)
     if first_socket:
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
@@ -341,7 +381,7 @@ async def _serve(
             connection.start_forwarding()
             while True:
                 received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
+                if received["type"] == "websocket.disconnect" or connection.ended:
                     break
                 raw = received.get("text")
                 if raw is None:
@@ -350,6 +390,7 @@ async def _serve(
     except WebSocketDisconnect:
         pass
     finally:
+        services.sessions.unregister(session, connection.end_session)
         await connection.stop_forwarding()
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):

@@ -1,7 +1,7 @@
 """A room's chat: checking a line, storing it, and reading the history back.
 
 A line is committed before anyone hears of it: `post` stores it in its own transaction and
-returns it, and only then does the socket publish it on the room's channel (`app/pubsub.py`), so
+returns it, and only then does the socket publish it on the room's channel (`app/live/pubsub.py`), so
 every process serving the room hands it to its sockets (the bus carries the public line itself:
 everyone in the room may read it, and a line fits well inside a NOTIFY payload).
 

@@ -1,7 +1,7 @@
 """All persistence of matches: match rows, logs, seats' controllers and results (the history
 pages read results in app/store/history.py).
 
-The table service (`app/tables.py`) keeps matches in memory as caches of their logs; this module
+The table service (`app/live/tables.py`) keeps matches in memory as caches of their logs; this module
 is how those caches are filled and how every committed change reaches PostgreSQL. It raises
 domain errors (`MatchNotFound`, `VersionConflict`), never HTTP errors.
 
@@ -39,9 +39,15 @@ ROOMS = Room.__table__
 
 
 APPEND = """
-WITH bumped AS (
+WITH held AS (
+    SELECT %(seat)s::int IS NULL OR EXISTS (
+        SELECT 1 FROM match_seats
+        WHERE match_id = %(match_id)s AND n = %(seat)s::int AND kind = %(kind)s::text
+          AND (kind = 'bot' OR person_id = %(person_id)s::bigint)
+    ) AS ok
+), bumped AS (
     UPDATE matches SET version = %(after)s
-    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running'
+    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running' AND (SELECT ok FROM held)
     RETURNING id
 ), logged AS (
     INSERT INTO match_actions (match_id, seq, seat, action)
@@ -49,9 +55,10 @@ WITH bumped AS (
     FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged)
+SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged), (SELECT ok FROM held)
 """
-"""Extend a match's log from `before` to `after` if nobody else did: one atomic statement."""
+"""Extend a match's log from `before` to `after` if nobody else did and the acting seat is still
+held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement."""
 
 
 class MatchStoreError(Exception):
@@ -65,6 +72,11 @@ class MatchNotFound(MatchStoreError):
 class VersionConflict(MatchStoreError):
     """The match is no longer at the version the caller extended (another writer came first,
     or it has finished)."""
+
+
+class SeatNotHeld(MatchStoreError):
+    """The acting seat is no longer held by whom the caller believed (the seating changed,
+    perhaps through another server process): nothing was written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +106,7 @@ class StoredMatch:
     """The finished match whose chance actions this one replays (app/rematch.py), if any."""
     rotate_deals: bool = False
     turn_timer: int | None = None
-    """The room's turn timer in seconds (None: off); see app/deadlines.py."""
+    """The room's turn timer in seconds (None: off); see app/live/deadlines.py."""
 
 
 @dataclass
@@ -201,6 +213,13 @@ class MatchStore:
             raise MatchNotFound(match_id)
         return int(found)
 
+    async def room_of(self, match_id: int) -> int | None:
+        """The room a match is played in (None: no such match), without reading its log."""
+        async with self.db.engine.connect() as conn:
+            found = await conn.scalar(select(MATCHES.c.room_id).where(MATCHES.c.id == match_id))
+            await conn.rollback()
+        return None if found is None else int(found)
+
     async def controllers(self, room_id: int) -> dict[int, Controller]:
         async with self.db.engine.connect() as conn:
             found = await self._controllers(conn, room_id)
@@ -299,16 +318,23 @@ class MatchStore:
         hands: list[HandRecord],
         final: list[SeatResult] | None,
         teams: list[int] | None,
+        holder: Controller | None = None,
     ) -> None:
         """Commit log entries `before`, `before + 1`, … in one transaction, with any hands that
         finished and (when `final` is given) the match's end and results. Raises
-        `VersionConflict` and writes nothing when the match is not at `before` any more."""
+        `VersionConflict` and writes nothing when the match is not at `before` any more, and
+        `SeatNotHeld` when `holder` (a person, or a bot) no longer holds the seat of the first
+        entry in the database: the seating may have changed through another process."""
         after = before + len(entries)
+        actor = entries[0][0] if holder is not None and entries else None
         params = {
             "after": after,
             "match_id": match_id,
             "before": before,
             "entries": json.dumps([[seat, action] for seat, action in entries], separators=(",", ":")),
+            "seat": actor,
+            "kind": holder.kind if holder is not None else None,
+            "person_id": holder.person_id if holder is not None else None,
         }
         pool = await self._writer()
         async with pool.connection() as conn:
@@ -337,6 +363,8 @@ class MatchStore:
     @staticmethod
     async def _extend(conn: PgConnection[Any], params: dict[str, Any]) -> None:
         row = await (await conn.execute(APPEND, params)).fetchone()
+        if row is not None and row[0] != 1 and not row[2]:
+            raise SeatNotHeld(f"seat {params['seat']} of match {params['match_id']} changed hands")
         if row is None or row[0] != 1:
             raise VersionConflict(f"match {params['match_id']} is no longer at version {params['before']}")
 

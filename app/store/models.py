@@ -286,7 +286,7 @@ class ChatMessage(Base):
 
 
 class SeatDeadline(Base):
-    """A deadline the server enforces for one seat of a room (app/deadlines.py): `away` (the
+    """A deadline the server enforces for one seat of a room (app/live/deadlines.py): `away` (the
     seat's person is disconnected; due when the room's grace is over, then a bot plays for the
     seat until they return) or `turn` (the seat's turn started at `version`; due when the turn
     timer runs out, then a bot plays that one move). A process claims a due row for a while

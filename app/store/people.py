@@ -105,8 +105,17 @@ async def open_session(session: AsyncSession, person: Person) -> str:
     return token
 
 
-async def close_session(session: AsyncSession, token: str) -> None:
-    await session.execute(delete(Session).where(Session.token_hash == token_hash(token)))
+async def close_session(session: AsyncSession, token: str) -> str:
+    """Sign the session out; returns its hash (what the database and app/live/sessions.py know)."""
+    hashed = token_hash(token)
+    await session.execute(delete(Session).where(Session.token_hash == hashed))
+    return hashed
+
+
+async def existing_sessions(session: AsyncSession, hashes: list[str]) -> set[str]:
+    """Which of these sessions (by token hash) still exist."""
+    found = await session.scalars(select(Session.token_hash).where(Session.token_hash.in_(hashes)))
+    return set(found)
 
 
 async def person_by_token(session: AsyncSession, token: str | None) -> Person | None:

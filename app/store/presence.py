@@ -2,9 +2,9 @@
 `server_processes` and `seat_deadlines`.
 
 Each process keeps one `room_presence` row per (room, person) it serves a socket to, and
-refreshes its `server_processes.seen_at` (app/presence.py keeps the counts and the heartbeat);
+refreshes its `server_processes.seen_at` (app/live/presence.py keeps the counts and the heartbeat);
 rows of a process silent for `STALE_AFTER_SECONDS` no longer count, and processes silent for
-`SWEEP_AFTER` are deleted with their rows. The deadlines (app/deadlines.py has the sweeper and
+`SWEEP_AFTER` are deleted with their rows. The deadlines (app/live/deadlines.py has the sweeper and
 what each kind means): a person's last socket anywhere closing writes their seats' `away` rows,
 their first socket again deletes them, in the same transaction as the presence row, so every
 process reads the two in agreement.

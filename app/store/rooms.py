@@ -20,9 +20,9 @@ from app.room_names import clean_room_name, room_display_name
 from app.security import new_invite_code
 from app.store import presence
 from app.store.matches import MatchStore
-from app.store.models import MatchRow, Membership, Person, Preset, Room, RoomSeat
+from app.store.models import MatchRow, MatchSeat, Membership, Person, Preset, Room, RoomSeat
 from app.store.people import BOT_NAME
-from engine import GAMES, Game, IllegalAction
+from engine import GAMES, Game, IllegalAction, get_game
 
 UNSET: Any = object()
 """A setting the caller leaves as it is (None is a value: no name, no turn timer)."""
@@ -102,14 +102,24 @@ async def is_member(session: AsyncSession, room_id: int, person_id: int) -> bool
     return found is not None
 
 
-async def require_member(session: AsyncSession, code: str, person_id: int) -> Room:
-    """The room, for one of its members only (reading its chat)."""
+MEMBERS_ONLY = {
+    "chat": (
+        "only the room's members can read its chat; open the room first",
+        "チャットは部屋のメンバーだけが読めます。先に部屋を開いてください",
+    ),
+    "leaderboard": (
+        "only the room's members can see its leaderboard; open the room first",
+        "ランキングは部屋のメンバーだけが見られます。先に部屋を開いてください",
+    ),
+}
+"""What a non-member is told, per members-only part of a room."""
+
+
+async def require_member(session: AsyncSession, code: str, person_id: int, what: str) -> Room:
+    """The room, for one of its members only (`what`: a key of MEMBERS_ONLY)."""
     room = await room_by_code(session, code)
     if not await is_member(session, room.id, person_id):
-        raise Forbidden(
-            "only the room's members can read its chat; open the room first",
-            "チャットは部屋のメンバーだけが読めます。先に部屋を開いてください",
-        )
+        raise Forbidden(*MEMBERS_ONLY[what])
     return room
 
 
@@ -249,6 +259,24 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     return answer
 
 
+async def invitation_json(session: AsyncSession, code: str) -> dict[str, Any]:
+    """What holding the code shows someone who has not joined: enough to decide to join (the
+    room's name, host and game), never who is in it or how its match stands."""
+    room = await room_by_code(session, code)
+    game = GAMES.get(room.game_id)
+    host_name = await session.scalar(select(Person.name).where(Person.id == room.host_id))
+    return {
+        "code": room.code,
+        "name": room.name,
+        "display_name": room_display_name(room.name, host_name, room.game_id),
+        "game_id": room.game_id,
+        "game_names": dict(game.names) if game else None,
+        "host_name": host_name,
+        "seat_count": room.seat_count,
+        "invite_url": f"/r/{room.code}",
+    }
+
+
 # ---- changing ----------------------------------------------------------------------------------------
 async def create_room(
     session: AsyncSession,
@@ -367,11 +395,14 @@ async def take_seat(
         raise NotFound(
             f"this room has seats 0 to {room.seat_count - 1}", f"席は0〜{room.seat_count - 1}番です"
         )
-    current = (await room_seats(session, room.id)).get(n)
+    seats = await room_seats(session, room.id)
+    current = seats.get(n)
     running = await MatchStore.running_match(session, room.id)
     if not as_bot:
         if current is not None and current.kind == "person" and current.person_id != person_id:
             raise Conflict(f"seat {n} is taken", f"{n}番の席はふさがっています")
+        if running is not None:
+            await _check_one_seat(session, running, seats, n, person_id)
         if current is None:
             session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person_id))
         else:
@@ -394,6 +425,29 @@ async def take_seat(
         if running is not None:
             await MatchStore.seat_changed(session, running.id, n, "bot")
     return SeatChange(room.id, running.id if running else None)
+
+
+async def _check_one_seat(
+    session: AsyncSession, running: MatchRow, seats: dict[int, RoomSeat], n: int, person_id: int
+) -> None:
+    """During a match a person holds one seat: each seat's view goes to its holder, so a second
+    seat would show them another hand (in Familia, their partner's). The one exception is the
+    game's own: a person taking back a seat of their team that was theirs in this match
+    (Familia's two-person table, where each person plays both seats of a pair)."""
+    held = sorted(k for k, seat in seats.items() if k != n and seat.person_id == person_id)
+    if not held:
+        return
+    teams = get_game(running.game_id).new_match(running.players, running.options).teams
+    credited = await session.scalar(
+        select(MatchSeat.person_id).where(MatchSeat.match_id == running.id, MatchSeat.n == n)
+    )
+    if teams is not None and credited == person_id and all(teams[k] == teams[n] for k in held):
+        return
+    listed = ", ".join(str(k) for k in held)
+    raise Conflict(
+        f"you already hold seat {listed} of this match; a person plays one seat of a match",
+        f"この対戦ではすでに{listed}番の席に座っています。1人が座れるのは1つの席だけです",
+    )
 
 
 async def leave_seat(session: AsyncSession, code: str, n: int, person_id: int) -> SeatChange:

@@ -183,3 +183,72 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
     assert len(acknowledged) >= 1
+
+
+def _descendants_of(pid: int) -> list[int]:
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for parent in frontier for child in _children_of(parent)]
+        found += children
+        frontier = children
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` still runs (a zombie nobody reaped has ended: it holds no memory)."""
+    try:
+        return _state_of(pid) != "Z"
+    except OSError:
+        return False
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(tmp_path: Path) -> None:
+    """SIGKILL gives the server no chance to shut its bot pool down; the pool's forkserver,
+    resource tracker and workers must still go (issue #26, point 8)."""
+    data = tmp_path / "data"
+    pgdata = data / "pgdata"
+    port = free_loopback_port()
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_DATA_DIR": str(data), "CARDTABLE_BOT_DELAY": "0.01"})
+    env.update({"CARDTABLE_BOT_LEVEL": "strong", "CARDTABLE_BOT_BUDGET": "0.01"})
+    env.update({"CARDTABLE_BOT_WORKERS": "2"})
+    process = _start(env, base, pgdata)
+    try:
+        person = httpx.post(f"{base}/api/people", json={"name": "Kill"}, timeout=30)
+        cookies = {"session": person.cookies["session"]}
+        code = httpx.post(
+            f"{base}/api/rooms", json={"game_id": "holy-grail", "seats": 3}, cookies=cookies, timeout=30
+        ).json()["code"]
+        httpx.post(f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30)
+        for n in (1, 2):
+            httpx.post(f"{base}/api/rooms/{code}/seats/{n}", json={"as": "bot"}, cookies=cookies, timeout=30)
+        assert httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30).status_code == 200
+        deadline = time.monotonic() + 60
+        while True:
+            forkservers = [pid for pid in _descendants_of(process.pid) if "forkserver" in _cmdline(pid)]
+            if forkservers and len(_children_of(forkservers[0])) >= 2:
+                break
+            assert time.monotonic() < deadline, "the strong bots' workers never started"
+            _play_a_little(base, ws_base, cookies["session"], code, 3)
+        postmaster = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
+        postgres = {postmaster, *_descendants_of(postmaster)}
+        pool = [pid for pid in _descendants_of(process.pid) if pid not in postgres]
+        assert len(pool) >= 4  # forkserver, resource tracker, two workers
+    finally:
+        _crash(process, pgdata)
+    deadline = time.monotonic() + 5
+    while (left := [pid for pid in pool if _alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:  # leave nothing behind, whatever the outcome
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, [_cmdline(pid) for pid in left]

@@ -1,0 +1,119 @@
+"""What an operator sees of one server process: Prometheus metrics, served at `/metrics`.
+
+One `Metrics` per app instance, with a registry of its own (so two app instances in one test
+process never mix their figures), every series labelled `process` with the instance's presence
+id (host:pid:random), the same id `server_processes` rows carry: behind nginx each replica is
+scraped directly and its series stay apart. Counts and timings only, never a card or a name.
+
+The hooks are plain method calls at the places that do the work (the table service's commit and
+state build, the socket's sends, the bus, the bot pool, replays); a gauge that is a size of
+something (live tables, sockets) is read when scraped, so keeping it costs nothing between
+scrapes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+
+FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""Seconds: a commit, a state build or a fan-out takes a millisecond or a few when all is well."""
+
+SLOW_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+"""Seconds: bot decisions (a strong bot searches 0.2 s by default), replay builds."""
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class Metrics:
+    """The series of one app instance (see the module docstring)."""
+
+    def __init__(self, process: str) -> None:
+        self.process = process
+        self.registry = CollectorRegistry(auto_describe=True)
+        registry = self.registry
+        labels = ["process"]
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        GCCollector(registry=registry)
+
+        def gauge(name: str, doc: str) -> Gauge:
+            return Gauge(name, doc, labels, registry=registry)
+
+        self._live_tables = gauge("cardtable_live_tables", "Matches held in this process's memory")
+        self._sockets = gauge("cardtable_connected_sockets", "Open room WebSockets on this process")
+        self.committed_actions = Counter(
+            "cardtable_committed_actions", "Actions committed to match logs (people, bots, chance)",
+            labels, registry=registry,
+        ).labels(process)
+        self.commit_seconds = Histogram(
+            "cardtable_commit_seconds", "One commit of a match's new actions (a database transaction)",
+            labels, buckets=FAST_BUCKETS, registry=registry,
+        ).labels(process)
+        self.state_build_seconds = Histogram(
+            "cardtable_state_build_seconds",
+            "Building a new version's shared state messages (views, legal actions, patches) once",
+            labels, buckets=FAST_BUCKETS, registry=registry,
+        ).labels(process)
+        self.fanout_seconds = Histogram(
+            "cardtable_fanout_seconds",
+            "From a bus message to its state message handed to one socket (assembly and send)",
+            labels, buckets=FAST_BUCKETS, registry=registry,
+        ).labels(process)
+        self._bot_seconds = Histogram(
+            "cardtable_bot_decision_seconds", "One bot decision (level: basic here, strong in a worker)",
+            [*labels, "level"], buckets=SLOW_BUCKETS, registry=registry,
+        )
+        self.pubsub_delay_seconds = Histogram(
+            "cardtable_pubsub_delay_seconds",
+            "From publish on another process to delivery here (PostgreSQL LISTEN/NOTIFY bus only)",
+            labels, buckets=FAST_BUCKETS, registry=registry,
+        ).labels(process)
+        self._jobs = Counter(
+            "cardtable_jobs", "Background jobs finished (kind: replay, analysis; outcome: ok, failed)",
+            [*labels, "kind", "outcome"], registry=registry,
+        )
+        self._job_seconds = Histogram(
+            "cardtable_job_seconds", "Background job durations (kind: replay, analysis)",
+            [*labels, "kind"], buckets=SLOW_BUCKETS, registry=registry,
+        )
+
+    # ---- gauges read when scraped ---------------------------------------------------------------
+    def track_live_tables(self, count: Callable[[], int]) -> None:
+        self._live_tables.labels(self.process).set_function(lambda: float(count()))
+
+    def track_sockets(self, count: Callable[[], int]) -> None:
+        self._sockets.labels(self.process).set_function(lambda: float(count()))
+
+    # ---- events ---------------------------------------------------------------------------------
+    def bot_decided(self, level: str, seconds: float) -> None:
+        self._bot_seconds.labels(self.process, level).observe(seconds)
+
+    @contextmanager
+    def job(self, kind: str) -> Iterator[None]:
+        """Count and time one background job; a job that raises counts as `failed`."""
+        started = time.perf_counter()
+        outcome = "failed"
+        try:
+            yield
+            outcome = "ok"
+        finally:
+            self._jobs.labels(self.process, kind, outcome).inc()
+            self._job_seconds.labels(self.process, kind).observe(time.perf_counter() - started)
+
+    def render(self) -> bytes:
+        """The Prometheus text format of every series of this instance."""
+        return generate_latest(self.registry)

@@ -1,0 +1,59 @@
+"""A room change is read from the database once per process and event, however many sockets
+of the room the process serves (docs/ARCHITECTURE.md; issue #26, point 6: each socket used to
+read it again, so a reconnect storm of N sockets cost every room change N reads)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from app.routes.ws import RoomFeed
+from tests.api.harness import TableSocket, browser, make_room, running_server
+
+SOCKETS = 20
+
+
+def _named(message: dict[str, Any], name: str) -> bool:
+    return message["type"] == "room" and any(m["name"] == name for m in message["room"]["members"])
+
+
+async def _all_shown(sockets: list[TableSocket], name: str) -> None:
+    await asyncio.gather(*(s.wait_for(lambda m: _named(m, name)) for s in sockets))
+
+
+async def test_a_room_change_is_read_once_for_all_the_sockets_of_the_room(database_url: str) -> None:
+    async with running_server(database_url) as server, browser(server, "Host") as host:
+        code = (await make_room(host))["code"]
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = []
+            for n in range(SOCKETS):
+                guest = await stack.enter_async_context(browser(server, f"Guest {n}"))
+                sockets.append(await stack.enter_async_context(guest.socket(code)))
+            await _all_shown(sockets, f"Guest {SOCKETS - 1}")
+            await asyncio.sleep(RoomFeed.KEPT_FOR + 0.5)  # the joins' reads are let go
+            feed: RoomFeed = server.app.state.room_feed
+            for n in range(3):
+                before = feed.reads
+                await host.http.patch("/api/me", json={"name": f"Host {n}"})
+                await _all_shown(sockets, f"Host {n}")
+                assert feed.reads - before == 1, (n, feed.reads - before)
+
+
+async def test_a_person_joining_a_room_of_many_sockets_costs_one_read(database_url: str) -> None:
+    async with running_server(database_url) as server, browser(server, "Host") as host:
+        code = (await make_room(host))["code"]
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = []
+            for n in range(SOCKETS):
+                guest = await stack.enter_async_context(browser(server, f"Guest {n}"))
+                sockets.append(await stack.enter_async_context(guest.socket(code)))
+            await _all_shown(sockets, f"Guest {SOCKETS - 1}")
+            await asyncio.sleep(RoomFeed.KEPT_FOR + 0.5)
+            feed: RoomFeed = server.app.state.room_feed
+            before = feed.reads
+            newcomer = await stack.enter_async_context(browser(server, "Newcomer"))
+            newcomer_socket = await stack.enter_async_context(newcomer.socket(code))
+            await _all_shown([*sockets, newcomer_socket], "Newcomer")
+            await newcomer_socket.quiet(0.3)  # the join's own room event is not read again
+            assert feed.reads - before == 1
