@@ -10,7 +10,7 @@ Processing one action (always under the match's asyncio.Lock):
    else `stale`, and nothing changes,
 3. the engine validates and applies it on the live match (`IllegalAction` leaves it untouched),
 4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied
-   (a same-deal rematch takes them from its source match's log instead: app/rematch.py),
+   (a same-deal rematch takes them from its source match's log instead: app/live/chance.py),
 5. the new log rows (plus finished hands and final results) are committed in one transaction
    by `MatchStore.append`; if that fails the cached match is dropped and rebuilt from the log,
 6. only then is the shared snapshot rebuilt (once per version, for every seat being watched;
@@ -36,7 +36,6 @@ import contextlib
 import hashlib
 import logging
 import random
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,10 +46,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.limits import BIGINT_MAX
 from app.live import bus
 from app.live.bot_pool import BotPool
+from app.live.chance import DealPlans, chance_rng, settle_chance
 from app.live.pubsub import PubSub
 from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
 from app.races import log_commit_failure
-from app.rematch import DealPlan, PlanCache, plan_deals
+from app.rematch import DealPlan
 from app.store.db import Database
 from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
 from engine import CHANCE, Game, IllegalAction, Match, get_game
@@ -267,10 +267,6 @@ def final_ranks(match: Match) -> list[int]:
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
 
-def _chance_rng() -> random.Random:
-    return random.Random(secrets.randbits(128))
-
-
 class Table:
     """Everything this process holds for one match, dropped together when the match leaves
     memory: the lock its changes take turns on, the cached match (`live`: None until it is
@@ -360,7 +356,7 @@ class TableService:
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
-        self._plans = PlanCache()
+        self.deals = DealPlans(self.store)
         self.clock: Any = None
         """app/live/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
         self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
@@ -399,7 +395,7 @@ class TableService:
         match = await asyncio.to_thread(game.replay, stored.players, stored.options, stored.log)
         deals = None
         if stored.same_deals_as is not None and not stored.finished:
-            deals = await self.deal_plan(stored.same_deals_as, stored.rotate_deals)
+            deals = await self.deals.plan(stored.same_deals_as, stored.rotate_deals)
         live = LiveMatch(
             match_id=match_id,
             room_id=stored.room_id,
@@ -479,19 +475,6 @@ class TableService:
         await self._listening.__aenter__()
 
     # ---- starting -------------------------------------------------------------------------------
-    async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
-        """The chance actions of finished match `source_id` (rotated one seat when asked)."""
-        plan = self._plans.get(source_id, rotate)
-        if plan is None:
-            source = await self.store.load(source_id)
-            game = get_game(source.game_id)
-            actions = await asyncio.to_thread(
-                plan_deals, game, source.players, source.options, source.log, rotate
-            )
-            plan = DealPlan(source_id=source_id, rotate=rotate, actions=tuple(actions))
-            self._plans.put(plan)
-        return plan
-
     async def start_match(
         self,
         session: AsyncSession,
@@ -508,8 +491,8 @@ class TableService:
         commits, then calls `activate` with the result."""
         game = get_game(game_id)
         match = game.new_match(players, options)
-        deals = await self.deal_plan(same_deals_as, rotate) if same_deals_as is not None else None
-        events = self._settle_chance(match, deals)
+        deals = await self.deals.plan(same_deals_as, rotate) if same_deals_as is not None else None
+        events = settle_chance(match, deals)
         match_id, controllers = await self.store.create(
             session, room_id, game_id, players, options, list(match.log), same_deals_as, rotate
         )
@@ -543,24 +526,6 @@ class TableService:
         self.kick(live.match_id)
 
     # ---- actions --------------------------------------------------------------------------------
-    @staticmethod
-    def _settle_chance(match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
-        """Apply every chance action the match awaits (shuffles, draws): the planned one of a
-        same-deal rematch while its plan lasts and the engine accepts it, else fresh randomness."""
-        events: list[dict[str, Any]] = []
-        rng: random.Random | None = None
-        while CHANCE in match.to_act():
-            planned = deals.next_action(match) if deals is not None else None
-            if planned is not None:
-                try:
-                    events.extend(match.apply(CHANCE, planned))
-                    continue
-                except IllegalAction as exc:  # e.g. the options changed since: deal fresh cards
-                    log.info("planned deal refused (%s); dealing at random", exc.reason)
-            rng = rng or _chance_rng()
-            events.extend(match.deal_random(rng))
-        return events
-
     async def submit(
         self, match_id: Any, person_id: int, seat: Any, version: Any, action: Any, room_id: int | None = None
     ) -> None:
@@ -619,7 +584,7 @@ class TableService:
             log.exception("engine error on match %s for %r", live.match_id, action)
             self.forget(live.match_id)
             raise ActionRejected("illegal", "the game could not apply this action") from None
-        events.extend(self._settle_chance(live.match, live.deals))
+        events.extend(settle_chance(live.match, live.deals))
         refusal = "the action could not be saved; the table was reloaded"
         await self._commit_or_forget(live, before, events, refusal)
 
@@ -834,7 +799,7 @@ class TableService:
         A commit that fails (e.g. another server process wrote first) only costs a retry from the
         rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly."""
         match_id = table.match_id
-        rng = _chance_rng()
+        rng = chance_rng()
         failures = 0
         loop = asyncio.get_running_loop()
         try:
@@ -895,7 +860,7 @@ class TableService:
 
     async def _apply_chance(self, live: LiveMatch) -> None:
         before = live.version
-        events = self._settle_chance(live.match, live.deals)
+        events = settle_chance(live.match, live.deals)
         await self._commit_or_forget(live, before, events, "the shuffle could not be saved")
 
     # ---- publishing ------------------------------------------------------------------------------
