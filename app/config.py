@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     )
     """Processes that run strong bots' searches, so the event loop keeps serving tables meanwhile."""
 
+    deal_seed: int | None = Field(
+        default=None, validation_alias=AliasChoices("CARDTABLE_DEAL_SEED", "deal_seed")
+    )
+    """For tests and demonstrations only: deal every match from this seed (and basic bots play
+    from it), so that the same seed shows the same cards on every run. Unset: fresh randomness."""
+
     host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CARDTABLE_HOST", "host"))
     port: int = Field(default=8000, validation_alias=AliasChoices("CARDTABLE_PORT", "port"))
 

@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         db = Database(settings.sqlalchemy_url, settings.db_pool_size, settings.db_pool_size)
         bus = pubsub or await make_pubsub(settings)
         bots = BotPool(settings.bot_workers, settings.bot_budget)
-        tables = TableService(db, bus, settings.bot_delay, bots, settings.bot_level)
+        tables = TableService(db, bus, settings.bot_delay, bots, settings.bot_level, settings.deal_seed)
         presence = Presence(db, deadline_scale=settings.deadline_scale)
         deadlines = Deadlines(
             db, bus, tables, presence.process_id, scale=settings.deadline_scale, poll=settings.deadline_poll

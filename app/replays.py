@@ -49,7 +49,7 @@ def encode_steps(
     for version, (seat, action) in enumerate(log, start=1):
         match.apply(int(seat), action)
         view = match.view_all()
-        view["hands_done"] = len(view.pop("hands"))
+        view["hands_done"] = match.hands_done
         parts = view_parts(view)
         steps.append(
             f'{{"version":{version},"seat":{int(seat)},"action":{dumps(action)},'
@@ -81,8 +81,9 @@ def encode_replay(review: FinishedMatch) -> bytes:
 
 
 def expand_steps(steps: list[dict[str, Any]], hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The steps with whole views, each exactly `Match.view_all()` after its action, from the
-    patch encoding: the reference reader, mirrored by the replay page."""
+    """The steps with whole views, each exactly `Match.view_all()` after its action plus the
+    hands finished by then as `hands`, from the patch encoding: the reference reader, mirrored
+    by the replay page."""
     whole: list[dict[str, Any]] = []
     view: dict[str, Any] = {}
     for step in steps:

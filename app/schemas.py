@@ -94,7 +94,9 @@ class ViewerOut(_Open):
     seats: list[int]
 
 
-class RoomOut(_Open):
+class _RoomHeading(_Open):
+    """What a room shows to anyone holding its code (the invitation) and to its members."""
+
     code: str
     name: str | None = None
     """The host's name for the room; null when the default name applies."""
@@ -102,14 +104,17 @@ class RoomOut(_Open):
     """What to show, in "en" and "ja": the name, or the default ("‹host›'s ‹game› table")."""
     game_id: str
     game_names: dict[str, str] | None
-    host_id: int | None
     seat_count: int
+    invite_url: str
+
+
+class RoomOut(_RoomHeading):
+    host_id: int | None
     options: dict[str, Any]
     option_overrides: dict[str, Any]
     seats: list[RoomSeatOut]
     members: list[MemberOut]
     match: RoomMatchOut | None
-    invite_url: str
     me: ViewerOut
     away_grace: int
     """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
@@ -121,17 +126,10 @@ class RoomOut(_Open):
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
 
 
-class RoomInvitationOut(_Open):
+class RoomInvitationOut(_RoomHeading):
     """A room as someone holding its code sees it before joining (no session yet)."""
 
-    code: str
-    name: str | None = None
-    display_name: dict[str, str]
-    game_id: str
-    game_names: dict[str, str] | None
     host_name: str | None
-    seat_count: int
-    invite_url: str
 
 
 class RoomLeaderboardEntry(_Open):

@@ -28,6 +28,12 @@ how many strong-bot tables one process holds.
     .venv/bin/python -m bench.load --tables 1,10,50 --seconds 20
     .venv/bin/python -m bench.load --tables 50 --seconds 15 --profile /tmp/load.svg   # py-spy
     .venv/bin/python -m bench.load --tables 10 --bytes-seconds 0 --strong-tables 5,10,20,40
+    .venv/bin/python -m bench.load --tables "" --bytes-seconds 0 --storm-sockets 1000 --storm-tables 10
+
+With `--storm-sockets N`, `--storm-tables` tables play (a quiet round first, as the control) while
+N sockets of other people join rooms of their own, ten sockets a room, at an even pace over
+`--storm-seconds`: a reconnect storm, as after a restart or a deploy. It prints the playing
+humans' latency in both rounds.
 
 The server and the echo server run as their own processes (`python -m app`, and this module with
 `--serve-echo`), so the driver's CPU is not counted in theirs.
@@ -95,6 +101,12 @@ async def wait_http(url: str, timeout: float = 60) -> None:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{url} did not answer")
             await asyncio.sleep(0.2)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kb(pid: int) -> int:
@@ -684,6 +696,87 @@ def server_errors(procs: Processes) -> None:
         print("server errors:", *errors[-20:], sep="\n", file=sys.stderr)
 
 
+STORM_ROOM_SOCKETS = 10
+
+
+async def storm_phase(
+    procs: Processes, tables: int, sockets: int, seconds: float, game: str, profile: str | None = None
+) -> tuple[list[float], list[float], float, float]:
+    """(latencies of a quiet round, latencies during the storm, seconds the joins took, the
+    server's CPU seconds per join beyond what play used in the quiet round); with `profile`, a
+    py-spy profile of the server during the storm."""
+    humans, tasks = await open_tables(procs, game, tables, seed=7000)
+    joiners: list[asyncio.Task[None]] = []
+    try:
+        codes, tokens = [], []
+        async with httpx.AsyncClient(base_url=procs.app_url, timeout=60) as http:
+            for n in range(-(-sockets // STORM_ROOM_SOCKETS)):
+                http.cookies.clear()
+                await http.post("/api/people", json={"name": f"Host {n}"})
+                room = await http.post("/api/rooms", json={"game_id": game, "seats": 4})
+                codes.append(room.json()["code"])
+            for n in range(sockets):
+                http.cookies.clear()
+                person = await http.post("/api/people", json={"name": f"Guest {n}"})
+                tokens.append(person.cookies["session"])
+        cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
+        _, quiet = await app_phase(procs, humans, seconds / 2)
+        quiet_cpu = (cpu_seconds(procs.app.pid) - cpu) / (time.perf_counter() - clock)
+        connected = 0
+
+        async def join(token: str, code: str) -> None:
+            nonlocal connected
+            url = procs.app_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
+            async with websockets.connect(
+                url, additional_headers={"Cookie": f"session={token}"}, max_size=None, open_timeout=120
+            ) as ws:
+                await ws.recv()
+                connected += 1
+                async for _ in ws:
+                    pass
+
+        async def storm() -> float:
+            started = time.perf_counter()
+            if profile:
+                subprocess.Popen(
+                    [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(procs.app.pid),
+                     "-o", profile, "-d", str(int(seconds)), "-r", "100",
+                     "--format", "raw" if profile.endswith(".txt") else "flamegraph"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+            for n, token in enumerate(tokens):
+                joiners.append(asyncio.create_task(join(token, codes[n // STORM_ROOM_SOCKETS])))
+                await asyncio.sleep(seconds / sockets)
+            while connected < sockets and time.perf_counter() - started < seconds * 4:
+                await asyncio.sleep(0.1)
+            return time.perf_counter() - started
+
+        cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
+        (_, stormy), took = await asyncio.gather(app_phase(procs, humans, seconds + 2), storm())
+        extra_cpu = cpu_seconds(procs.app.pid) - cpu - quiet_cpu * (time.perf_counter() - clock)
+        return quiet, stormy, took, extra_cpu / sockets
+    finally:
+        for task in joiners:
+            task.cancel()
+        await asyncio.gather(*joiners, return_exceptions=True)
+        await close_tables(humans, tasks)
+
+
+def report_storm(
+    tables: int, sockets: int, quiet: list[float], stormy: list[float], took: float, cpu_per_join: float
+) -> None:
+    print(
+        f"\n{tables} playing tables, {sockets} sockets joining (took {took:.1f} s, "
+        f"server CPU per join about {cpu_per_join * 1000:.1f} ms):"
+    )
+    for name, values in (("quiet", quiet), ("storm", stormy)):
+        ms = [v * 1000 for v in values]
+        print(
+            f"  {name}: {len(ms)} actions, p50 {pct(ms, 0.5):.0f} ms, p99 {pct(ms, 0.99):.0f} ms, "
+            f"max {max(ms, default=float('nan')):.0f} ms"
+        )
+
+
 async def main_async(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.tables.split(",") if x]
     results: list[Result] = []
@@ -710,6 +803,13 @@ async def main_async(args: argparse.Namespace) -> None:
                 server_errors(procs)
             print(f"... memory of {game} tables done", file=sys.stderr)
         report_memory(memory, args.memory_tables, args.memory_actions)
+    if args.storm_sockets > 0:
+        async with processes(args.port_base, args.app_root) as procs:
+            quiet, stormy, took, cpu_per_join = await storm_phase(
+                procs, args.storm_tables, args.storm_sockets, args.storm_seconds, args.game, args.profile
+            )
+            server_errors(procs)
+        report_storm(args.storm_tables, args.storm_sockets, quiet, stormy, took, cpu_per_join)
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
         strong: list[tuple[Result, Result]] = []
@@ -751,8 +851,13 @@ def main() -> None:
     parser.add_argument(
         "--memory-seconds", type=float, default=4, help="a memory batch's play time with --memory-actions 0"
     )
+    parser.add_argument("--storm-sockets", type=int, default=0, help="sockets joining in the storm (0: skip)")
+    parser.add_argument("--storm-tables", type=int, default=10, help="tables playing through the storm")
+    parser.add_argument("--storm-seconds", type=float, default=30, help="seconds over which the storm joins")
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
-    parser.add_argument("--profile", default=None, help="py-spy profile of the largest T (.txt: stacks)")
+    parser.add_argument(
+        "--profile", default=None, help="py-spy profile of the largest T, or of the storm (.txt: stacks)"
+    )
     parser.add_argument(
         "--latency-log",
         type=Path,

@@ -2,7 +2,7 @@
 
 Basic bots play seeded matches through the engine; each match's replay is encoded exactly as
 the server does (app/replays.py: one observer view per action, patch-encoded, gzip level 6) and
-compared with the naive encoding (every step's whole `Match.view_all()`). Bounded: a few
+compared with the naive encoding (every step's whole `Match.view_all()` and finished hands). Bounded: a few
 matches, seconds each.
 
     .venv/bin/python -m bench.replay_size
@@ -53,7 +53,12 @@ def measure(game_id: str, players: int, seed: int) -> dict[str, float]:
     for seat, action in match.log:
         naive_match.apply(seat, action)
         naive.append(
-            {"version": len(naive_match.log), "seat": seat, "action": action, "view": naive_match.view_all()}
+            {
+                "version": len(naive_match.log),
+                "seat": seat,
+                "action": action,
+                "view": naive_match.view_all() | {"hands": naive_match.hands},
+            }
         )
     naive_body = json.dumps(naive, separators=(",", ":")).encode()
     return {

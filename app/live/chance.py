@@ -27,9 +27,28 @@ def chance_rng() -> random.Random:
     return random.Random(secrets.randbits(128))
 
 
-def settle_chance(match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
+class Randomness:
+    """Where chance and bots get their random numbers: fresh ones, or with a `deal_seed`
+    (CARDTABLE_DEAL_SEED, for tests and demonstrations) ones fixed by the seed and the match's
+    game, seats and log length, so the same seed deals the same cards (and basic bots play
+    alike) whenever the move is made."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def for_match(self, match: Match, fresh: random.Random | None = None) -> random.Random:
+        """The generator for the match's next chance action or bot move: `fresh` (or a new one)."""
+        if self.seed is None:
+            return fresh or chance_rng()
+        return random.Random(f"{self.seed}:{match.game.id}:{match.players}:{len(match.log)}")
+
+
+def settle_chance(
+    match: Match, deals: DealPlan | None = None, randomness: Randomness | None = None
+) -> list[dict[str, Any]]:
     """Apply every chance action the match awaits (shuffles, draws): the planned one of a
-    same-deal rematch while its plan lasts and the engine accepts it, else fresh randomness."""
+    same-deal rematch while its plan lasts and the engine accepts it, else random cards from
+    `randomness` (fresh ones by default)."""
     events: list[dict[str, Any]] = []
     rng: random.Random | None = None
     while CHANCE in match.to_act():
@@ -40,7 +59,7 @@ def settle_chance(match: Match, deals: DealPlan | None = None) -> list[dict[str,
                 continue
             except IllegalAction as exc:  # e.g. the options changed since: deal fresh cards
                 log.info("planned deal refused (%s); dealing at random", exc.reason)
-        rng = rng or chance_rng()
+        rng = (randomness or Randomness()).for_match(match, rng)
         events.extend(match.deal_random(rng))
     return events
 

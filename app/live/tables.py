@@ -46,7 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.limits import BIGINT_MAX
 from app.live import bus
 from app.live.bot_pool import BotPool
-from app.live.chance import DealPlans, chance_rng, settle_chance
+from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
 from app.live.pubsub import PubSub
 from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
 from app.races import log_commit_failure
@@ -346,12 +346,14 @@ class TableService:
         bot_delay: float,
         bots: BotPool | None = None,
         bot_level: str = "strong",
+        deal_seed: int | None = None,
     ) -> None:
         self.store = MatchStore(db)
         self.pubsub = pubsub
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(workers=2, budget=0.2)
         self.bot_level = bot_level
+        self.randomness = Randomness(deal_seed)
         self._tables: dict[int, Table] = {}
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
@@ -492,7 +494,7 @@ class TableService:
         game = get_game(game_id)
         match = game.new_match(players, options)
         deals = await self.deals.plan(same_deals_as, rotate) if same_deals_as is not None else None
-        events = settle_chance(match, deals)
+        events = settle_chance(match, deals, self.randomness)
         match_id, controllers = await self.store.create(
             session, room_id, game_id, players, options, list(match.log), same_deals_as, rotate
         )
@@ -584,7 +586,7 @@ class TableService:
             log.exception("engine error on match %s for %r", live.match_id, action)
             self.forget(live.match_id)
             raise ActionRejected("illegal", "the game could not apply this action") from None
-        events.extend(settle_chance(live.match, live.deals))
+        events.extend(settle_chance(live.match, live.deals, self.randomness))
         refusal = "the action could not be saved; the table was reloaded"
         await self._commit_or_forget(live, before, events, refusal)
 
@@ -814,7 +816,8 @@ class TableService:
                         return
                     thought_at = live.version
                     if seat != CHANCE and self._searches(live, seat):
-                        thinking = self.bots.decide(match_id, live.match, seat, rng.getrandbits(64))
+                        seed = self.randomness.for_match(live.match, rng).getrandbits(64)
+                        thinking = self.bots.decide(match_id, live.match, seat, seed)
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
                 if seat != CHANCE and self.bot_delay > 0:
@@ -833,7 +836,9 @@ class TableService:
                             await self._apply_chance(live)
                         else:
                             if action is None:
-                                action = await self._decide(live, seat, rng)
+                                action = await self._decide(
+                                    live, seat, self.randomness.for_match(live.match, rng)
+                                )
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
@@ -860,7 +865,7 @@ class TableService:
 
     async def _apply_chance(self, live: LiveMatch) -> None:
         before = live.version
-        events = settle_chance(live.match, live.deals)
+        events = settle_chance(live.match, live.deals, self.randomness)
         await self._commit_or_forget(live, before, events, "the shuffle could not be saved")
 
     # ---- publishing ------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def shared_text(text: str) -> str:
 
 
 def view_parts(view: dict[str, Any]) -> Parts:
-    keys = tuple(key for key in view if key != "hands")
+    keys = tuple(view)
     return Parts(layout_of(keys), tuple(shared_text(dumps(view[key])) for key in keys))
 
 

@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_PENDING = 256
 """Bus messages a socket keeps while it cannot keep up; beyond, the oldest are dropped."""
+OPENING_SLOTS = 2
+"""Sockets of a process between their handshake and their first room and state at once. When
+hundreds come back together (a restart, a deploy: issue #26, point 6) the rest wait at the door,
+so tables in play find a short queue in the event loop and a free database connection instead
+of one behind every arriving socket's dozen queries."""
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -102,6 +108,14 @@ class RoomFeed:
         self.reads += 1
         async with self._slots, self.services.db.session() as session:
             return await shared_room_json(session, await room_by_code(session, code))
+
+
+def opening_slots(websocket: WebSocket) -> asyncio.Semaphore:
+    state = websocket.app.state
+    slots = getattr(state, "opening_slots", None)
+    if slots is None:
+        slots = state.opening_slots = asyncio.Semaphore(OPENING_SLOTS)
+    return slots
 
 
 def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
@@ -334,9 +348,22 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4403)
         return
     await websocket.accept()
-    opened = await _open_room(websocket, services, code)
-    if opened is not None:
-        await _serve(websocket, services, code, *opened)
+    slots = opening_slots(websocket)
+    await slots.acquire()
+    opening = True
+
+    def opened_up() -> None:
+        nonlocal opening
+        if opening:
+            opening = False
+            slots.release()
+
+    try:
+        opened = await _open_room(websocket, services, code)
+        if opened is not None:
+            await _serve(websocket, services, code, *opened, opened_up)
+    finally:
+        opened_up()
 
 
 async def _open_room(websocket: WebSocket, services: Services, code: str) -> tuple[int, int, bool] | None:
@@ -361,8 +388,15 @@ async def _open_room(websocket: WebSocket, services: Services, code: str) -> tup
 
 
 async def _serve(
-    websocket: WebSocket, services: Services, code: str, person_id: int, room_id: int, joined: bool
+    websocket: WebSocket,
+    services: Services,
+    code: str,
+    person_id: int,
+    room_id: int,
+    joined: bool,
+    opened_up: Callable[[], None],
 ) -> None:
+    """The socket's life; `opened_up` is called once its first room and state went out."""
     connection = RoomConnection(websocket, services, person_id, room_id, code)
     session = token_hash(websocket.cookies.get(SESSION_COOKIE, ""))
     services.sessions.register(session, connection.end_session)
@@ -379,6 +413,7 @@ async def _serve(
                 # one that another process moved while nobody here watched (a reconnect).
                 await connection.send_state(match_id, connection.room_version)
             connection.start_forwarding()
+            opened_up()
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect" or connection.ended:

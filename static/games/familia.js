@@ -256,7 +256,7 @@ function trickKey(view) {
 
 function pileBox(name, count, ctx, action) {
   return h("div", { class: ["fam-box", "fam-pile", `fam-pile-${name}`], "data-testid": `familia-pile-${name}` },
-    h("h4", null, ctx.t(`${P}pile.${name}`)),
+    h("h3", null, ctx.t(`${P}pile.${name}`)),
     count ? h("div", { class: "fam-back" }) : null,
     h("div", { class: "small" }, ctx.t(`${P}pile.count`, { n: count })),
     action ? h("button", { type: "button", class: "primary", "data-testid": `familia-choose-${name}`, onclick: () => ctx.send(action) },
@@ -274,7 +274,7 @@ function stakeBox(view, ctx) {
     if (trick.led_suit) lines.push(h("span", null, ctx.t(`${P}led`, { suit: "" }), suitSpan(trick.led_suit, ctx)));
   }
   return h("div", { class: "fam-box", "data-testid": "familia-stake" },
-    h("h4", null, ctx.t(`${P}face`)),
+    h("h3", null, ctx.t(`${P}face`)),
     ctx.card(trick.face, {}),
     h("div", { class: "small", style: { display: "flex", flexDirection: "column" } }, lines));
 }
@@ -282,7 +282,7 @@ function stakeBox(view, ctx) {
 function drawBox(view, ctx) {
   const pile = view.draw_pile || { count: 0, top: null };
   return h("div", { class: "fam-box", "data-testid": "familia-draw-pile" },
-    h("h4", null, ctx.t(`${P}draw`)),
+    h("h3", null, ctx.t(`${P}draw`)),
     pile.top ? ctx.card(pile.top, { size: "sm" }) : h("div", { class: "muted small" }, ctx.t(`${P}draw.empty`)),
     h("div", { class: "small" }, ctx.t(`${P}draw.count`, { n: pile.count })));
 }
@@ -293,7 +293,7 @@ function battingNow(view, ctx) {
   const batting = trick.cards.filter((c) => c.batting);
   if (!batting.length) return null;
   return h("div", { class: "fam-box", "data-testid": "familia-batting-now" },
-    h("h4", null, ctx.t(`${P}batting_now`)),
+    h("h3", null, ctx.t(`${P}batting_now`)),
     h("div", { class: "fam-row" }, batting.map((c) => h("span", { class: "fam-batting", title: ctx.seatName(c.seat) },
       ctx.card(c.card, { size: "sm" })))));
 }
@@ -318,7 +318,7 @@ function judgingBox(view, ctx) {
     ? ctx.t(`${P}step.void`, { face })
     : ctx.t(`${P}step.winner`, { name: ctx.seatName(last.winner), face, card: cardName(last.winning_card, ctx) }), items.length));
   return h("div", { class: "fam-box", "data-testid": "familia-judging" },
-    h("h4", null, ctx.t(`${P}judging`)),
+    h("h3", null, ctx.t(`${P}judging`)),
     h("ol", { class: "fam-steps" }, items));
 }
 
@@ -339,7 +339,7 @@ function crestPicker(ctx) {
   const actions = ctx.legal.filter((a) => a.type === "choose" && a.crest);
   if (!actions.length) return null;
   return h("div", { class: "fam-box", "data-testid": "familia-crest" },
-    h("h4", null, ctx.t(`${P}crest.choose`)),
+    h("h3", null, ctx.t(`${P}crest.choose`)),
     h("div", { class: "fam-row" }, actions.map((action) => h("button", {
       type: "button", "data-testid": `familia-crest-${action.crest}`, onclick: () => ctx.send(action),
     }, suitSpan(action.crest, ctx)))));
@@ -362,7 +362,7 @@ function standingsBox(view, ctx) {
   if (view.phase !== "match_over" || !view.standings) return null;
   const seats = view.standings.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
   return h("div", { class: "fam-box", "data-testid": "familia-standings" },
-    h("h4", null, ctx.t(`${P}standings`)),
+    h("h3", null, ctx.t(`${P}standings`)),
     h("ol", { style: { margin: 0, paddingLeft: "1.2rem" } }, seats.map(({ place, seat }) => h("li", { value: place },
       `${ctx.seatName(seat)} ${formatScore(view.scores[seat])}`))),
     h("p", { class: "help" }, ctx.t(`${P}tiebreak`)));

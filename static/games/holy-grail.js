@@ -7,7 +7,7 @@
  * the ×2 (∞ with 0), the sign flip (−1 with 0), or a shot moon.
  */
 import { h } from "../js/dom.js";
-import { cardRow } from "../js/cards.js";
+import { cardEl, cardRow } from "../js/cards.js";
 import { formatScore } from "../js/table.js";
 
 /** Points of one heart: A 1, 2–15 face value, J C Q K 20, −1 and ∞ 20 (26 at 7 and 9 players), 0 none. */
@@ -139,18 +139,21 @@ export default {
       else if (details.doubled) notes.push(ctx.t("holy-grail.doubled", { name }));
       else if (details.flipped) notes.push(ctx.t("holy-grail.flipped", { name }));
     }
+    // data-label: on a phone each seat is a stacked block of labelled cells, its hearts a fan.
+    const label = (key) => ctx.t(`holy-grail.col.${key}`);
     const rows = hand.scores.map((score, seat) => h("tr", null,
       h("th", null, ctx.seatName(seat)),
-      h("td", { class: "hg-result-cards" }, piles[seat] && piles[seat].length ? cardRow(piles[seat], "extarot") : ctx.t("holy-grail.none")),
-      h("td", { class: "num" }, String(details.points ? details.points[seat] : "")),
-      h("td", { class: "num" }, String(base ?? "")),
-      h("td", { class: "num" }, details.points ? formatScore(details.points[seat] - base) : ""),
-      h("td", { class: "num strong" }, formatScore(score))));
+      h("td", { class: "hg-result-cards", "data-label": label("hearts") }, piles[seat] && piles[seat].length
+        ? h("div", { class: "card-row hg-fan fan-row" }, piles[seat].map((code) => cardEl(code, "extarot", { size: "sm" })))
+        : ctx.t("holy-grail.none")),
+      h("td", { class: "num", "data-label": label("points") }, String(details.points ? details.points[seat] : "")),
+      h("td", { class: "num", "data-label": label("base") }, String(base ?? "")),
+      h("td", { class: "num", "data-label": label("diff") }, details.points ? formatScore(details.points[seat] - base) : ""),
+      h("td", { class: "num strong", "data-label": label("score") }, formatScore(score))));
     container.append(
       h("div", { class: "table-scroll" }, h("table", { class: "score-table hg-result", "data-testid": "hg-result" },
         h("thead", null, h("tr", null,
-          ["holy-grail.col.player", "holy-grail.col.hearts", "holy-grail.col.points", "holy-grail.col.base",
-            "holy-grail.col.diff", "holy-grail.col.score"].map((key) => h("th", null, ctx.t(key))))),
+          ["player", "hearts", "points", "base", "diff", "score"].map((key) => h("th", null, label(key))))),
         h("tbody", null, rows))),
       h("ul", { class: "hg-notes" }, notes.map((note) => h("li", null, note))),
     );

@@ -17,6 +17,7 @@ import { me } from "./api.js";
 import { onLangChange, t } from "./i18n.js";
 import { errorBox, header, main, redraw } from "./pages/common.js";
 import { setPageName, setTurnMark } from "./title.js";
+import { startAccessibility } from "./a11y.js";
 import { landingPage } from "./pages/landing.js";
 import { roomPage } from "./pages/room.js";
 import { historyPage } from "./pages/history.js";
@@ -50,6 +51,7 @@ function run() {
   Promise.resolve(route()).catch((error) => replace(main, errorBox(error)));
 }
 
+startAccessibility();
 onLangChange(() => {
   redraw.current();
   me().then(header).catch(() => {});

@@ -124,7 +124,8 @@ export function describeCard(code, deck) {
       rank,
       suitCls: suit ? suit.cls : "suit-unknown",
       name: rankName && !["I"].includes(rankCode) ? rankName[language] : "",
-      label: `${suit ? suit[language] : code[0]} ${rank}${rankName && rankCode !== "I" ? ` (${rankName[language]})` : ""}`,
+      // The visible text (rank, then the rank's name) is part of the name a screen reader says.
+      label: `${suit ? suit[language] : code[0]} ${rank}${rankName && rankCode !== "I" ? ` ${rankName[language]}` : ""}`,
     };
   }
   if (deck === "french") {
@@ -141,7 +142,7 @@ export function describeCard(code, deck) {
     const rankCode = code.slice(1);
     const rankName = FRENCH_RANK_NAMES[rankCode];
     return { kind: "suit", suit: code[0], symbol: suit ? suit.symbol : "?", rank: rankCode, suitCls: suit ? suit.cls : "",
-      name: "", label: `${suit ? suit[language] : code[0]} ${rankName ? rankName[language] : rankCode}` };
+      name: "", label: `${suit ? suit[language] : code[0]} ${rankCode}${rankName ? ` ${rankName[language]}` : ""}` };
   }
   // standard
   if (code === "X") {
@@ -167,13 +168,13 @@ export function cardEl(code, deck, options = {}) {
     ...(options.extraClasses || [])];
   const corner = h("span", { class: "card-corner" },
     h("span", { class: "card-rank" }, info.rank),
-    info.kind === "minor" ? emblem(info.suit, 13) : info.symbol ? h("span", { class: "card-pip" }, info.symbol) : null);
+    info.kind === "minor" ? emblem(info.suit, 13) : info.symbol ? h("span", { class: "card-pip", "aria-hidden": "true" }, info.symbol) : null);
+  // The big centre repeats the corner: drawn by CSS from data-glyph, so the card's text (which a
+  // screen reader's name must contain) is the corner and the rank's name, once each.
   let center;
   if (info.kind === "minor") center = emblem(info.suit, 30);
-  else if (info.kind === "major") center = h("span", { class: "card-major-no" }, info.rank);
-  else if (info.kind === "trump") center = h("span", { class: "card-major-no" }, info.rank);
-  else if (info.symbol) center = h("span", { class: "card-pip-big" }, info.symbol);
-  else center = h("span", { class: "card-pip-big" }, info.rank);
+  else if (info.kind === "major" || info.kind === "trump") center = h("span", { class: "card-major-no", dataset: { glyph: info.rank } });
+  else center = h("span", { class: "card-pip-big", dataset: { glyph: info.symbol || info.rank } });
   const el = h(interactive ? "button" : "div", {
     class: classes,
     type: interactive ? "button" : null,
@@ -183,7 +184,7 @@ export function cardEl(code, deck, options = {}) {
     "aria-pressed": options.state === "selected" ? "true" : null,
     dataset: { card: code },
     onclick: clickable ? () => options.onClick(code) : null,
-  }, corner, h("span", { class: "card-center" }, center), info.name ? h("span", { class: "card-name" }, info.name) : null);
+  }, corner, h("span", { class: "card-center", "aria-hidden": "true" }, center), info.name ? [" ", h("span", { class: "card-name" }, info.name)] : null);
   return el;
 }
 

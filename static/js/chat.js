@@ -16,6 +16,7 @@
  */
 import { h, replace, svg } from "./dom.js";
 import { addStrings, lang, t } from "./i18n.js";
+import { announce } from "./announce.js";
 
 addStrings({
   en: {
@@ -57,6 +58,7 @@ addStrings({
 export const QUICK_REACTIONS = ["chat.quick.nice", "chat.quick.sorry", "chat.quick.well_played", "chat.quick.thinking"];
 const KEEP = 500; // lines held in memory; older ones are read again with "Earlier"
 const PHONE = window.matchMedia("(max-width: 899px)");
+const TOAST_MS = 4000; // how long a new line shows over the table while the panel is folded
 
 export class ChatPanel {
   /**
@@ -77,11 +79,15 @@ export class ChatPanel {
     this.open = false;
     this.unread = 0;
     this.lastSent = "";
-    this.list = h("ol", { class: "chat-lines", "data-testid": "chat-lines", "aria-live": "polite" });
+    // Not a live region of its own: new lines are said through the page's one (announce.js).
+    this.list = h("ol", { class: "chat-lines", "data-testid": "chat-lines" });
+    // Phones, panel folded: a new line shows for a few seconds over the felt (hidden from screen
+    // readers, which hear it from the live region) without opening the panel.
+    this.toastEl = h("div", { class: "chat-toast", "data-testid": "chat-toast", "aria-hidden": "true", hidden: true });
     this.errorEl = h("p", { class: "chat-error", role: "alert", "data-testid": "chat-error" });
     this.earlierButton = h("button", { type: "button", class: "small chat-earlier", "data-testid": "chat-earlier",
       onclick: () => this.earlier() });
-    this.titleEl = h("h3", { class: "chat-title" });
+    this.titleEl = h("h2", { class: "chat-title" });
     this.input = null;
     this.form = null;
     this.quick = null;
@@ -190,11 +196,33 @@ export class ChatPanel {
     const atEnd = this.atEnd();
     this.lines.set(message.id, message);
     if (message.person_id === this.me) this.lastSent = "";
-    else if (!this.visible()) this.unread += 1;
+    else {
+      if (!this.visible()) {
+        this.unread += 1;
+        this.toast(message);
+      }
+      if (this.sendLine) announce(t("announce.chat", { name: message.name ?? "?", text: message.text }));
+    }
     this.trim();
     this.drawLines();
     this.drawToggle();
     if (atEnd || message.person_id === this.me) this.scrollToEnd();
+  }
+
+  /** Show `message` for a few seconds as a bubble over the table (phones, panel folded). */
+  toast(message) {
+    if (!this.el.closest(".table")) return;
+    if (!this.toastEl.isConnected) document.body.append(this.toastEl);
+    const name = h("span", { class: "chat-name" });
+    name.textContent = message.name ?? "?";
+    const body = h("span", { class: "chat-text" });
+    body.textContent = message.text;
+    replace(this.toastEl, name, " ", body);
+    this.toastEl.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      this.toastEl.hidden = true;
+    }, TOAST_MS);
   }
 
   /** The newest page again (after a (re)connect: lines sent while away are read back). */

@@ -1,7 +1,9 @@
 /**
  * One WebSocket per room that reconnects by itself. The server sends the current room and state
  * on every (re)connect, so the client never has to ask; it only has to come back. Back-off grows
- * 0.5 s, 1 s, 2 s … up to 10 s, and resets after a connection that stayed up.
+ * 0.5 s, 1 s, 2 s … up to 10 s, and resets after a connection that stayed up. Each wait is drawn
+ * between half and one and a half times that step, so the sockets of a server that died (or
+ * restarted) come back spread out instead of all in the same instant.
  * State messages reach the handler whole (see wire.js); actions go out with the match id.
  */
 
@@ -66,7 +68,7 @@ export class RoomSocket {
         return;
       }
       if (!opened) this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
-      const wait = this.delay;
+      const wait = this.delay * (0.5 + Math.random());
       this.handlers.onStatus("closed", Math.ceil(wait / 1000));
       this.retryTimer = setTimeout(() => this.connect(), wait);
       if (opened) this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);

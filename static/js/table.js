@@ -72,8 +72,10 @@
  */
 import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
-import { cardBack, cardEl, deckForGame, sortCards, suitName } from "./cards.js";
+import { cardBack, cardEl, deckForGame, describeCard, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
+import { FocusKeeper } from "./focus.js";
+import { announce } from "./announce.js";
 
 const pluginCache = new Map();
 
@@ -151,6 +153,9 @@ export function genericHandHint(ctx) {
 /** Every fanned card on the felt shows at least this much of its left edge (rank and suit). */
 const MIN_FAN_STRIP_PX = 15;
 
+/** A fanned hand card shows at least this much to tap (WCAG 2.5.8's minimum target). */
+const MIN_TAP_STRIP_PX = 24;
+
 /** A card width from the stylesheet (`--card-w` or `--card-sm-w`), in px. */
 function cardWidth(small) {
   const value = getComputedStyle(document.documentElement).getPropertyValue(small ? "--card-sm-w" : "--card-w");
@@ -165,6 +170,20 @@ function fanShow(count, small) {
   if (count < 2) return 1;
   const spread = small ? 1.4 : 2.2; // at most this many card widths beyond the first card
   return Math.max(MIN_FAN_STRIP_PX / cardWidth(small), Math.min(0.45, spread / (count - 1)));
+}
+
+/**
+ * Plays on the felt that meet after all flow in rows instead (`.trick-zone.wrapped`): on a
+ * crowded felt each play's place is fixed by its seat's, not by the plays' widths, so two long
+ * plays near a corner (a top seat's and a side seat's) could cover each other's cards. Call after
+ * the felt is in the page (it measures the drawn plays).
+ */
+export function separatePlays(root) {
+  const zone = root.querySelector(".trick-zone:not(.stacked)");
+  if (!zone) return;
+  const boxes = [...zone.querySelectorAll(".trick-play")].map((play) => play.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  if (boxes.some((a, i) => boxes.slice(i + 1).some((b) => meet(a, b)))) zone.classList.add("wrapped");
 }
 
 /** A play's width on the felt, in px (as style.css's --play-w computes it). */
@@ -262,6 +281,10 @@ export class Table {
     this.timers = new Map();
     this.timerTick = null;
     this.presenceNotes = [];
+    // Keyboard focus kept across redraws, and what the live region said last (static/js/focus.js,
+    // static/js/announce.js).
+    this.focus = new FocusKeeper(root);
+    this.announcedTurn = false;
     // The hand's rows depend on the width: draw again when it changes (a phone turned round).
     // A page shows one table at a time; when a page is drawn again (a language switch) the new
     // table takes the window listener over, so the old one is not kept alive and redrawn.
@@ -389,11 +412,14 @@ export class Table {
       // On (re)connect show the result of a just-finished hand or match only if the table waits on it.
       this.seenHands = view && view.phase === "match_over" ? hands.length - 1 : hands.length;
     }
+    const dialogBefore = this.dialogHand;
     if (hands.length > this.seenHands) {
       this.dialogHand = hands.length - 1;
       this.seenHands = hands.length;
     }
+    const logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
     this.recordLog(message, view, firstState);
+    this.announceState(view, firstState, logged, this.dialogHand !== null && this.dialogHand !== dialogBefore);
     const handKey = `${this.activeSeat}:${view ? (view.hand || []).join(",") : ""}`;
     if (handKey !== this.selectedFor) {
       this.selected = [];
@@ -447,6 +473,33 @@ export class Table {
     }
   }
 
+  /**
+   * One announcement per state message for screen readers: each play, bid or pass and who took
+   * the trick (from the play log's new entries), "Your turn" when it starts, and the hand's result.
+   */
+  announceState(view, firstState, logged, resultOpened) {
+    if (!view) return;
+    const parts = [];
+    if (!firstState && this.log) {
+      for (const entry of this.log.entries.slice(Math.min(logged, this.log.entries.length))) {
+        const name = entry.seat !== null && entry.seat !== undefined ? this.seatName(entry.seat, true) : "";
+        const cards = (entry.cards || []).map((code) => describeCard(code, this.plugin.deck).label).join(", ");
+        if (entry.kind === "play") parts.push(t("announce.play", { name, cards }));
+        else if (entry.kind === "trick") parts.push(t("announce.trick", { name: this.seatName(entry.winner, true) }));
+        else if (entry.text) parts.push(name ? t("announce.note", { name, text: entry.text }) : entry.text);
+      }
+    }
+    if (resultOpened) {
+      const hand = view.hands[this.dialogHand];
+      const scores = hand.scores.map((score, n) => `${this.seatName(n, true)} ${formatScore(score)}`).join(", ");
+      parts.push(t("announce.result", { n: hand.hand_no ?? this.dialogHand + 1, scores }));
+    }
+    const mine = this.legalFor(this.activeSeat).length > 0 && view.phase !== "match_over";
+    if (mine && !this.announcedTurn) parts.push(t("table.your_turn"));
+    this.announcedTurn = mine;
+    announce(parts.map((part) => (/[.!?。！？]$/.test(part) ? part : `${part}${lang() === "ja" ? "。" : "."}`)));
+  }
+
   logDialog(view) {
     const close = () => {
       this.logOpen = false;
@@ -469,8 +522,8 @@ export class Table {
       entry.kind === "play" ? null : h("span", { class: "log-text" }, entry.text),
       entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null);
     return h("div", { class: "dialog-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
-      h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "data-testid": "play-log" },
-        h("h2", null, t("log.title", { n: view.hand_no ?? 1 })),
+      h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "play-log-title", "data-testid": "play-log" },
+        h("h2", { id: "play-log-title" }, t("log.title", { n: view.hand_no ?? 1 })),
         log.partial ? h("p", { class: "help" }, t("log.partial")) : null,
         groups.length
           ? h("ol", { class: "log-groups" }, groups.map((g) => h("li", null, h("h3", null, g.title), h("ul", { class: "log-rows" }, g.rows.map(row)))))
@@ -563,6 +616,7 @@ export class Table {
   }
 
   render() {
+    this.focus.before();
     const view = this.currentView();
     if (!view) {
       replace(this.root);
@@ -593,7 +647,9 @@ export class Table {
     } else {
       replace(this.root, head, rest);
     }
+    separatePlays(this.root);
     this.revealControls();
+    this.focus.after();
   }
 
   /** When the side column scrolls (a tall panel on a phone), scroll it so the panel's enabled
@@ -830,7 +886,10 @@ export class Table {
     } catch (error) {
       console.error("plugin panel failed", error);
     }
-    return container.childNodes.length ? container : null;
+    if (!container.childNodes.length) return null;
+    // Named for screen readers, so the panel's own headings follow the page's outline.
+    container.prepend(h("h2", { class: "visually-hidden" }, t("table.panel")));
+    return container;
   }
 
   /** One line under the hand saying why a clicked card cannot be played (or a server error). */
@@ -895,7 +954,7 @@ export class Table {
       }, this.plugin.actionLabel ? this.plugin.actionLabel(action, ctx) : defaultActionLabel(action)));
     return h("section", { class: ["hand-area", ctx.isMyTurn && "my-turn"] },
       h("div", { class: "hand-title" },
-        tabs || h("h3", null, t("table.hand")),
+        tabs || h("h2", null, t("table.hand")),
         hint ? h("span", { class: "hint", "data-testid": "hand-hint" }, hint) : null),
       this.notice ? h("p", { class: "notice", role: "alert", "data-testid": "table-notice" }, this.notice) : null,
       hand,
@@ -903,7 +962,7 @@ export class Table {
   }
 
   /**
-   * The hand in at most two rows. When a row has more cards than fit side by side, the cards of
+   * The hand in at most two rows (three when two would leave strips under MIN_TAP_STRIP_PX). When a row has more cards than fit side by side, the cards of
    * that row overlap as a fan (each still shows its corner): the overlap is a share of the row's
    * width (CSS `--per-row`), so it follows the screen without measuring it.
    */
@@ -914,7 +973,10 @@ export class Table {
     const fit = Math.max(1, Math.floor((width - 16 + 4) / (cardW + 4)));
     // One fanned row while each card still shows a comfortable strip, else two rows.
     const oneRowStep = (width - 16 - cardW) / Math.max(1, elements.length - 1);
-    const rows = elements.length <= fit || oneRowStep >= cardW * 0.6 ? 1 : 2;
+    let rows = elements.length <= fit || oneRowStep >= cardW * 0.6 ? 1 : 2;
+    // A third row rather than strips too narrow to tap (a 30-card hand on a phone).
+    const twoRowStep = (width - 16 - cardW) / Math.max(1, Math.ceil(elements.length / 2) - 1);
+    if (rows === 2 && twoRowStep < MIN_TAP_STRIP_PX) rows = 3;
     const perRow = Math.ceil(elements.length / rows);
     const fanned = perRow > fit;
     const out = [];
@@ -980,11 +1042,11 @@ export class Table {
       this.render();
     };
     return h("div", { class: "dialog-backdrop" },
-      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "data-testid": "hand-result" },
-        h("h2", null, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
+      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-result-title", "data-testid": "hand-result" },
+        h("h2", { id: "hand-result-title" }, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
         h("div", { class: "dialog-body" },
         h("div", { class: "table-scroll" }, h("table", { class: "score-table hand-score" },
-          h("thead", null, h("tr", null, h("th", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
+          h("thead", null, h("tr", null, h("td", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
           h("tbody", null,
             h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
             h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),

@@ -4,11 +4,14 @@ changes reach every process, and a socket ends with its session."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import pytest
 import websockets
 from sqlalchemy import create_engine, text
 
-from tests.api.harness import Person, TableSocket, browser, make_room, running_server
+from tests.api.harness import Person, Server, TableSocket, browser, make_room, running_server
 from tests.api.test_table import db_rows
 
 pytestmark = pytest.mark.asyncio
@@ -140,6 +143,19 @@ async def _seated_alone(host: Person, code: str) -> None:
     await host.post(f"/api/rooms/{code}/start")
 
 
+@asynccontextmanager
+async def _ada_on_two_processes(database_url: str) -> AsyncIterator[tuple[Server, Server, Person, Person]]:
+    """Two servers sharing the database and its bus, and Ada signed in on both (one session)."""
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+        browser(one, "Ada") as ada,
+        browser(two) as ada_on_two,
+    ):
+        ada_on_two.http.cookies.set("session", ada.token)
+        yield one, two, ada, ada_on_two
+
+
 async def _first_move(ws: TableSocket) -> tuple[dict, int, dict]:
     """The socket's first state, an awaited seat of it and that seat's first legal action."""
     state = await ws.wait_state()
@@ -150,14 +166,7 @@ async def _first_move(ws: TableSocket) -> tuple[dict, int, dict]:
 async def test_a_seat_changed_through_one_process_is_neither_shown_nor_played_on_another(
     database_url: str,
 ) -> None:
-    async with (
-        running_server(database_url, pubsub="postgres") as one,
-        running_server(database_url, pubsub="postgres") as two,
-        browser(one, "Ada") as ada,
-        browser(two) as ada_on_two,
-        browser(two, "Dan") as dan,
-    ):
-        ada_on_two.http.cookies.set("session", ada.token)
+    async with _ada_on_two_processes(database_url) as (_, two, ada, ada_on_two), browser(two, "Dan") as dan:
         code = (await make_room(ada, seats=3, hands=1))["code"]
         await dan.get(f"/api/rooms/{code}")
         await _seated_alone(ada, code)
@@ -220,14 +229,7 @@ async def _closed_for_no_session(ws: TableSocket, within: float = 5) -> None:
 async def test_signing_out_through_one_process_closes_the_sessions_sockets_on_every_process(
     database_url: str,
 ) -> None:
-    async with (
-        running_server(database_url, pubsub="postgres") as one,
-        running_server(database_url, pubsub="postgres") as two,
-        browser(one, "Ada") as ada,
-        browser(two) as ada_on_two,
-        browser(one, "Ben") as ben,
-    ):
-        ada_on_two.http.cookies.set("session", ada.token)
+    async with _ada_on_two_processes(database_url) as (one, _, ada, ada_on_two), browser(one, "Ben") as ben:
         code = (await make_room(ada))["code"]
         async with ada.socket(code) as on_one, ada_on_two.socket(code) as on_two, ben.socket(code) as other:
             for ws in (on_one, on_two, other):

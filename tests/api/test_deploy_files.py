@@ -56,7 +56,7 @@ def test_the_site_file_includes_proxy_conf_where_compose_mounts_it() -> None:
 
 def test_nginx_sends_traffic_to_the_app_service_on_the_port_it_listens_on() -> None:
     app = SERVICES["app"]
-    upstream_hosts = re.findall(r"^\s*server\s+([\w.-]+):(\d+);", SITE, flags=re.MULTILINE)
+    upstream_hosts = re.findall(r"^\s*server\s+([\w.-]+):(\d+)[^;]*;", SITE, flags=re.MULTILINE)
     assert upstream_hosts == [("app", str(app["environment"]["CARDTABLE_PORT"]))]
     assert [str(port) for port in app["expose"]] == [str(app["environment"]["CARDTABLE_PORT"])]
     assert app["environment"]["CARDTABLE_HOST"] == "0.0.0.0"
@@ -102,3 +102,15 @@ def test_the_image_holds_everything_the_server_reads_at_run_time() -> None:
     }
     assert not copied & ignored, f".dockerignore leaves out what the Dockerfile copies: {copied & ignored}"
     assert 'CMD ["python", "-m", "app"]' in dockerfile
+
+
+def test_prometheus_scrapes_every_app_replica_on_the_port_it_listens_on() -> None:
+    """The optional metrics profile: Docker's DNS gives one address per replica of `app`."""
+    mounts = bind_mounts("prometheus")
+    config = yaml.safe_load(mounts["/etc/prometheus/prometheus.yml"].read_text())
+    (job,) = config["scrape_configs"]
+    assert job["metrics_path"] == "/metrics"
+    (discovery,) = job["dns_sd_configs"]
+    assert discovery["names"] == ["app"] and discovery["type"] == "A"
+    assert str(discovery["port"]) == str(SERVICES["app"]["environment"]["CARDTABLE_PORT"])
+    assert SERVICES["prometheus"]["profiles"] == ["metrics"]  # off unless asked for

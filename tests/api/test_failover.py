@@ -28,7 +28,7 @@ import websockets
 
 from app.store.embedded_pg import free_loopback_port
 from tests.api.harness import TableSocket
-from tests.api.test_proxy import PROJECT_ROOT, wait_until_up
+from tests.api.test_proxy import NGINX, PROJECT_ROOT, nginx_in_front, wait_until_up
 
 pytestmark = pytest.mark.asyncio
 
@@ -217,3 +217,40 @@ async def test_a_table_whose_process_dies_during_a_bots_delay_goes_on_at_another
             assert waited <= MOVES_AGAIN_WITHIN, waited
             assert moved["match_id"] == first["match_id"]
 
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (scripts/setup.sh --browser installs it)")
+async def test_every_table_moves_within_seconds_of_each_of_three_kills_alternating_between_processes(
+    database_url: str,
+) -> None:
+    """Two processes behind the shipped nginx site; three times, the process holding the first
+    table's socket dies by SIGKILL (so the kills alternate: A, then B, then A) and is started
+    again. After each kill every table, its bots included, must move again within
+    MOVES_AGAIN_WITHIN seconds: its person reconnects through nginx to the process left (or
+    restarted), which takes over the table's bots if their process died."""
+    with (
+        running(database_url, 2, CARDTABLE_BOT_DELAY="0.3") as (processes, workdir),
+        nginx_in_front(processes.ports, workdir) as port,
+    ):
+        base = f"http://127.0.0.1:{port}"
+        tables = [Table(base, f"Player {n}") for n in range(4)]
+        for table in tables:
+            await table.open()
+        players = [asyncio.create_task(table.play()) for table in tables]
+        try:
+            assert all(await asyncio.gather(*(t.moves_within(30) for t in tables)))
+            killed: list[int] = []
+            times: list[list[float | None]] = []
+            for _ in range(3):
+                await asyncio.sleep(1.0)  # tables at their usual pace
+                victim = processes.serving(tables[0].upstream)
+                processes.kill(victim)
+                killed.append(victim)
+                times.append(await asyncio.gather(*(t.moves_within(MOVES_AGAIN_WITHIN) for t in tables)))
+                await asyncio.to_thread(processes.start, victim)
+            print(f"kills {killed}: seconds until each table moved again {times}")
+            assert killed[0] != killed[1] and killed[2] == killed[0]
+            assert all(None not in after_kill for after_kill in times), times
+        finally:
+            for player in players:
+                player.cancel()
+            await asyncio.gather(*players, return_exceptions=True)

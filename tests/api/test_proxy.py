@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -61,7 +62,11 @@ def site_for_test(ports: list[int], port: int) -> str:
     the `app` replicas become the test's processes, port 80 a free loopback port, and the
     container path of proxy.conf the repository's file. Everything else runs as shipped."""
     site = SHIPPED_SITE.read_text()
-    site = replace_once(site, "server app:8000;", " ".join(f"server 127.0.0.1:{p};" for p in ports))
+    shipped = re.search(r"server app:8000([^;]*);", site)
+    assert shipped is not None, "deploy/nginx/default.conf no longer has its `server app:8000` line"
+    site = replace_once(
+        site, shipped.group(0), " ".join(f"server 127.0.0.1:{p}{shipped.group(1)};" for p in ports)
+    )
     site = replace_once(site, "listen 80;", f"listen 127.0.0.1:{port};")
     return replace_once(
         site,
@@ -177,6 +182,10 @@ async def test_a_match_is_played_through_nginx_with_players_on_different_process
                 httpx.AsyncClient(base_url=base, timeout=WAIT) as ben_http,
             ):
                 aki, ben = Person(server, aki_http), Person(server, ben_http)
+                # Operator metrics are read from each replica, never through the public entry.
+                assert (await aki_http.get("/metrics")).status_code == 404
+                direct = httpx.get(f"http://127.0.0.1:{ports[0]}/metrics", timeout=WAIT)
+                assert direct.status_code == 200 and "cardtable_live_tables" in direct.text
                 aki.me = await aki.post("/api/people", {"name": "Aki"}, expect=201)
                 ben.me = await ben.post("/api/people", {"name": "Ben"}, expect=201)
                 code = (await make_room(aki, seats=3, hands=1))["code"]

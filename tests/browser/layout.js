@@ -1,5 +1,5 @@
 // The measuring half of tests/browser/layout.py, run in the page by Playwright's evaluate().
-({scope, required, minStrip, vertical}) => {
+({scope, required, minStrip, vertical, minTap, minFanTap}) => {
   window.scrollTo(0, 0);
   const vw = document.documentElement.clientWidth;
   const vh = window.innerHeight;
@@ -71,6 +71,30 @@
     .filter(shown).filter((el) => !el.closest('details:not([open]) > :not(summary)'));
   for (const el of controls) inView(el, 'control');
 
+  // Tap targets (phones): every enabled control, link and summary is at least minTap px both ways.
+  // A checkbox or radio counts with its label; a card of a fanned row counts the strip that shows
+  // (the next card covers the rest), which must be minFanTap px wide and minTap px tall.
+  if (minTap) {
+    const tappable = within.flatMap((root) => [...root.querySelectorAll('a[href], summary, [role=button], [tabindex]:not([tabindex="-1"])')])
+      .filter(shown).filter((el) => !el.closest('details:not([open]) > :not(summary)'));
+    for (const el of new Set([...controls, ...tappable])) {
+      if (el.matches('.dialog-body, .table-scroll, .table-side, .chat-lines')) continue;  // scroll regions, not targets
+      const target = el.matches('input[type=checkbox], input[type=radio]') && el.closest('label') ? el.closest('label') : el;
+      const r = target.getBoundingClientRect();
+      let width = r.width;
+      let wanted = minTap;
+      const fan = el.matches('.card') && el.closest('.fan-row');
+      if (fan) {
+        const next = el.nextElementSibling;
+        if (next) width = Math.min(width, next.getBoundingClientRect().left - r.left);
+        wanted = minFanTap;
+      }
+      if (width < wanted - 0.5 || r.height < minTap - 0.5) {
+        problems.push(`tap target under ${wanted}x${minTap}px: ${name(el)} is ${Math.round(width)}x${Math.round(r.height)}`);
+      }
+    }
+  }
+
   /** The part of a box its scroll containers let through, or null when nothing shows. */
   const clipped = (r, c) => {
     const box = {left: Math.max(r.left, c.left), top: Math.max(r.top, c.top), right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)};
@@ -87,8 +111,9 @@
       if (!el || !shown(el) || cardOf(el)) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
+      // Clipped by its own element too (text hidden for all but screen readers shows nothing).
       for (const r of range.getClientRects()) {
-        const seen = clipped(r, clipFor(el));
+        const seen = clipped(r, clipFor(node));
         if (seen) boxes.push({kind: 'text', el, r: seen});
       }
     }

@@ -10,7 +10,10 @@ to the top first, since Playwright's clicks scroll) and fails when:
   purpose (a hand too long for its rows, a multi-card play on the felt) may overlap each other,
   but each must keep a strip wide enough to read its corner;
 - a text is cut with an ellipsis (a seat name shortened to "…");
-- a table is wider than the screen without a scroll container of its own.
+- a table is wider than the screen without a scroll container of its own;
+- on a phone (a viewport under 700 px wide), a control, link or summary is smaller than 44x44 CSS
+  px to tap (WCAG 2.5.5's size; a card of a fanned hand counts the strip that shows, which must be
+  24 px wide: WCAG 2.5.8's minimum, since a long hand cannot give each card 44 px on a phone).
 Each check also saves a screenshot (test-artifacts/, not committed).
 """
 
@@ -22,6 +25,10 @@ from playwright.sync_api import Page
 
 # Cards that overlap on purpose still show this much of their left edge (rank and suit).
 MIN_FAN_STRIP_PX = 14
+# The smallest tap target on a phone, and the smallest strip of a fanned card to tap.
+MIN_TAP_PX = 44
+MIN_FAN_TAP_PX = 24
+PHONE_WIDTH_BELOW = 700
 
 MEASURE_JS = (Path(__file__).parent / "layout.js").read_text()
 
@@ -46,11 +53,14 @@ def check_screen(
     """Assert the one-screen rules above for everything under `scope` (or an open dialog) and
     save `shot`.png; the message lists every problem found at once. `vertical=False` is for a
     page that may scroll down (a long history): then only the width is judged."""
+    phone = page.viewport_size is not None and page.viewport_size["width"] < PHONE_WIDTH_BELOW
     arguments = {
         "scope": scope,
         "required": list(required),
         "minStrip": MIN_FAN_STRIP_PX,
         "vertical": vertical,
+        "minTap": MIN_TAP_PX if phone else 0,
+        "minFanTap": MIN_FAN_TAP_PX,
     }
     problems = page.evaluate(MEASURE_JS, arguments)
     page.screenshot(path=str(artifacts / f"{shot}.png"))

@@ -1,7 +1,9 @@
-"""The table on one screen: for every game, one person plays a first hand against bots at
-1280×800 and at 390×844, and at each of their decisions the hand, the turn line and every enabled
-control are in view with nothing overlapping and no sideways scrolling (tests/browser/layout.py);
-then the same for the hand-result dialog, the history page and the match page."""
+"""The table on one screen: for every game, one person plays a first hand (a seeded deal) against
+bots at 1280×800 and at 390×844, and at each of their decisions the hand, the turn line and every
+enabled control are in view with nothing overlapping, no sideways scrolling and, on the phone,
+every control big enough to tap (tests/browser/layout.py), and axe-core finds no accessibility
+violation (tests/browser/accessibility.py); then the same for the hand-result dialog, the history
+page and the match page."""
 
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ from sqlalchemy import text as sql
 from engine import get_game
 from engine.games.yaya_fugou.deals import deck_order
 from tests.browser import test_yaya_fugou_browser as yaya
+from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import NewPerson, ServerProcess
 from tests.browser.layout import check_screen
+from tests.browser.seeding import deal_seeded
 from tests.browser.test_fairy_500_browser import take_one_step as fairy_step
 from tests.browser.test_platform_browser import start_solo_table
 
@@ -120,6 +124,15 @@ def familia_step(page: Page, seen: dict[str, int]) -> bool:
     return _click(page, LEGAL_CARDS) or _click(page, ".action-button")
 
 
+# The server and its database, so a test can stop it, seed the deal and start it again.
+Restartable = tuple[ServerProcess, str]
+
+
+@pytest.fixture
+def restartable(server_process: ServerProcess, database_url: str) -> Restartable:
+    return server_process, database_url
+
+
 GAMES: dict[str, tuple[int, Callable[[Page, dict], bool]]] = {
     "holy-grail": (4, holy_grail_step),
     "yaya-fugou": (4, yaya_fugou_step),
@@ -132,21 +145,21 @@ GAMES: dict[str, tuple[int, Callable[[Page, dict], bool]]] = {
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_decision_of_a_first_hand_fits_one_screen(
-    new_person: NewPerson, artifacts: Path, game: str, size: str
+    new_person: NewPerson, restartable: Restartable, artifacts: Path, game: str, size: str
 ) -> None:
     seats, _ = GAMES[game]
     page = new_person(viewport=LAPTOP if size == "laptop" else PHONE)
-    play_first_hand_checking_every_screen(page, artifacts, game, seats, size)
+    play_first_hand_checking_every_screen(page, artifacts, game, seats, size, restartable)
 
 
 @pytest.mark.parametrize(("game", "seats"), [("french-tarot", 3), ("holy-grail", 8)])
 def test_the_longest_hand_and_a_crowded_felt_fit_a_phone(
-    new_person: NewPerson, artifacts: Path, game: str, seats: int
+    new_person: NewPerson, restartable: Restartable, artifacts: Path, game: str, seats: int
 ) -> None:
     """French Tarot for three deals 24 cards a hand (30 while discarding); eight seats crowd
     the felt's ring and trick area."""
     page = new_person(viewport=PHONE)
-    play_first_hand_checking_every_screen(page, artifacts, game, seats, f"phone-{seats}")
+    play_first_hand_checking_every_screen(page, artifacts, game, seats, f"phone-{seats}", restartable)
 
 
 # Four six-card straights, each beating the one before (the first starts a revolution, the
@@ -222,13 +235,20 @@ def test_four_long_plays_on_the_felt_with_the_yaya_panel_open_fit_one_screen(
     assert not errors, errors
 
 
+# The deal every layout check plays (seeded, so a failure can be looked at again).
+DEAL_SEED = 22
+
+
 def play_first_hand_checking_every_screen(
-    page: Page, artifacts: Path, game: str, seats: int, size: str
+    page: Page, artifacts: Path, game: str, seats: int, size: str, server: Restartable
 ) -> None:
-    """Play the first hand, checking each decision's screen, then the result, history and match."""
+    """Play the first hand of a seeded deal, checking each decision's screen (layout and axe),
+    then the result, history and match pages."""
     _, step = GAMES[game]
     start_solo_table(page, "Ada", seats=seats, my_seats=[0], game=game)
     expect(page.locator("[data-testid=hand] .card").first).to_be_visible()
+    deal_seeded(*server, seed=DEAL_SEED)
+    expect(page.locator(".table-conn")).to_have_attribute("data-conn", "open", timeout=30_000)
 
     seen: dict = {"decisions": 0}
     checked: set[str] = set()
@@ -245,6 +265,7 @@ def play_first_hand_checking_every_screen(
             try:
                 shot = f"layout-{game}-{size}-{seen['decisions']:02d}-{before['phase']}"
                 check_screen(page, artifacts, shot)
+                check_accessibility(page, shot)
             except AssertionError:
                 # Judged only if it is still the same decision: bots may have moved the table on
                 # (even to the end of the match) between reading the screen and measuring it.
@@ -264,6 +285,7 @@ def play_first_hand_checking_every_screen(
 
     expect(page.locator(RESULT)).to_be_visible()
     check_screen(page, artifacts, f"layout-{game}-{size}-result", required=(f"{RESULT} button.primary",))
+    check_accessibility(page, f"layout-{game}-{size}-result")
     page.locator(RESULT).locator("button.primary").first.click()
 
     page.goto("/history")
@@ -272,6 +294,7 @@ def play_first_hand_checking_every_screen(
     check_screen(
         page, artifacts, f"{shot}-history", scope="main", required=("[data-testid=history]",), vertical=False
     )
+    check_accessibility(page, f"{shot}-history")
     page.get_by_test_id("history").locator('a[href^="/matches/"]').first.click()
     expect(page.get_by_test_id("match-hands")).to_be_visible()
     check_screen(
@@ -282,4 +305,6 @@ def play_first_hand_checking_every_screen(
         required=("[data-testid=match-hands]",),
         vertical=False,
     )
-    assert not page.console_errors, page.console_errors
+    check_accessibility(page, f"{shot}-match")
+    errors = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e]
+    assert not errors, errors

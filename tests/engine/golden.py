@@ -4,9 +4,10 @@ rule, a view, a legal list or an event unnoticed (OpenSpiel keeps its playthroug
 
 A file holds the options, the whole log, and for the state before the first action and after
 every action a short hash of everything the contract shows: `to_act`, every seat's legal
-actions, every seat's view and the spectator's, the events the action returned, `scores` and
-`hands`. Full views at every step would weigh hundreds of megabytes; the hashes find the first
-step that differs, and `describe_step` prints what the current code shows there.
+actions, every seat's view and the spectator's, the events the action returned, `scores`,
+`hands_done` and the records of the hands finished by that action. Full views at every step
+would weigh hundreds of megabytes; the hashes find the first step that differs, and
+`describe_step` prints what the current code shows there.
 
     .venv/bin/python -m tests.engine.golden            # record every playthrough anew
     .venv/bin/python -m tests.engine.golden --check    # replay them and report the first difference
@@ -42,23 +43,31 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def snapshot(match: Match, events: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """Everything the contract shows about `match` now, as one JSON-ready dict."""
+def snapshot(match: Match, events: list[dict[str, Any]] | None, hands_before: int = 0) -> dict[str, Any]:
+    """Everything the contract shows about `match` now, as one JSON-ready dict. Of the finished
+    hands' records, only those of hands finished since the previous step (`hands_before` were
+    finished then) are new: the earlier ones were part of an earlier step's hash."""
     seats = range(match.players)
+    finished = match.hands_done
     return {
         "to_act": match.to_act(),
         "is_over": match.is_over,
         "legal": [match.legal_actions(seat) for seat in seats],
-        "views": [match.view(seat) for seat in seats],
-        "spectator": match.view(None),
+        "views": [_without_hands(match.view(seat)) for seat in seats],
+        "spectator": _without_hands(match.view(None)),
         "events": events,
         "scores": list(match.scores),
-        "hands": match.hands,
+        "hands_done": finished,
+        "new_hands": match.hands[hands_before:] if finished > hands_before else [],
     }
 
 
-def step_hash(match: Match, events: list[dict[str, Any]] | None) -> str:
-    return hashlib.blake2b(_dumps(snapshot(match, events)).encode(), digest_size=6).hexdigest()
+def _without_hands(view: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in view.items() if key != "hands"}
+
+
+def step_hash(match: Match, events: list[dict[str, Any]] | None, hands_before: int = 0) -> str:
+    return hashlib.blake2b(_dumps(snapshot(match, events, hands_before)).encode(), digest_size=6).hexdigest()
 
 
 def file_name(game_id: str, players: int, options: dict[str, Any]) -> str:
@@ -88,11 +97,12 @@ def record(game_id: str, players: int, options: dict[str, Any], seed: int) -> di
     steps = [step_hash(match, None)]
     while not match.is_over:
         seat = rng.choice(match.to_act())
+        done = match.hands_done
         if seat == CHANCE:
             events = match.deal_random(rng)
         else:
             events = match.apply(seat, rng.choice(match.legal_actions(seat)))
-        steps.append(step_hash(match, events))
+        steps.append(step_hash(match, events, done))
     return {
         "game": game_id,
         "players": players,
@@ -117,17 +127,19 @@ def first_difference(recorded: dict[str, Any]) -> str | None:
     if step_hash(match, None) != steps[0]:
         return "the state before the first action differs"
     for index, (seat, action) in enumerate(recorded["log"], start=1):
+        done = match.hands_done
         events = match.apply(seat, action)
-        if step_hash(match, events) != steps[index]:
-            return f"step {index} ({seat}: {_dumps(action)}) differs; now: {describe_step(match, events)}"
+        if step_hash(match, events, done) != steps[index]:
+            now = describe_step(match, events, done)
+            return f"step {index} ({seat}: {_dumps(action)}) differs; now: {now}"
     if list(match.scores) != recorded["scores"] or not match.is_over:
         return f"final scores differ: {match.scores} != {recorded['scores']}"
     return None
 
 
-def describe_step(match: Match, events: list[dict[str, Any]] | None) -> str:
+def describe_step(match: Match, events: list[dict[str, Any]] | None, hands_before: int) -> str:
     """The current snapshot as text, cut short, for a failure message."""
-    return _dumps(snapshot(match, events))[:4000]
+    return _dumps(snapshot(match, events, hands_before))[:4000]
 
 
 def record_all() -> None:

@@ -115,23 +115,17 @@ def record_synthetic_table() -> dict[str, list[Any]]:
         {tuple(sorted(pair)) for i, x in enumerate(cards) for y in cards[i + 1 :] for pair in [(x, y)]}
     )
     choice = [{"type": "give", "to": 1, "cards": list(pick)} for pick in picks] + [{"type": "pass"}]
+    first, second = {"scores": [2, -2]}, {"scores": [1, -1]}
     views = [
-        ({"phase": "give", "hand": cards, "pile": ["x"], "note": {"1": 2}, "hands": []}, choice),
-        (
-            {"phase": "play", "hand": ["b", "c"], "hands": [{"scores": [2, -2]}]},
-            [{"type": "play", "card": "b"}],
-        ),
-        (
-            {"phase": "play", "hand": ["c"], "pile": [], "hands": [{"scores": [2, -2]}, {"scores": [1, -1]}]},
-            [],
-        ),
+        ({"phase": "give", "hand": cards, "pile": ["x"], "note": {"1": 2}}, choice, []),
+        ({"phase": "play", "hand": ["b", "c"]}, [{"type": "play", "card": "b"}], [first]),
+        ({"phase": "play", "hand": ["c"], "pile": []}, [], [first, second]),
     ]
     socket: dict[str, list[Any]] = {"messages": [], "expected": []}
     reader = Reader()
-    for version, (view, legal) in enumerate(views, start=1):
+    for version, (view, legal, hands) in enumerate(views, start=1):
         snapshot = Snapshot(version=version)
         snapshot.seats[0] = build_seat(version, view, legal)
-        hands = view["hands"]
         text = state_message(7, snapshot, (0,), reader, "[]", len(hands), lambda hands=hands: hands)
         message = json.loads(text)
         socket["messages"].append(message)
@@ -164,7 +158,12 @@ def record_replay(seed: int = 5, extra: int = 6) -> dict[str, Any]:
     for version, (seat, action) in enumerate(log, start=1):
         check.apply(seat, action)
         expected.append(
-            {"version": version, "seat": seat, "action": _json(action), "view": _json(check.view_all())}
+            {
+                "version": version,
+                "seat": seat,
+                "action": _json(action),
+                "view": _json(check.view_all() | {"hands": check.hands}),
+            }
         )
     return {"replay": body, "expected": expected}
 

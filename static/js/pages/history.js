@@ -33,7 +33,7 @@ export async function historyPage() {
     list.length
       ? h("div", { class: "table-scroll" }, h("table", { class: "score-table history", "data-testid": "history" },
         h("thead", null, h("tr", null, ["history.date", "history.game", "history.room", "history.status", "history.score", "history.rank", ""]
-          .map((key) => h("th", null, key ? t(key) : "")))),
+          .map((key) => h("th", null, key ? t(key) : h("span", { class: "visually-hidden" }, t("history.links")))))),
         h("tbody", null, list.map((m) => h("tr", { dataset: { match: String(m.id) } },
           // data-label: on a phone each match is a stacked card of labelled cells (style.css).
           h("td", { "data-label": t("history.date") }, formatDate(m.created_at)),

@@ -33,11 +33,11 @@ export async function matchPage(id) {
   const title = match.room_name ? matchTitle(match.room_name, match.number) : t("match.number", { n: match.number });
   setTabTitle(title);
   replace(main,
-    h("p", null, h("a", { href: "/history" }, `← ${t("nav.history")}`)),
+    h("p", null, h("a", { class: "tap", href: "/history" }, `← ${t("nav.history")}`)),
     h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
     h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
-      match.room_code ? [" · ", h("a", { href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
-    match.status === "finished" ? h("p", null, h("a", { class: "replay-link", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
+      match.room_code ? [" · ", h("a", { class: "tap", href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
+    match.status === "finished" ? h("p", null, h("a", { class: "replay-link tap", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
     (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),

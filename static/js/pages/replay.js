@@ -8,7 +8,7 @@
 import { h, replace } from "../dom.js";
 import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
-import { Table, loadPlugin } from "../table.js";
+import { Table, loadPlugin, separatePlays } from "../table.js";
 import { cardEl, describeCard, suitName } from "../cards.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
 import { matchTitle, setTabTitle } from "./names.js";
@@ -336,7 +336,7 @@ export async function replayPage(id) {
     replace(root,
       h("div", { class: "replay-status" },
         h("a", { href: `/matches/${replay.match_id}` }, `← ${t("replay.back")}`),
-        h("strong", { "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
+        h("h1", { class: "replay-title", "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
         h("span", { "data-testid": "replay-hand-no" }, handText),
         h("span", { class: "replay-counter", "data-testid": "replay-step" }, t("replay.step", { n: index + 1, total: steps.length })),
         h("a", { class: "replay-log", href: `/api/matches/${replay.match_id}/log`, download: `match-${replay.match_id}.json` }, t("replay.log"))),
@@ -350,6 +350,7 @@ export async function replayPage(id) {
           panel ? h("details", { class: "replay-panel", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
             h("summary", null, t("replay.panel")), panel) : null)),
       controls());
+    separatePlays(root);
   }
 
   // "‹room name› — match 3", as the match page and history name it.

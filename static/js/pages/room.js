@@ -26,6 +26,8 @@ export function roomPage(code) {
     lobbyEl: h("div", { class: "lobby" }),
     tableEl: h("div", { class: "table", "data-testid": "table" }),
     noticeEl: h("div", { class: "page-notice" }),
+    // The page's level-one heading while the table is shown (the lobby's own heading is folded).
+    headingEl: h("h1", { class: "visually-hidden", "data-testid": "room-heading" }),
     barEl: h("div", { class: "start-bar" }),
     hasState: false,
     lobbyOpen: null,
@@ -64,7 +66,7 @@ export function roomPage(code) {
       send: (text) => (page.socket ? page.socket.send({ type: "chat", text }) : false),
       me: page.person.id,
     });
-    replace(main, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl, h("div", { class: "chat-home" }, page.chat.el));
+    replace(main, page.headingEl, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl, h("div", { class: "chat-home" }, page.chat.el));
     renderLobby();
     loadLeaderboard();
     page.socket = new RoomSocket(code, {
@@ -276,7 +278,7 @@ export function roomPage(code) {
     const seats = room.seats || [];
     const emptySeats = seats.filter((s) => !s.kind);
     const inviteUrl = room.invite_url ? new URL(room.invite_url, location.origin).href : `${location.origin}/r/${room.code}`;
-    const inviteInput = h("input", { value: inviteUrl, readonly: true, "data-testid": "invite-url", onfocus: (e) => e.target.select() });
+    const inviteInput = h("input", { value: inviteUrl, readonly: true, "aria-label": t("room.invite"), "data-testid": "invite-url", onfocus: (e) => e.target.select() });
     const copyButton = h("button", { type: "button", "data-testid": "copy-invite", onclick: async () => {
       try {
         await navigator.clipboard.writeText(inviteUrl);
@@ -315,21 +317,21 @@ export function roomPage(code) {
 
     const content = [
       h("div", { class: "lobby-head" },
-        roomHeading(),
+        roomHeading(page.hasState ? "h2" : "h1"),
         h("a", { href: rulesHref(), target: "_blank", rel: "noopener", class: "small-link" }, t("room.rules", { game: gameName(page.game) })),
         h("div", { id: "conn-line" })),
       h("section", { class: "lobby-section" },
-        h("h3", null, t("room.invite")),
+        h("h2", null, t("room.invite")),
         h("div", { class: "invite" }, inviteInput, copyButton),
         h("p", { class: "help" }, t("room.invite.help"))),
       h("section", { class: "lobby-section" },
-        h("h3", null, t("room.seats")),
+        h("h2", null, t("room.seats")),
         seatCount,
         h("ul", { class: "seat-list", "data-testid": "seat-list" }, seats.map(seatRow)),
         host && emptySeats.length ? h("button", { type: "button", "data-testid": "fill-bots", onclick: fillWithBots }, t("room.seat.fill")) : null,
         !seated ? h("p", { class: "muted" }, t("room.spectator")) : null),
       h("section", { class: "lobby-section" },
-        h("h3", null, t("room.members")),
+        h("h2", null, t("room.members")),
         h("ul", { class: "member-list" }, members.map((m) => h("li", null,
           h("span", { class: ["dot", m.connected === false ? "offline" : "online"] }),
           m.name ?? "",
@@ -349,17 +351,19 @@ export function roomPage(code) {
     } else {
       replace(page.lobbyEl, content);
     }
+    page.headingEl.hidden = !showTable;
+    page.headingEl.textContent = roomName(room.display_name, t("room.title", { code: room.code }));
     renderConnection();
   }
 
   /** The room's name (the host renames it in place) and its game; the tab shows the name too. */
-  function roomHeading() {
+  function roomHeading(level = "h1") {
     const room = page.room;
     const name = roomName(room.display_name, t("room.title", { code: room.code }));
     setTabTitle(name);
     const game = h("span", { class: "muted small" }, gameName(page.game) || room.game_id);
     if (!isHost() || !page.renaming) {
-      return h("h2", { class: "room-name", "data-testid": "room-name" }, name, " ", game,
+      return h(level, { class: "room-name", "data-testid": "room-name" }, name, " ", game,
         isHost() ? h("button", { type: "button", class: "small link-button", "data-testid": "rename-room",
           onclick: () => {
             page.renaming = true;
@@ -439,7 +443,7 @@ export function roomPage(code) {
       }
     });
     return h("section", { class: "lobby-section", "data-testid": "room-options" },
-      h("h3", null, t("room.options")),
+      h("h2", null, t("room.options")),
       editor.el,
       editable ? h("button", { type: "button", "data-testid": "save-options", onclick: save }, t("room.options.save")) : null,
       statusLine);
@@ -485,14 +489,14 @@ export function roomPage(code) {
       }),
     });
     return h("section", { class: "lobby-section", "data-testid": "room-timing" },
-      h("h3", null, t("room.timing")), fields.el, status);
+      h("h2", null, t("room.timing")), fields.el, status);
   }
 
   function leaderboardSection() {
     const rows = normaliseLeaderboard(page.leaderboard);
     if (!rows.length) return null;
     return h("section", { class: "lobby-section", "data-testid": "room-leaderboard" },
-      h("h3", null, t("room.leaderboard")),
+      h("h2", null, t("room.leaderboard")),
       leaderboardTable(rows));
   }
 

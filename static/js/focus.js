@@ -1,0 +1,165 @@
+/**
+ * Keyboard focus on the live table, which draws itself anew on every state message:
+ *
+ * - Focus survives a redraw: what had it before (a card, a button, a field) gets it back in the
+ *   new drawing; a card that left the hand hands it to the nearest legal card (else the nearest
+ *   card) in the same place of the hand.
+ * - One tab stop per group (a "roving" tab stop): the hand is one stop, its cards reached with
+ *   the arrow keys (Home/End: first/last); the action buttons under the hand likewise. Enter or
+ *   Space plays or selects the card (cards are buttons).
+ * - Dialogs (the hand's result, the play log) take focus when they open, keep Tab inside, close
+ *   with Escape and give focus back to where it was.
+ */
+
+const HAND = "[data-testid=hand]";
+const GROUPS = [
+  { container: HAND, items: ".card" },
+  { container: ".action-buttons", items: "button:not([disabled])" },
+];
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
+
+/** A description of the focused element inside `root` that can find its copy in a new drawing. */
+function describe(root, el) {
+  if (!el || el === document.body || !root.contains(el)) return null;
+  const hand = el.closest(HAND);
+  if (hand && el.dataset.card) {
+    return { card: el.dataset.card, index: [...hand.querySelectorAll(".card")].indexOf(el) };
+  }
+  const testid = el.getAttribute("data-testid");
+  const same = [...root.querySelectorAll(el.tagName)].filter((e) => e.className === el.className && e.getAttribute("data-testid") === testid);
+  return { tag: el.tagName, className: el.className, testid, text: el.textContent, index: same.indexOf(el), dock: Boolean(el.closest(".chat-dock")) };
+}
+
+function find(root, key) {
+  if (!key) return null;
+  if (key.card) {
+    const hand = root.querySelector(HAND);
+    if (!hand) return null;
+    const cards = [...hand.querySelectorAll(".card")];
+    const same = cards.find((c) => c.dataset.card === key.card);
+    if (same) return same;
+    // The card left the hand: the nearest legal card, else the nearest card, from its place.
+    const byDistance = (list) => list.sort((a, b) => Math.abs(cards.indexOf(a) - key.index) - Math.abs(cards.indexOf(b) - key.index))[0];
+    return byDistance(cards.filter((c) => c.classList.contains("is-legal"))) || byDistance([...cards]) || null;
+  }
+  const same = [...root.querySelectorAll(key.tag)].filter((e) => e.className === key.className && e.getAttribute("data-testid") === key.testid);
+  return same.find((e) => e.textContent === key.text) || same[key.index] || same[0] || null;
+}
+
+/** The card that holds the hand's tab stop now (the focused one, else the one remembered, else a legal one). */
+function rovingItem(items, remembered) {
+  return items.find((el) => el === document.activeElement)
+    || (remembered && items.find((el) => el.dataset.card === remembered))
+    || items.find((el) => el.classList.contains("is-legal"))
+    || items[0];
+}
+
+function focusItem(items, index) {
+  const item = items[Math.max(0, Math.min(items.length - 1, index))];
+  if (!item) return;
+  for (const el of items) el.tabIndex = el === item ? 0 : -1;
+  item.focus();
+}
+
+/** Arrow keys, Home and End move within a group (the hand, the action buttons). */
+function onGroupKey(event, group) {
+  const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  if (!(event.key in moves) && event.key !== "Home" && event.key !== "End") return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const items = [...event.currentTarget.querySelectorAll(group.items)];
+  const at = items.indexOf(document.activeElement);
+  if (at < 0) return;
+  event.preventDefault();
+  if (event.key === "Home") focusItem(items, 0);
+  else if (event.key === "End") focusItem(items, items.length - 1);
+  else focusItem(items, at + moves[event.key]);
+}
+
+/** Tab stays inside the dialog; Escape closes it (its primary button, as a click would). */
+function onDialogKey(event) {
+  const dialog = event.currentTarget;
+  if (event.key === "Escape") {
+    event.preventDefault();
+    const close = dialog.querySelector(".dialog-buttons button.primary") || dialog.querySelector(".dialog-buttons button");
+    if (close) close.click();
+    return;
+  }
+  if (event.key !== "Tab") return;
+  const stops = [...dialog.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length);
+  if (!stops.length) return;
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (document.activeElement === last || !dialog.contains(document.activeElement))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+export class FocusKeeper {
+  /** @param {HTMLElement} root the element the table draws into */
+  constructor(root) {
+    this.root = root;
+    this.saved = null;
+    this.card = null; // the card code holding the hand's tab stop between drawings
+    this.beforeDialog = null; // where focus was when a dialog opened, to give it back
+    this.dialogOpen = false;
+  }
+
+  /** Call before a redraw: note what has focus. */
+  before() {
+    this.saved = describe(this.root, document.activeElement);
+  }
+
+  /** Call after a redraw: roving tab stops, dialogs, and focus back where it was. */
+  after() {
+    for (const group of GROUPS) {
+      const container = this.root.querySelector(group.container);
+      if (!container) continue;
+      const items = [...container.querySelectorAll(group.items)];
+      const keep = group.container === HAND ? rovingItem(items, this.card) : items[0];
+      for (const el of items) el.tabIndex = el === keep ? 0 : -1;
+      container.addEventListener("keydown", (event) => onGroupKey(event, group));
+    }
+    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
+    const dialog = this.root.querySelector(".dialog-backdrop .dialog");
+    if (dialog) {
+      dialog.addEventListener("keydown", onDialogKey);
+      if (!this.dialogOpen) {
+        // Opening: remember where focus was (a card, the log button) and move it into the dialog.
+        this.dialogOpen = true;
+        this.beforeDialog = this.saved;
+        const primary = dialog.querySelector(".dialog-buttons button.primary") || dialog.querySelector(FOCUSABLE);
+        (primary || dialog).focus({ preventScroll: true });
+        this.noteCard();
+        return;
+      }
+    } else if (this.dialogOpen) {
+      // Closed: focus goes back to where it was before the dialog, or to the hand.
+      this.dialogOpen = false;
+      const back = find(this.root, this.beforeDialog) || this.root.querySelector(`${HAND} .card[tabindex='0']`);
+      this.beforeDialog = null;
+      if (back) back.focus({ preventScroll: true });
+      this.noteCard();
+      return;
+    }
+    if (lost && this.saved) {
+      // A control that went with the redraw (a play button after the play) hands focus to the hand.
+      // So does one the redraw disabled (every button waits while an action is on its way).
+      const found = find(this.root, this.saved);
+      const again = found && !found.disabled ? found : this.root.querySelector(`${HAND} .card[tabindex='0']`);
+      if (again) {
+        if (again.closest(HAND)) for (const el of this.root.querySelectorAll(`${HAND} .card`)) el.tabIndex = el === again ? 0 : -1;
+        again.focus({ preventScroll: true });
+      }
+    }
+    this.noteCard();
+  }
+
+  noteCard() {
+    const stop = this.root.querySelector(`${HAND} .card[tabindex='0']`);
+    if (stop) this.card = stop.dataset.card;
+  }
+}
