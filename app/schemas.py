@@ -1,6 +1,6 @@
 """Response models of the REST API, so `/openapi.json` describes what the server really answers.
 
-The routes still build their answers as dicts (app/repository.py); FastAPI validates each one
+The routes still build their answers as dicts (app/store/); FastAPI validates each one
 against these models on the way out. Objects allow extra keys so that a field added to a JSON
 shape reaches the client before its model catches up (the documented fields are always there).
 """
@@ -123,7 +123,7 @@ class RoomOut(_RoomHeading):
     take_backs: Literal["off", "until_next"]
     """Whether a person may take back their last action until someone acts (WebSocket `take_back`)."""
     stand_ins: list[int]
-    """Seats a bot plays for while their person is away (app/deadlines.py)."""
+    """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
 

@@ -67,8 +67,8 @@ import uvicorn
 import websockets
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from app.embedded_pg import EmbeddedPostgres, free_loopback_port
-from app.wire import StateReader
+from app.live.wire import StateReader
+from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.ws_protocol import MEM_LEVEL, WINDOW_BITS
 from engine import GAMES
 
@@ -540,8 +540,8 @@ def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
     import gc
     import tracemalloc
 
-    from app.match_store import Controller
-    from app.tables import LiveMatch
+    from app.live.tables import LiveMatch
+    from app.store.matches import Controller
     from engine import CHANCE
     from engine.bots import bot_action
 
