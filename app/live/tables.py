@@ -50,6 +50,7 @@ from app.live.bot_pool import BotPool
 from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
 from app.live.pubsub import PubSub
 from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.metrics import Metrics
 from app.races import log_commit_failure
 from app.rematch import DealPlan
 from app.store.db import Database
@@ -390,6 +391,8 @@ class TableService:
         self.clock: Any = None
         """app/live/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
         self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
+        self.metrics: Metrics | None = None
+        """app/metrics.py, once the app has made it: commits, state builds, bot decisions."""
 
     # ---- cache --------------------------------------------------------------------------------
     def table(self, match_id: int) -> Table:
@@ -554,6 +557,8 @@ class TableService:
                 if old.idle:
                     del self._tables[old.match_id]
         self.table(live.match_id).live = live
+        if self.metrics is not None:  # the opening chance actions, committed with the match
+            self.metrics.committed_actions.inc(live.version)
         await self.publish_state(live.match_id)
         await self._turns_changed(live, -1)
         self.kick(live.match_id)
@@ -677,6 +682,7 @@ class TableService:
     async def _commit_or_forget(
         self, live: LiveMatch, before: int, events: list[dict[str, Any]], refusal: str
     ) -> None:
+        started = time.perf_counter()
         try:
             await self._commit(live, before)
         except SeatNotHeld:
@@ -689,10 +695,14 @@ class TableService:
             log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
+        committed = time.perf_counter()
         live.committed = live.version
         live.note_events(events)
         live.note_options()
         live.current_snapshot()  # rebuild what readers of the last version look at, once
+        if self.metrics is not None:
+            built = time.perf_counter()
+            self.metrics.committed(live.version - before, committed - started, built - committed)
         await self._turns_changed(live, before)
 
     async def _turns_changed(self, live: LiveMatch, before: int) -> None:
@@ -854,8 +864,11 @@ class TableService:
                 live.busy = False
         started = time.perf_counter()
         action = self._bot_action(live, seat, rng)
-        if time.perf_counter() - started > SLOW_BOT_SECONDS:
+        seconds = time.perf_counter() - started
+        if seconds > SLOW_BOT_SECONDS:
             self._slow_bots.add(live.game.id)
+        if self.metrics is not None:
+            self.metrics.bot_decided("basic", seconds)
         return action
 
     def _searches(self, live: LiveMatch, seat: int) -> bool:
@@ -904,6 +917,8 @@ class TableService:
                         thinking = self.bots.decide(match_id, live.match, seat, seed)
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
+                if action is not None and self.metrics is not None:
+                    self.metrics.bot_decided("strong", loop.time() - started)
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:

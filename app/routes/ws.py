@@ -254,6 +254,7 @@ class RoomConnection:
                     await self.send_room(heard_at)
             elif kind == bus.STATE:
                 await self.send_state(int(message["match_id"]), message.get("version"))
+                self.services.metrics.fanout_seconds.observe(asyncio.get_running_loop().time() - heard_at)
             elif kind == bus.CHAT:
                 await self.send({"type": "chat", "message": message["message"]})
             elif kind == bus.TIMERS:
