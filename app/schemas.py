@@ -174,6 +174,8 @@ class MatchSummary(_Open):
     game_id: str
     game_names: dict[str, str] | None
     status: str
+    abandoned: bool
+    """Bots finished it after every person had left: left out of leaderboards."""
     players: int
     created_at: str
     finished_at: str | None
@@ -230,6 +232,8 @@ class MatchDetail(_Open):
     game_id: str
     game_names: dict[str, str] | None
     status: str
+    abandoned: bool
+    """Bots finished it after every person had left: left out of leaderboards."""
     players: int
     options: dict[str, Any]
     version: int

@@ -109,6 +109,7 @@ async def my_matches(session: AsyncSession, person_id: int) -> list[dict[str, An
                 "game_id": match.game_id,
                 "game_names": dict(game.names) if game else None,
                 "status": match.status,
+                "abandoned": match.abandoned,
                 "players": match.players,
                 "created_at": match.created_at.isoformat(),
                 "finished_at": match.finished_at.isoformat() if match.finished_at else None,
@@ -175,6 +176,7 @@ async def match_detail(session: AsyncSession, match_id: int, person_id: int) -> 
         "game_id": row.game_id,
         "game_names": dict(game.names) if game else None,
         "status": row.status,
+        "abandoned": row.abandoned,
         "players": row.players,
         "options": row.options,
         "version": row.version,
@@ -224,7 +226,7 @@ async def room_leaderboard(session: AsyncSession, room_id: int) -> list[dict[str
                 func.count().filter(MatchResult.rank == 1),
             )
             .join(MatchRow, MatchRow.id == MatchResult.match_id)
-            .where(MatchRow.room_id == room_id, MatchResult.counted)
+            .where(MatchRow.room_id == room_id, MatchResult.counted, MatchRow.abandoned.is_(False))
             .group_by(MatchResult.person_id)
         )
     ).all()
@@ -259,7 +261,7 @@ async def overall_leaderboard(session: AsyncSession, person_id: int) -> list[dic
                 func.count().filter(MatchResult.rank == 1),
             )
             .join(MatchRow, MatchRow.id == MatchResult.match_id)
-            .where(MatchResult.person_id.in_(circle), MatchResult.counted)
+            .where(MatchResult.person_id.in_(circle), MatchResult.counted, MatchRow.abandoned.is_(False))
             .group_by(MatchRow.game_id, MatchResult.person_id)
         )
     ).all()

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store.db import Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
+from app.store.presence import STALE_AFTER_SECONDS
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
@@ -59,6 +60,21 @@ SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged), (SELECT ok 
 """
 """Extend a match's log from `before` to `after` if nobody else did and the acting seat is still
 held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement."""
+
+FINISH = f"""
+UPDATE matches m SET status = 'finished', finished_at = now(),
+    abandoned = EXISTS (SELECT 1 FROM match_seats ms WHERE ms.match_id = m.id AND ms.person_id IS NOT NULL)
+        AND NOT EXISTS (
+            SELECT 1 FROM room_seats s
+            JOIN room_presence p ON p.room_id = s.room_id AND p.person_id = s.person_id
+            JOIN server_processes sp ON sp.id = p.process_id
+            WHERE s.room_id = m.room_id AND s.kind = 'person'
+              AND sp.seen_at > now() - make_interval(secs => {STALE_AFTER_SECONDS})
+        )
+WHERE m.id = %(match_id)s
+"""
+"""End a match: abandoned when people played it (a seat is credited to a person) but no person
+seated at the table has a socket open to the room on a live process (bots finished it alone)."""
 
 
 class MatchStoreError(Exception):
@@ -361,10 +377,7 @@ class MatchStore:
                             ],
                         )
                 if final is not None:
-                    await conn.execute(
-                        "UPDATE matches SET status = 'finished', finished_at = now() WHERE id = %s",
-                        (match_id,),
-                    )
+                    await conn.execute(FINISH, {"match_id": match_id})
                     await self._store_final(conn, match_id, final, teams)
 
     @staticmethod

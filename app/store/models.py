@@ -176,6 +176,9 @@ class MatchRow(Base):
     """The finished match whose chance actions (shuffles) this one replays (app/rematch.py)."""
     rotate_deals: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
     """With `same_deals_as`: every hand's cards go one seat round (seat s gets seat s-1's)."""
+    abandoned: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
+    """Bots finished it after every person had left (people played it, none seated and connected
+    at its end): leaderboards leave it out (migration 0010)."""
 
 
 class MatchSeat(Base):
