@@ -1,6 +1,6 @@
 """Response models of the REST API, so `/openapi.json` describes what the server really answers.
 
-The routes still build their answers as dicts (app/repository.py); FastAPI validates each one
+The routes still build their answers as dicts (app/store/); FastAPI validates each one
 against these models on the way out. Objects allow extra keys so that a field added to a JSON
 shape reaches the client before its model catches up (the documented fields are always there).
 """
@@ -120,8 +120,10 @@ class RoomOut(_RoomHeading):
     """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
     turn_timer: int | None
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
+    take_backs: Literal["off", "until_next"]
+    """Whether a person may take back their last action until someone acts (WebSocket `take_back`)."""
     stand_ins: list[int]
-    """Seats a bot plays for while their person is away (app/deadlines.py)."""
+    """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
 
@@ -154,6 +156,11 @@ class MatchSeatOut(_Open):
     name: str | None
 
 
+class TakeBackSeatOut(MatchSeatOut):
+    take_backs: int
+    """How many of its actions this seat took back during the match."""
+
+
 class ScoredSeatOut(MatchSeatOut):
     score: Score | None
     rank: int | None
@@ -167,6 +174,8 @@ class MatchSummary(_Open):
     game_id: str
     game_names: dict[str, str] | None
     status: str
+    abandoned: bool
+    """Bots finished it after every person had left: left out of leaderboards."""
     players: int
     created_at: str
     finished_at: str | None
@@ -223,12 +232,14 @@ class MatchDetail(_Open):
     game_id: str
     game_names: dict[str, str] | None
     status: str
+    abandoned: bool
+    """Bots finished it after every person had left: left out of leaderboards."""
     players: int
     options: dict[str, Any]
     version: int
     created_at: str
     finished_at: str | None
-    seats: list[MatchSeatOut]
+    seats: list[TakeBackSeatOut]
     hands: list[HandRow]
     totals: list[Score]
     ranking: list[RankingRow]

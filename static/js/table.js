@@ -83,6 +83,7 @@ import { AUTO_NOTE_MS, autoNotices, awaySummary, awaySummaryBox, markedEvents } 
 import { beep, eventSounds } from "./sounds.js";
 import { FocusKeeper } from "./focus.js";
 import { announce } from "./announce.js";
+import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
 
 const pluginCache = new Map();
 
@@ -311,6 +312,7 @@ export class Table {
       cancelAnimationFrame(resizeFrame);
       resizeFrame = requestAnimationFrame(() => this.render());
     }, { signal: windowListeners.signal });
+    listenForUndoKey(this, windowListeners.signal);
   }
 
   setRoom(room) {
@@ -588,6 +590,8 @@ export class Table {
       this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
     } else if (event.type === "trick") {
       this.log.entries.push({ kind: "trick", winner: event.winner });
+    } else if (event.type === "take_back") {
+      this.log.entries.push(takeBackLogEntry(event));
     }
   }
 
@@ -855,6 +859,7 @@ export class Table {
       }, turn),
       h("span", { class: "table-hand-no" }, handNo),
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
+      takeBackButton(this),
       this.connectionBadge(),
       h("span", { class: "table-tools" },
         h("button", { type: "button", class: "small", "data-testid": "open-log", onclick: () => {

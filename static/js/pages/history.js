@@ -42,7 +42,7 @@ export async function historyPage() {
             ? [h("a", { href: `/r/${m.room_code}` }, roomName(m.room_name, m.room_code)), " — ",
               h("a", { href: `/matches/${m.id}`, "data-testid": "history-match-number" }, t("match.number", { n: m.number }))]
             : ""),
-          h("td", { "data-label": t("history.status") }, t(`status.${m.status}`)),
+          h("td", { "data-label": t("history.status") }, t(m.abandoned ? "status.abandoned" : `status.${m.status}`)),
           h("td", { class: "num", "data-label": t("history.score") }, m.my_score !== undefined && m.my_score !== null ? formatScore(m.my_score) : ""),
           h("td", { class: "num", "data-label": t("history.rank") }, m.my_rank ?? ""),
           h("td", null, h("span", null, h("a", { href: `/matches/${m.id}` }, t("history.open")),

@@ -7,6 +7,7 @@ import { cardEl } from "../cards.js";
 import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
 import { formatDate } from "./boards.js";
 import { ChatPanel } from "../chat.js";
+import { takeBackCounts } from "../takeback.js";
 import { matchTitle, roomName, setTabTitle } from "./names.js";
 
 export async function matchPage(id) {
@@ -37,10 +38,12 @@ export async function matchPage(id) {
     h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
     h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
       match.room_code ? [" · ", h("a", { class: "tap", href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
+    match.abandoned ? h("p", { class: "notice", "data-testid": "match-abandoned" }, t("match.abandoned")) : null,
     match.status === "finished" ? h("p", null, h("a", { class: "replay-link tap", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
     (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
+    takeBackCounts(seats, seatName),
     h("h2", null, t("match.hands")),
     h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "match-hands" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),

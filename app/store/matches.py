@@ -1,6 +1,7 @@
-"""All persistence of matches: the one place that reads and writes match rows, logs and results.
+"""All persistence of matches: match rows, logs, seats' controllers and results (the history
+pages read results in app/store/history.py).
 
-The table service (`app/tables.py`) keeps matches in memory as caches of their logs; this module
+The table service (`app/live/tables.py`) keeps matches in memory as caches of their logs; this module
 is how those caches are filled and how every committed change reaches PostgreSQL. It raises
 domain errors (`MatchNotFound`, `VersionConflict`), never HTTP errors.
 
@@ -26,8 +27,9 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.db import Database
-from app.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
+from app.store.db import Database
+from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
+from app.store.presence import STALE_AFTER_SECONDS
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
@@ -58,6 +60,21 @@ SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged), (SELECT ok 
 """
 """Extend a match's log from `before` to `after` if nobody else did and the acting seat is still
 held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement."""
+
+FINISH = f"""
+UPDATE matches m SET status = 'finished', finished_at = now(),
+    abandoned = EXISTS (SELECT 1 FROM match_seats ms WHERE ms.match_id = m.id AND ms.person_id IS NOT NULL)
+        AND NOT EXISTS (
+            SELECT 1 FROM room_seats s
+            JOIN room_presence p ON p.room_id = s.room_id AND p.person_id = s.person_id
+            JOIN server_processes sp ON sp.id = p.process_id
+            WHERE s.room_id = m.room_id AND s.kind = 'person'
+              AND sp.seen_at > now() - make_interval(secs => {STALE_AFTER_SECONDS})
+        )
+WHERE m.id = %(match_id)s
+"""
+"""End a match: abandoned when people played it (a seat is credited to a person) but no person
+seated at the table has a socket open to the room on a live process (bots finished it alone)."""
 
 
 class MatchStoreError(Exception):
@@ -105,7 +122,9 @@ class StoredMatch:
     """The finished match whose chance actions this one replays (app/rematch.py), if any."""
     rotate_deals: bool = False
     turn_timer: int | None = None
-    """The room's turn timer in seconds (None: off); see app/deadlines.py."""
+    """The room's turn timer in seconds (None: off); see app/live/deadlines.py."""
+    take_backs: str = "until_next"
+    """The room's take-back setting ("off" or "until_next"), fixed while a match runs."""
 
 
 @dataclass
@@ -124,6 +143,14 @@ class SeatResult:
     seat: int
     score: float
     rank: int
+
+
+async def match_log(session: AsyncSession, match_id: int) -> list[tuple[int, dict[str, Any]]]:
+    """A match's log, (seat, action) in order, inside the caller's transaction."""
+    rows = await session.execute(
+        select(ACTIONS.c.seat, ACTIONS.c.action).where(ACTIONS.c.match_id == match_id).order_by(ACTIONS.c.seq)
+    )
+    return [(seat, action) for seat, action in rows]
 
 
 class MatchStore:
@@ -178,7 +205,11 @@ class MatchStore:
                 select(func.count()).select_from(HANDS).where(HANDS.c.match_id == match_id)
             )
             controllers = await self._controllers(conn, row.room_id)
-            turn_timer = await conn.scalar(select(ROOMS.c.turn_timer).where(ROOMS.c.id == row.room_id))
+            settings = (
+                await conn.execute(
+                    select(ROOMS.c.turn_timer, ROOMS.c.take_backs).where(ROOMS.c.id == row.room_id)
+                )
+            ).one()
             await conn.rollback()
         return StoredMatch(
             match_id=match_id,
@@ -192,7 +223,8 @@ class MatchStore:
             controllers=controllers,
             same_deals_as=row.same_deals_as,
             rotate_deals=bool(row.rotate_deals),
-            turn_timer=turn_timer,
+            turn_timer=settings.turn_timer,
+            take_backs=settings.take_backs,
         )
 
     async def version(self, match_id: int) -> int:
@@ -345,10 +377,7 @@ class MatchStore:
                             ],
                         )
                 if final is not None:
-                    await conn.execute(
-                        "UPDATE matches SET status = 'finished', finished_at = now() WHERE id = %s",
-                        (match_id,),
-                    )
+                    await conn.execute(FINISH, {"match_id": match_id})
                     await self._store_final(conn, match_id, final, teams)
 
     @staticmethod

@@ -94,6 +94,7 @@ class Room(Base):
     __table_args__ = (
         CheckConstraint("away_grace BETWEEN 10 AND 600", name="room_away_grace"),
         CheckConstraint("turn_timer IS NULL OR turn_timer BETWEEN 15 AND 600", name="room_turn_timer"),
+        CheckConstraint("take_backs IN ('off', 'until_next')", name="room_take_backs"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
@@ -111,6 +112,10 @@ class Room(Base):
     """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
     turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
+    take_backs: Mapped[str] = mapped_column(
+        String(16), server_default=text("'until_next'"), default="until_next"
+    )
+    """"until_next": a person may take back their last action until someone acts; "off": never."""
 
 
 class Membership(Base):
@@ -171,6 +176,9 @@ class MatchRow(Base):
     """The finished match whose chance actions (shuffles) this one replays (app/rematch.py)."""
     rotate_deals: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
     """With `same_deals_as`: every hand's cards go one seat round (seat s gets seat s-1's)."""
+    abandoned: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
+    """Bots finished it after every person had left (people played it, none seated and connected
+    at its end): leaderboards leave it out (migration 0010)."""
 
 
 class MatchSeat(Base):
@@ -251,7 +259,7 @@ class RoomPresence(Base):
 
 
 class LoginFailure(Base):
-    """One wrong password, for the sign-in limit per account and client address (app/login_limits.py)."""
+    """One wrong password, for the sign-in limit per account and client address (app/store/people.py)."""
 
     __tablename__ = "login_failures"
     __table_args__ = (
@@ -266,7 +274,7 @@ class LoginFailure(Base):
 
 
 class ChatMessage(Base):
-    """One line of a room's chat (app/chat.py). `at` is the clock time of the insert, so a
+    """One line of a room's chat (app/store/chat.py). `at` is the clock time of the insert, so a
     match's chat is the room's lines between its start and its end."""
 
     __tablename__ = "chat_messages"
@@ -286,7 +294,7 @@ class ChatMessage(Base):
 
 
 class SeatDeadline(Base):
-    """A deadline the server enforces for one seat of a room (app/deadlines.py): `away` (the
+    """A deadline the server enforces for one seat of a room (app/live/deadlines.py): `away` (the
     seat's person is disconnected; due when the room's grace is over, then a bot plays for the
     seat until they return) or `turn` (the seat's turn started at `version`; due when the turn
     timer runs out, then a bot plays that one move). A process claims a due row for a while
