@@ -22,7 +22,7 @@ from engine.games.yaya_fugou.deals import deck_order
 from tests.browser import test_yaya_fugou_browser as yaya
 from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import NewPerson, ServerProcess
-from tests.browser.layout import check_screen
+from tests.browser.layout import TABLE_REQUIRED, check_screen
 from tests.browser.seeding import deal_seeded
 from tests.browser.test_fairy_500_browser import take_one_step as fairy_step
 from tests.browser.test_platform_browser import start_solo_table
@@ -34,6 +34,7 @@ PHONE = {"width": 390, "height": 844}
 LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
 RESULT = "[data-testid=hand-result]"
 MY_TURN = "[data-testid=turn].my-turn"
+CHAT_INPUT = "[data-testid=chat] .chat-form input"
 
 
 def _click(page: Page, selector: str, text: str | None = None) -> bool:
@@ -250,6 +251,9 @@ def play_first_hand_checking_every_screen(
     deal_seeded(*server, seed=DEAL_SEED)
     expect(page.locator(".table-conn")).to_have_attribute("data-conn", "open", timeout=30_000)
 
+    # A laptop shows the chat beside the table: its input stays in view in every phase.
+    laptop = (page.viewport_size or {}).get("width", 0) >= 900
+    required = TABLE_REQUIRED + ((CHAT_INPUT,) if laptop else ())
     seen: dict = {"decisions": 0}
     checked: set[str] = set()
     deadline = time.monotonic() + 150
@@ -264,7 +268,7 @@ def play_first_hand_checking_every_screen(
             checked.add(key)
             try:
                 shot = f"layout-{game}-{size}-{seen['decisions']:02d}-{before['phase']}"
-                check_screen(page, artifacts, shot)
+                check_screen(page, artifacts, shot, required=required)
                 check_accessibility(page, shot)
             except AssertionError:
                 # Judged only if it is still the same decision: bots may have moved the table on
