@@ -11,7 +11,8 @@ to the top first, since Playwright's clicks scroll) and fails when:
   but each must keep a strip wide enough to read its corner;
 - a text is cut with an ellipsis (a seat name shortened to "…");
 - a table is wider than the screen without a scroll container of its own;
-- on a phone (a viewport under 700 px wide), a control, link or summary is smaller than 44x44 CSS
+- on a phone (a viewport under 700 px wide), any box scrolls sideways (a result table too);
+- on a phone, a control, link or summary is smaller than 44x44 CSS
   px to tap (WCAG 2.5.5's size; a card of a fanned hand counts the strip that shows, which must be
   24 px wide: WCAG 2.5.8's minimum, since a long hand cannot give each card 44 px on a phone).
 Each check also saves a screenshot (test-artifacts/, not committed).
