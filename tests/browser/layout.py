@@ -43,6 +43,25 @@ BOX_JS = """(selector) => {
 TABLE_REQUIRED = ("[data-testid=hand]", "[data-testid=hand] .card", "[data-testid=turn]")
 
 
+def screen_problems(
+    page: Page,
+    scope: str = "[data-testid=table]",
+    required: tuple[str, ...] = TABLE_REQUIRED,
+    vertical: bool = True,
+) -> list[str]:
+    """Every break of the one-screen rules above under `scope` (or an open dialog), one line each."""
+    phone = page.viewport_size is not None and page.viewport_size["width"] < PHONE_WIDTH_BELOW
+    arguments = {
+        "scope": scope,
+        "required": list(required),
+        "minStrip": MIN_FAN_STRIP_PX,
+        "vertical": vertical,
+        "minTap": MIN_TAP_PX if phone else 0,
+        "minFanTap": MIN_FAN_TAP_PX,
+    }
+    return list(dict.fromkeys(page.evaluate(MEASURE_JS, arguments)))
+
+
 def check_screen(
     page: Page,
     artifacts: Path,
@@ -54,15 +73,6 @@ def check_screen(
     """Assert the one-screen rules above for everything under `scope` (or an open dialog) and
     save `shot`.png; the message lists every problem found at once. `vertical=False` is for a
     page that may scroll down (a long history): then only the width is judged."""
-    phone = page.viewport_size is not None and page.viewport_size["width"] < PHONE_WIDTH_BELOW
-    arguments = {
-        "scope": scope,
-        "required": list(required),
-        "minStrip": MIN_FAN_STRIP_PX,
-        "vertical": vertical,
-        "minTap": MIN_TAP_PX if phone else 0,
-        "minFanTap": MIN_FAN_TAP_PX,
-    }
-    problems = page.evaluate(MEASURE_JS, arguments)
+    problems = screen_problems(page, scope, required, vertical)
     page.screenshot(path=str(artifacts / f"{shot}.png"))
-    assert not problems, f"{shot}:\n" + "\n".join(dict.fromkeys(problems))
+    assert not problems, f"{shot}:\n" + "\n".join(problems)
