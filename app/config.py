@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     )
     """Processes that run strong bots' searches, so the event loop keeps serving tables meanwhile."""
 
+    deal_seed: int | None = Field(
+        default=None, validation_alias=AliasChoices("CARDTABLE_DEAL_SEED", "deal_seed")
+    )
+    """For tests and demonstrations only: deal every match from this seed (and basic bots play
+    from it), so that the same seed shows the same cards on every run. Unset: fresh randomness."""
+
     host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CARDTABLE_HOST", "host"))
     port: int = Field(default=8000, validation_alias=AliasChoices("CARDTABLE_PORT", "port"))
 
@@ -129,7 +135,7 @@ class Settings(BaseSettings):
     deadline_poll: float = Field(
         default=1.0, gt=0, le=10, validation_alias=AliasChoices("CARDTABLE_DEADLINE_POLL", "deadline_poll")
     )
-    """Seconds between two looks of each process for due deadlines (app/deadlines.py)."""
+    """Seconds between two looks of each process for due deadlines (app/live/deadlines.py)."""
 
     session_check: float = Field(
         default=30.0, gt=0, le=3600, validation_alias=AliasChoices("CARDTABLE_SESSION_CHECK", "session_check")

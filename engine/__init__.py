@@ -3,7 +3,9 @@
     from engine import GAMES, get_game, CHANCE, IllegalAction
 
 Each game is a subpackage of `engine.games` whose `__init__` exposes `GAME`; the registry finds
-them, so adding a game touches nothing outside its own folder.
+them, so adding a game touches nothing outside its own folder. `game_module(game_id, name)` is
+the one way from a game id to its other modules (`bot`, `hidden`, `options`, …), and
+`engine._mode.COMPILED` takes in a new game's modules by its rule.
 """
 
 from __future__ import annotations
@@ -13,7 +15,17 @@ import pkgutil
 
 from engine import _mode  # noqa: F401  (first: chooses compiled or pure Python modules)
 from engine import games as _games_pkg
-from engine.core import CHANCE, Action, Event, Game, GameOptions, IllegalAction, Match
+from engine.core import (
+    CHANCE,
+    GAMES_PACKAGE,
+    Action,
+    Event,
+    Game,
+    GameOptions,
+    IllegalAction,
+    Match,
+    game_module,
+)
 
 
 def _discover() -> dict[str, Game]:
@@ -21,7 +33,7 @@ def _discover() -> dict[str, Game]:
     for info in sorted(pkgutil.iter_modules(_games_pkg.__path__), key=lambda m: m.name):
         if not info.ispkg:
             continue
-        module = importlib.import_module(f"engine.games.{info.name}")
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{info.name}")
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             found[game.id] = game
@@ -39,4 +51,15 @@ def get_game(game_id: str) -> Game:
         raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
 
 
-__all__ = ["CHANCE", "GAMES", "Action", "Event", "Game", "GameOptions", "IllegalAction", "Match", "get_game"]
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "Action",
+    "Event",
+    "Game",
+    "GameOptions",
+    "IllegalAction",
+    "Match",
+    "game_module",
+    "get_game",
+]

@@ -23,38 +23,30 @@ ROOT = Path(__file__).resolve().parent
 STAMP = ROOT / "_native.stamp"
 """Written by engine.build: the digest of the sources the compiled modules were built from."""
 
-COMPILED: tuple[str, ...] = (
-    "engine.core",
-    "engine.cards",
-    "engine.tricks",
-    "engine.chance",
-    "engine.floor",
-    "engine.games.holy_grail.cards",
-    "engine.games.holy_grail.scoring",
-    "engine.games.holy_grail.rules",
-    "engine.games.french_tarot.scoring",
-    "engine.games.french_tarot.rules",
-    "engine.games.fairy_500.deck",
-    "engine.games.fairy_500.bids",
-    "engine.games.fairy_500.scoring",
-    "engine.games.fairy_500.rules",
-    "engine.games.holy_grail.bot",
-    "engine.games.french_tarot.bot",
-    "engine.games.fairy_500.bot",
-    "engine.infoset",
-    "engine.search",
-    # Yaya Fugou
-    "engine.games.yaya_fugou.cards",
-    "engine.games.yaya_fugou.scoring",
-    "engine.games.yaya_fugou.plays",
-    "engine.games.yaya_fugou.rules",
-    "engine.games.yaya_fugou.bot",
-    # Familia (options.py stays in Python: its pydantic model is not a native class)
-    "engine.games.familia.scoring",
-    "engine.games.familia.records",
-    "engine.games.familia.rules",
-    "engine.games.familia.bot",
-)
+PYTHON_ONLY_NAMES: tuple[str, ...] = ("__init__", "options", "hidden")
+"""Modules left in Python wherever they are: a package's `__init__` (it only registers), a game's
+`options` (pydantic models are not native classes) and `hidden` (data that a search and replays
+read through `getattr`, once per decision: nothing hot)."""
+PYTHON_ONLY: tuple[str, ...] = ("engine._mode", "engine.build", "engine.bots")
+"""Engine modules left in Python: this one runs before anything compiled loads, `build` runs the
+compiler, and `bots` picks a game's bot module by name once per decision."""
+
+
+def _compiled_modules_by_rule() -> tuple[str, ...]:
+    """Every module of `engine/` and of each game's folder in `engine/games/`, except the ones
+    above: a new game's modules are compiled without a line here."""
+    found = [*ROOT.glob("*.py"), *ROOT.glob("games/*/*.py")]
+    names = (".".join(("engine", *path.relative_to(ROOT).with_suffix("").parts)) for path in found)
+    return tuple(
+        sorted(
+            name
+            for name in names
+            if name not in PYTHON_ONLY and name.rsplit(".", 1)[1] not in PYTHON_ONLY_NAMES
+        )
+    )
+
+
+COMPILED: tuple[str, ...] = _compiled_modules_by_rule()
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 
 _why_pure: str | None = None

@@ -12,13 +12,12 @@ asks `should_stop()`, which the budget turns into a deadline here.
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from engine.core import Action, IllegalAction, Match
+from engine.core import Action, IllegalAction, Match, game_module
 from engine.search import search_action
 
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
@@ -33,7 +32,9 @@ MAX_BUDGET = 0.5
 
 
 def get_chooser(game_id: str) -> Chooser:
-    module = importlib.import_module(f"engine.games.{game_id.replace('-', '_')}.bot")
+    module = game_module(game_id, "bot")
+    if module is None:
+        raise KeyError(f"the game {game_id!r} has no bot module")
     return module.choose
 
 

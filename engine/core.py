@@ -218,7 +218,7 @@ class Match:
         from views so that it holds whatever the game's views hold, and nothing else."""
         view = self.view(None)
         seat_views = [self.view(seat) for seat in range(self.players)]
-        hook = _hidden_hook(self.game.id)
+        hook = game_module(self.game.id, "hidden")
         private_keys = tuple(getattr(hook, "PRIVATE_KEYS", ()))
         unseen = getattr(hook, "unseen_piles", None)
         view["observer"] = True
@@ -363,9 +363,14 @@ class Match:
     def is_over(self) -> bool:
         return not (self._acting if self._fresh else self._acting_now())
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one action of `seat`; the match is unchanged if it raises IllegalAction."""
-        if self._fresh and type(action) is dict:
+    def apply(self, seat: object, action: object) -> list[Event]:
+        """Apply one action of `seat`; the match is unchanged if it raises IllegalAction.
+
+        Any input is refused with IllegalAction, never another error: a seat that is not a whole
+        number, an action that is not an object with a string `type`, or one whose fields are
+        missing or of another form than the legal actions' of its type (`_apply_unlisted`).
+        Typed `object` because compiled code checks annotated types on entry (a `TypeError`)."""
+        if self._fresh and type(seat) is int and type(action) is dict:
             legal = self._legal_list if seat == self._legal_seat else self._kept_legal(seat)
             if legal is not None:
                 # Listed already (the caller picked it from `legal_actions`; found by identity,
@@ -393,11 +398,16 @@ class Match:
                     return events
         return self._apply_checked(seat, action)
 
-    def _apply_checked(self, seat: int, action: Action) -> list[Event]:
+    def _apply_checked(self, seat: object, given: object) -> list[Event]:
         """`apply` for an action not found among the listed legal actions: validate it fully."""
-        is_mapping = type(action) is dict or isinstance(action, Mapping)
-        if not is_mapping or not isinstance(action.get("type"), str):
-            raise IllegalAction("an action must be an object with a string 'type'")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalAction("a seat must be a whole number", "席は整数で指定してください")
+        if not isinstance(given, Mapping) or not isinstance(given.get("type"), str):
+            raise IllegalAction(
+                "an action must be an object with a string 'type'",
+                "手は文字列の 'type' を持つオブジェクトで指定してください",
+            )
+        action: Action = given if type(given) is dict else dict(given)
         acting = self._acting if self._fresh else self._acting_now()
         fresh = self._fresh
         legal = self._kept_legal(seat) if fresh else None
@@ -408,7 +418,7 @@ class Match:
         listed = legal[legal.index(action)] if legal is not None and action in legal else None
         self._busy, self._fresh = True, False
         try:
-            events = self._perform(seat, listed) if listed is not None else self._apply(seat, dict(action))
+            events = self._perform(seat, listed) if listed is not None else self._apply_unlisted(seat, action)
         except IllegalAction:
             self._fresh = fresh  # refused: the state, and so what was computed for it, is unchanged
             raise
@@ -423,6 +433,27 @@ class Match:
         else:
             self.log.append((seat, dict(action)))
         return events
+
+    def _apply_unlisted(self, seat: int, action: Action) -> list[Event]:
+        """The game's full validation of `action`, with a malformed action refused as such: a
+        game checks the values of well-formed fields (which cards, which bid), and where a
+        field is of the wrong form its checks may fail with a TypeError or KeyError (always,
+        compiled: typed code checks what it is given) before changing anything. That failure
+        becomes IllegalAction when the action's fields differ in form from the legal actions'
+        of its type (`_malformation`); on a well-formed action it is a bug and goes up as is."""
+        try:
+            return self._apply(seat, dict(action))
+        except IllegalAction:
+            raise
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
+            # Busy: the state is as before the action, but nothing is kept for it.
+            examples = (
+                [self.random_chance_action(random.Random(0))] if seat == CHANCE else self._legal_actions(seat)
+            )
+            problem = _malformation(action, examples)
+            if problem is None:
+                raise
+            raise IllegalAction(*problem) from error
 
     def deal_random(self, rng: random.Random | None = None) -> list[Event]:
         """Build the awaited chance action from `rng` (default: the match's seeded RNG) and apply it."""
@@ -446,11 +477,80 @@ class Match:
         return determinize(self, seat, rng)
 
 
-def _hidden_hook(game_id: str) -> Any:
-    """The game's optional `hidden.py` module, or None (Python's module cache keeps it)."""
+Kinds = dict[str, Any]
+"""The kinds of value a field takes: type name → {} for a plain value, or (`list`, `dict`) the
+kinds of its items."""
+
+
+def _learn_kind(kinds: Kinds, value: object) -> None:
+    """Add `value`'s kind (and its items', recursively) to `kinds`."""
+    if type(value) is list:
+        items = kinds.setdefault("list", {})
+        for item in value:
+            _learn_kind(items, item)
+    elif type(value) is dict:
+        items = kinds.setdefault("dict", {})
+        for item in value.values():
+            _learn_kind(items, item)
+    else:
+        kinds.setdefault(type(value).__name__, {})
+
+
+def _fits_kind(kinds: Kinds, value: object) -> bool:
+    """Whether `value` is of a kind in `kinds`: a list's or dict's items too (and a dict's keys
+    are strings). An item of a list that no legal action's list has items for does not fit."""
+    if isinstance(value, list):
+        items = kinds.get("list")
+        return type(value) is list and items is not None and all(_fits_kind(items, item) for item in value)
+    if isinstance(value, dict):
+        items = kinds.get("dict")
+        return (
+            type(value) is dict
+            and items is not None
+            and all(type(key) is str and _fits_kind(items, item) for key, item in value.items())
+        )
+    return type(value).__name__ in kinds
+
+
+def _malformation(action: Action, legal: list[Action]) -> tuple[str, str] | None:
+    """Why `action` is malformed (in English and Japanese), or None: a field that every legal
+    action of its type has is missing, or a field's value is of another form than theirs (a
+    string for a list of cards, a number for a card). Fields no legal action has are ignored, as
+    games ignore them; an action of a type no legal action has is left to the game to refuse."""
+    kind = action["type"]
+    same = [listed for listed in legal if listed["type"] == kind]
+    if not same:
+        return None
+    fields: dict[str, Kinds] = {}
+    for listed in same:
+        for key, value in listed.items():
+            if key != "type":
+                _learn_kind(fields.setdefault(key, {}), value)
+    for key, kinds in fields.items():
+        if key in action:
+            if not _fits_kind(kinds, action[key]):
+                return (
+                    f"the {key!r} of a '{kind}' action is not of the right form",
+                    f"「{kind}」の手の {key!r} の形が正しくありません",
+                )
+        elif all(key in listed for listed in same):
+            return f"a '{kind}' action needs its {key!r}", f"「{kind}」の手には {key!r} が必要です"
+    return None
+
+
+GAMES_PACKAGE: Final = "engine.games"
+"""Each game's modules live in `engine/games/<package>/`, the package being its id with `_` for `-`."""
+
+
+def game_module(game_id: str, name: str) -> Any:
+    """The game's module `name` (`rules`, `bot`, `options`, `hidden`, …), or None when the game
+    has none (Python's module cache keeps it): the one place a game id turns into modules."""
+    module = f"{GAMES_PACKAGE}.{game_id.replace('-', '_')}.{name}"
     try:
-        return importlib.import_module(f"engine.games.{game_id.replace('-', '_')}.hidden")
-    except ModuleNotFoundError:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name != module:  # the module exists but an import inside it failed
+            raise
         return None
 
 

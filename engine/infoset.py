@@ -30,7 +30,6 @@ passes a `should_stop` callable when it has a time budget).
 from __future__ import annotations
 
 import copy
-import importlib
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -39,7 +38,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from engine.core import CHANCE, Action, IllegalAction, Match
+from engine.core import CHANCE, Action, IllegalAction, Match, game_module
 
 HIDDEN_TYPES = frozenset({"give", "discard"})
 """Shared verbs whose cards go face down: another seat's such action is hidden from the seat."""
@@ -94,13 +93,6 @@ def clone(match: Match) -> Match:
     return copy.deepcopy(match, memo)
 
 
-def _hook(game_id: str) -> Any:
-    try:
-        return importlib.import_module(f"engine.games.{game_id.replace('-', '_')}.hidden")
-    except ModuleNotFoundError:
-        return None
-
-
 def _strings(value: Any) -> Iterable[str]:
     """Every string inside a JSON-like value."""
     if isinstance(value, str):
@@ -144,7 +136,7 @@ class InfoSet:
         self.seat = seat
         self.should_stop = should_stop or (lambda: False)
         self.game = match.game
-        hook = _hook(self.game.id)
+        hook = game_module(self.game.id, "hidden")
         self.reveal_keys: tuple[str, ...] = tuple(getattr(hook, "REVEAL_KEYS", ()))
         self.free_cards: frozenset[str] = frozenset(getattr(hook, "FREE_CARDS", ()))
         self.family: Callable[[str], str] | None = getattr(hook, "family", _first_letter)

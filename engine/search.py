@@ -24,10 +24,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import CHANCE, Action, Match
+from engine.core import CHANCE, Action, IllegalAction, Match
 from engine.infoset import DeterminizeFailed, InfoSet, clone
 
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
+ChanceSource = Callable[[Match], Action | None]
+"""Gives the chance action to apply in a match's state, or None for a random one."""
 
 MAX_CANDIDATES = 8
 """Actions compared at one decision; longer legal lists keep the basic choice plus a sample."""
@@ -64,9 +66,11 @@ def playout(
     choose: Chooser,
     rng: random.Random,
     should_stop: Callable[[], bool] | None = None,
+    chance: ChanceSource | None = None,
 ) -> float | None:
     """Finish the current hand with every seat played by `choose`; the seat's hand score, or
-    None when `should_stop()` cut it short."""
+    None when `should_stop()` cut it short. Chance actions (a later deal of the same hand) come
+    from `chance` when it has one (a replay's analysis knows the real ones), else from `rng`."""
     for _ in range(PLAYOUT_LIMIT):
         if match.hands_done > hands_before:
             break
@@ -77,12 +81,25 @@ def playout(
             break
         actor = actors[0]
         if actor == CHANCE:
-            match.deal_random(rng)
+            apply_chance(match, rng, chance)
             continue
         legal = match.legal_actions(actor)
         action = legal[0] if len(legal) == 1 else choose(match.view(actor), legal, rng)
         match.apply(actor, action)
     return hand_value(match, seat, hands_before)
+
+
+def apply_chance(match: Match, rng: random.Random, chance: ChanceSource | None = None) -> None:
+    """Apply the chance action `chance` gives for this state, or a random one when it gives none
+    or the rules refuse it."""
+    known = chance(match) if chance is not None else None
+    if known is not None:
+        try:
+            match.apply(CHANCE, known)
+            return
+        except IllegalAction:
+            pass
+    match.deal_random(rng)
 
 
 BIDDING_TYPES = frozenset({"bid", "pass"})

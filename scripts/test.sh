@@ -1,17 +1,86 @@
 #!/usr/bin/env bash
 # Runs every check on a fresh machine: installs what the tests need (Python packages, Chromium,
 # Japanese fonts, the engine compiled with mypyc), lints, then runs the whole test suite against a
-# real PostgreSQL. A whole run (no arguments) with the engine compiled then runs the engine's tests
-# once more from its pure-Python sources (CARDTABLE_PURE_PYTHON=1): both must behave alike.
-set -euo pipefail
+# real PostgreSQL, in passes:
+#   engine   the engine's tests as built (compiled when the build worked), two workers (xdist)
+#   engine   once more from the pure-Python sources (CARDTABLE_PURE_PYTHON=1): both must behave
+#            alike (skipped only when nothing is compiled: the first pass was that already)
+#   api      the server's tests, two workers; the ones that run several server, nginx or bot
+#            worker processes share one worker (`xdist_group("processes")`, `--dist loadgroup`)
+#   browser  Chromium against the real server, two workers, each test with its own server
+# Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
+# the exit status is non-zero when any pass failed. Afterwards no process the run started may be
+# left (postgres, chromium, `python -m app`, nginx, bot workers): each carries CARDTABLE_TEST_RUN
+# in its environment, and any still running is named, stopped, and fails the run.
+# With arguments, runs just `pytest "$@"` after the set-up and lint.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser
-.venv/bin/ruff check .
+bash scripts/setup.sh --browser || exit 1
+CARDTABLE_TEST_RUN="test-run-$$-$(date +%s)"
+export CARDTABLE_TEST_RUN
 if [ $# -gt 0 ]; then
+  .venv/bin/ruff check . || exit 1
   exec .venv/bin/python -m pytest -p no:cacheprovider "$@"
 fi
-.venv/bin/python -m pytest -p no:cacheprovider
+
+status=0
+summary=()
+logs=$(mktemp -d)
+started=$SECONDS
+
+# run_pass NAME COMMAND...: runs one pass, keeps its last line (pytest's result line) for the summary.
+run_pass() {
+  local name=$1 began=$SECONDS
+  shift
+  echo "=== ${name}"
+  "$@" 2>&1 | tee "${logs}/pass.log"
+  local code=${PIPESTATUS[0]}
+  local last
+  last=$(grep -v '^\s*$' "${logs}/pass.log" | tail -n 1)
+  if [ "$code" -eq 0 ]; then
+    summary+=("passed  ${name} ($((SECONDS - began)) s): ${last}")
+  else
+    summary+=("FAILED  ${name} ($((SECONDS - began)) s, exit ${code}): ${last}")
+    status=1
+  fi
+}
+
+pytest=(.venv/bin/python -m pytest -p no:cacheprovider)
+mode=$(.venv/bin/python -c "import engine._mode as m; print(m.describe())")
+run_pass "lint (ruff)" .venv/bin/ruff check .
+run_pass "engine: ${mode}" "${pytest[@]}" -q -n 2 tests/engine
 if .venv/bin/python -c "import sys, engine._mode as m; sys.exit(0 if m.compiled_modules() else 1)"; then
-  echo "engine: the engine's tests again, from the pure-Python sources"
-  CARDTABLE_PURE_PYTHON=1 .venv/bin/python -m pytest -p no:cacheprovider -q tests/engine
+  run_pass "engine: from the pure-Python sources" env CARDTABLE_PURE_PYTHON=1 "${pytest[@]}" -q -n 2 tests/engine
 fi
+run_pass "api" "${pytest[@]}" -q -n 2 --dist loadgroup tests/api
+run_pass "browser" "${pytest[@]}" -q -n 2 tests/browser
+
+# Processes of this run still alive: found by the marker in their environment (our own only).
+leftovers=$(.venv/bin/python - "$CARDTABLE_TEST_RUN" "$$" <<'EOF'
+import os, sys
+marker, me = f"CARDTABLE_TEST_RUN={sys.argv[1]}".encode(), int(sys.argv[2])
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    if int(pid) in (me, os.getpid(), os.getppid()):
+        continue
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as env, open(f"/proc/{pid}/cmdline", "rb") as cmd:
+            if marker in env.read().split(b"\0"):
+                print(pid, cmd.read().replace(b"\0", b" ").decode(errors="replace")[:160])
+    except OSError:
+        pass
+EOF
+)
+if [ -n "$leftovers" ]; then
+  echo "=== processes left running by the tests (stopped now):"
+  echo "$leftovers"
+  for pid in $(echo "$leftovers" | cut -d' ' -f1); do kill "$pid" 2>/dev/null; done
+  summary+=("FAILED  no process left running: $(echo "$leftovers" | wc -l) were")
+  status=1
+else
+  summary+=("passed  no process left running")
+fi
+rm -rf "$logs"
+
+echo "=== summary ($((SECONDS - started)) s)"
+printf '%s\n' "${summary[@]}"
+exit $status

@@ -8,6 +8,9 @@
   tests pass it as DATABASE_URL to `python -m app` in a subprocess.
 
 Every name is unique per process, so pytest-xdist workers can share one TEST_DATABASE_URL.
+
+The database stack (psycopg, SQLAlchemy, app/) is imported inside the fixtures, only by tests that
+ask for them: `pytest tests/engine` imports none of it.
 """
 
 from __future__ import annotations
@@ -19,17 +22,20 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import psycopg
 import pytest
-from psycopg import sql
-from sqlalchemy.engine import make_url
 
-from app.config import normalize_database_url
+if TYPE_CHECKING:
+    from psycopg import sql
 
 
 def _libpq(url: str) -> str:
     """psycopg wants a libpq URL, without SQLAlchemy's `+driver`."""
+    from sqlalchemy.engine import make_url
+
+    from app.config import normalize_database_url
+
     return (
         make_url(normalize_database_url(url))
         .set(drivername="postgresql")
@@ -38,10 +44,16 @@ def _libpq(url: str) -> str:
 
 
 def _with_database(url: str, database: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    from app.config import normalize_database_url
+
     return make_url(normalize_database_url(url)).set(database=database).render_as_string(hide_password=False)
 
 
 def _admin_execute(admin_url: str, statement: sql.Composable) -> None:
+    import psycopg
+
     with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
         conn.execute(statement)
 
@@ -49,11 +61,13 @@ def _admin_execute(admin_url: str, statement: sql.Composable) -> None:
 @pytest.fixture(scope="session")
 def postgres_admin_url() -> Iterator[str]:
     """SQLAlchemy URL of a maintenance database on a PostgreSQL server we may create databases on."""
+    from app.config import normalize_database_url
+
     configured = os.environ.get("TEST_DATABASE_URL")
     if configured:
         yield normalize_database_url(configured)
         return
-    from app.embedded_pg import EmbeddedPostgres
+    from app.store.embedded_pg import EmbeddedPostgres
 
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-test-pg-"))
     server = EmbeddedPostgres(workdir / "pgdata", database="postgres", fast_unsafe=True)
@@ -68,8 +82,10 @@ def postgres_admin_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def template_database(postgres_admin_url: str) -> Iterator[str]:
     """Name of a database migrated to head and seeded, to clone for each test."""
-    from app.db import Database, migrate
+    from psycopg import sql
+
     from app.main import prepare_database
+    from app.store.db import Database, migrate
 
     name = f"cardtable_template_{uuid.uuid4().hex[:10]}"
     _admin_execute(postgres_admin_url, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
@@ -96,6 +112,8 @@ def template_database(postgres_admin_url: str) -> Iterator[str]:
 @pytest.fixture
 def database_url(postgres_admin_url: str, template_database: str) -> Iterator[str]:
     """A fresh, migrated, seeded database for one test (dropped afterwards)."""
+    from psycopg import sql
+
     name = f"cardtable_test_{uuid.uuid4().hex[:12]}"
     _admin_execute(
         postgres_admin_url,

@@ -172,6 +172,20 @@ function fanShow(count, small) {
   return Math.max(MIN_FAN_STRIP_PX / cardWidth(small), Math.min(0.45, spread / (count - 1)));
 }
 
+/**
+ * Plays on the felt that meet after all flow in rows instead (`.trick-zone.wrapped`): on a
+ * crowded felt each play's place is fixed by its seat's, not by the plays' widths, so two long
+ * plays near a corner (a top seat's and a side seat's) could cover each other's cards. Call after
+ * the felt is in the page (it measures the drawn plays).
+ */
+export function separatePlays(root) {
+  const zone = root.querySelector(".trick-zone:not(.stacked)");
+  if (!zone) return;
+  const boxes = [...zone.querySelectorAll(".trick-play")].map((play) => play.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  if (boxes.some((a, i) => boxes.slice(i + 1).some((b) => meet(a, b)))) zone.classList.add("wrapped");
+}
+
 /** A play's width on the felt, in px (as style.css's --play-w computes it). */
 function playWidth(count, small) {
   return cardWidth(small) * (1 + (count - 1) * fanShow(count, small));
@@ -633,6 +647,7 @@ export class Table {
     } else {
       replace(this.root, head, rest);
     }
+    separatePlays(this.root);
     this.revealControls();
     this.focus.after();
   }

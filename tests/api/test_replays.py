@@ -152,3 +152,14 @@ async def test_a_running_match_has_no_replay_and_its_refusal_names_no_card(datab
     for body in bodies:
         for card in hidden:
             assert f'"{card}"' not in body and f" {card} " not in body, f"a 409 body names {card}"
+
+
+async def test_a_deal_seed_deals_and_plays_every_match_of_a_table_alike(database_url: str) -> None:
+    """CARDTABLE_DEAL_SEED (tests, demonstrations): shuffles and basic bots' moves come from the
+    seed and the match's state, so two tables of one game and size see the very same match."""
+    seeded = running_server(database_url, bot_delay=0, deal_seed=76)
+    async with seeded as server, browser(server, "Ann") as ann, browser(server, "Ben") as ben:
+        first = await bots_play_one_hand(server, ann, "yaya-fugou", 7)
+        second = await bots_play_one_hand(server, ben, "yaya-fugou", 7)
+    logs = [stored_log(database_url, match_id) for match_id in (first, second)]
+    assert logs[0] == logs[1] and logs[0][0][0] == CHANCE

@@ -34,6 +34,10 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SERVER_START_TIMEOUT_S = 60
+DEAL_SEED = 7
+"""Every test's server deals from this seed (CARDTABLE_DEAL_SEED), so a layout check sees the same
+cards on every run; `@pytest.mark.deal_seed(n)` gives a test another one (a deal that once broke
+a layout), and CARDTABLE_DEAL_SEED in the environment overrides both (to try other deals)."""
 
 
 def _free_port() -> int:
@@ -46,7 +50,7 @@ class ServerProcess:
     """`python -m app` as a subprocess on a fixed port; can be stopped and started again (the
     same database and port), which is how a test simulates a server restart."""
 
-    def __init__(self, database_url: str, log_dir: Path) -> None:
+    def __init__(self, database_url: str, log_dir: Path, deal_seed: int = DEAL_SEED) -> None:
         self.port = _free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {
@@ -56,6 +60,8 @@ class ServerProcess:
             "CARDTABLE_BOT_DELAY": "0.02",
             "CARDTABLE_BOT_BUDGET": "0.01",
             "CARDTABLE_BOT_WORKERS": "1",
+            # Seeded deals: a layout check sees the same cards on every run.
+            "CARDTABLE_DEAL_SEED": os.environ.get("CARDTABLE_DEAL_SEED", str(deal_seed)),
             # The test database is a clone of a migrated, seeded template: skip Alembic at start.
             "CARDTABLE_MIGRATE_ON_START": "false",
         }
@@ -111,11 +117,14 @@ def artifacts() -> Path:
 
 
 @pytest.fixture
-def server_process(database_url: str, artifacts: Path) -> Iterator[ServerProcess]:
+def server_process(
+    database_url: str, artifacts: Path, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
     """The real app on a free port against this test's fresh database (stop/start to restart)."""
     logs = artifacts / "server-logs"
     logs.mkdir(exist_ok=True)
-    process = ServerProcess(database_url, logs)
+    seed = request.node.get_closest_marker("deal_seed")
+    process = ServerProcess(database_url, logs, *(seed.args if seed else ()))
     process.start()
     try:
         yield process

@@ -1,8 +1,9 @@
 """Property checks every game must pass, driven by random play through the contract only.
 
 A game's property test calls `play_random_match` for each player count; the checks here are
-the contract's promises (someone to act with a legal action until the end, illegal input leaves
-the match untouched, replay is exact, views never leak hidden cards).
+the contract's promises (someone to act with a legal action until the end, illegal or malformed
+input is refused with IllegalAction and leaves the match untouched, replay is exact, views never
+leak hidden cards nor carry the finished hands' records).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ def check_view_hides_other_hands(match: Match, revealed: RevealedCards = _no_rev
     for viewer in [None, *range(match.players)]:
         view = match.view(viewer)
         assert view["hand"] == ([] if viewer is None else hands[viewer])
-        # Finished hands ("hands") are history: their cards are no longer anyone's hidden cards.
-        text = json.dumps({k: v for k, v in view.items() if k not in ("hand", "hands")})
+        assert "hands" not in view, "finished hands are match.hands, not part of every view"
+        text = json.dumps({k: v for k, v in view.items() if k != "hand"})
         own = set(hands[viewer]) if viewer is not None else set()
         allowed = own | revealed(match, viewer)
         for other in range(match.players):
@@ -69,6 +70,9 @@ def play_random_match(
         assert acting, "a match that is not over awaits someone"
         seat = rng.choice(acting)
         if seat == CHANCE:
+            if steps % check_views_every == 0:
+                sample = match.random_chance_action(random.Random(steps))
+                check_malformed_input_is_refused(match, CHANCE, sample)
             check_events_are_public(match, match.deal_random(rng), revealed)
         else:
             legal = match.legal_actions(seat)
@@ -76,6 +80,7 @@ def play_random_match(
             json.dumps(legal)
             if steps % check_views_every == 0:
                 _check_illegal_input_changes_nothing(match, seat)
+                check_malformed_input_is_refused(match, seat, rng.choice(legal))
                 check_view_hides_other_hands(match, revealed)
             events = match.apply(seat, rng.choice(legal))
             check_events_are_public(match, events, revealed)
@@ -85,6 +90,7 @@ def play_random_match(
     assert len(match.scores) == players
     json.dumps([match.view(s) for s in [None, *range(players)]])
     json.dumps(match.hands)
+    assert match.hands_done == len(match.hands)
     replayed = game.replay(players, match.options, copy.deepcopy(match.log))
     assert replayed.scores == match.scores
     assert replayed.hands == match.hands
@@ -111,3 +117,44 @@ def _check_illegal_input_changes_nothing(match: Match, seat: int) -> None:
             raise AssertionError("a seat acted out of turn")
     after = [match.view(s) for s in range(match.players)], len(match.log)
     assert before == after, "an illegal action changed the match"
+
+
+NOT_SEATS: tuple[Any, ...] = ("0", 0.0, None, True, False, [0], {"seat": 0}, b"0")
+"""Seats that are no seat number (JSON could send most of them)."""
+NOT_ACTIONS: tuple[Any, ...] = (
+    "play", None, 5, [], [{"type": "play"}], {}, {"type": 5}, {"type": None}, {1: 2}
+)
+"""Actions that are no object with a string `type`."""
+ODD_VALUES: tuple[Any, ...] = ("S5", 5, 2.5, None, True, [], [5], ["S5", 5], [["S5"]], {"S5": 5}, {5: "S5"})
+"""Values of other forms than a field's: put in place of each field of an action."""
+
+
+def malformed_variants(action: dict[str, Any]) -> list[Any]:
+    """The action with each field missing or replaced by a value of another form."""
+    variants: list[Any] = []
+    for key in action:
+        if key == "type":
+            continue
+        variants.append({k: v for k, v in action.items() if k != key})
+        variants.extend({**action, key: odd} for odd in ODD_VALUES if odd != action[key])
+    return variants
+
+
+def check_malformed_input_is_refused(match: Match, seat: int, action: dict[str, Any]) -> None:
+    """Whatever `apply` is given instead of a seat and an action (`action` is one the seat may
+    take), it refuses with IllegalAction and changes nothing, compiled or from the sources; a
+    variant that happens to be legal (an optional field left out) is applied to a copy only."""
+    trial = match.clone()
+    shown = json.dumps([trial.view(seat if seat != CHANCE else None), trial.to_act(), trial.scores])
+    tries: list[tuple[Any, Any]] = [(bad, action) for bad in NOT_SEATS]
+    tries += [(seat, bad) for bad in (*NOT_ACTIONS, *malformed_variants(action))]
+    for bad_seat, bad_action in tries:
+        try:
+            trial.apply(bad_seat, bad_action)
+        except IllegalAction:
+            assert len(trial.log) == len(match.log), f"{bad_seat}, {bad_action} was refused after a change"
+            continue
+        assert type(bad_seat) is int, f"the seat {bad_seat!r} was taken"
+        trial = match.clone()  # a legal variant: try the others on an untouched copy
+    assert len(trial.log) == len(match.log)
+    assert json.dumps([trial.view(seat if seat != CHANCE else None), trial.to_act(), trial.scores]) == shown

@@ -14,6 +14,7 @@ import pytest
 
 import engine
 import engine._mode as mode
+from engine.build import up_to_date
 
 ROOT = Path(engine.__file__).resolve().parent.parent
 
@@ -110,6 +111,86 @@ def test_a_match_pickles_and_copies_in_the_mode_in_force(game_id):
             assert twin.legal_actions(seat) == match.legal_actions(seat)
             assert twin.apply(seat, action) == match.apply(seat, action)
         assert twin.view(None) == match.view(None)
+
+
+_MALFORMED_PROBE = """
+import json, engine, engine._mode as mode
+from engine import GAMES, CHANCE, IllegalAction
+match = GAMES["holy-grail"].new_match(4, seed=5)
+match.deal_random()
+while match.to_act() == [CHANCE]:
+    match.deal_random()
+seat = match.to_act()[0]
+action = match.legal_actions(seat)[0]
+refusals = {}
+for name, bad_seat, bad_action in [
+    ("action is a word", seat, "play"),
+    ("seat is text", str(seat), action),
+    ("seat is a flag", True, action),
+    ("cards is text", seat, {"type": "play", "cards": action["cards"][0]}),
+    ("card is a number", seat, {"type": "play", "cards": [5]}),
+    ("shuffle is text", CHANCE, {"type": "shuffle", "deck": "S5"}),
+]:
+    try:
+        match.apply(bad_seat, bad_action)
+        refusals[name] = "accepted"
+    except Exception as error:
+        refusals[name] = type(error).__name__
+print(json.dumps({"compiled": mode.compiled_modules(), "refusals": refusals, "log": len(match.log)}))
+"""
+
+
+@pytest.mark.parametrize("pure", ["1", ""], ids=["from-the-sources", "compiled-if-built"])
+def test_apply_refuses_a_malformed_seat_or_action_with_illegal_action_in_either_mode(pure: str) -> None:
+    """Compiled code checks annotated types on entry, so without `apply`'s own checks a seat
+    "1" or an action "play" would raise TypeError there and IllegalAction from the sources."""
+    result = subprocess.run(
+        [sys.executable, "-c", _MALFORMED_PROBE],
+        env={**os.environ, "PYTHONPATH": str(ROOT), mode.PURE_ENV: pure},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    probe = json.loads(result.stdout)
+    if pure:
+        assert probe["compiled"] == []
+    elif up_to_date():
+        assert probe["compiled"], "built and fresh, so compiled"
+    assert set(probe["refusals"].values()) == {"IllegalAction"}, probe["refusals"]
+
+
+def test_a_new_game_folder_is_compiled_by_the_rule_without_a_list_to_edit(tmp_path: Path) -> None:
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    new_game = copy / "engine" / "games" / "new_game"
+    new_game.mkdir()
+    for name in ("__init__", "rules", "bot", "options", "hidden", "helpers"):
+        (new_game / f"{name}.py").write_text('"""A game in the making."""\n')
+    listed = subprocess.run(
+        [sys.executable, "-c", "import json, engine._mode as m; print(json.dumps(m.COMPILED))"],
+        env={**os.environ, "PYTHONPATH": str(copy)},
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    compiled = set(json.loads(listed.stdout))
+    ours = {name for name in compiled if name.startswith("engine.games.new_game.")}
+    assert ours == {f"engine.games.new_game.{name}" for name in ("rules", "bot", "helpers")}
+    assert compiled - ours == set(mode.COMPILED)
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_a_game_id_leads_to_each_of_its_modules_in_one_place(game_id: str) -> None:
+    game = engine.GAMES[game_id]
+    assert callable(engine.game_module(game_id, "bot").choose)
+    assert game.Options.__module__ == engine.game_module(game_id, "options").__name__
+    assert type(game).__module__ == engine.game_module(game_id, "rules").__name__
+    hidden = engine.game_module(game_id, "hidden")
+    assert hidden is None or hidden.__name__.endswith(".hidden")
+    assert engine.game_module(game_id, "no_such_module") is None
+    assert f"engine.games.{game_id.replace('-', '_')}.rules" in mode.COMPILED
 
 
 def _build_check(root: Path) -> int:

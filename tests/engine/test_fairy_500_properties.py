@@ -41,7 +41,7 @@ def _card_codes(value: Any, found: set[str]) -> None:
             _card_codes(item, found)
 
 
-def public_cards(match: FairyFiveHundredMatch, seat: int | None) -> set[str]:
+def revealed_cards(match: FairyFiveHundredMatch, seat: int | None) -> set[str]:
     """Cards the rules show to everyone: named cards, an open misère's hand, and what finished
     hands' results name (a named card's final place, the F's behind a bonus)."""
     found: set[str] = set()
@@ -59,7 +59,7 @@ def public_cards(match: FairyFiveHundredMatch, seat: int | None) -> set[str]:
 @pytest.mark.parametrize(("players", "options"), OPTION_SETS)
 def test_random_matches_keep_the_contract(players: int, options: dict[str, Any]) -> None:
     for seed in range(3):
-        match = play_random_match(GAME, players, seed, options, revealed=public_cards)
+        match = play_random_match(GAME, players, seed, options, revealed=revealed_cards)
         assert match.hands and match.is_over
 
 

@@ -18,7 +18,7 @@ from tests.engine.contract_checks import play_random_match
 GAME = get_game("familia")
 
 
-def public_cards(match: Match, viewer: int | None) -> set[str]:
+def revealed_cards(match: Match, viewer: int | None) -> set[str]:
     """Cards the rules show everyone: the trick, the last trick, the face-up draw pile's top,
     the draws of the last round and the drawn cards still known to be held."""
     view = match.view(None)
@@ -52,7 +52,7 @@ def check_hand_scores(match: FamiliaMatch) -> None:
 
 @pytest.mark.parametrize("players", range(3, 11))
 def test_random_matches_keep_the_contract_at_every_seat_count(players: int) -> None:
-    match = play_random_match(GAME, players, seed=players, options={"hands": 1}, revealed=public_cards)
+    match = play_random_match(GAME, players, seed=players, options={"hands": 1}, revealed=revealed_cards)
     assert len(match.hands) == 1
     assert match.hands[0]["details"]["deals"] == match.table.deals
     check_hand_scores(match)
@@ -78,7 +78,7 @@ OPTION_TABLES = [
 
 @pytest.mark.parametrize(("players", "options"), OPTION_TABLES)
 def test_random_matches_keep_the_contract_with_every_option(players: int, options: dict[str, Any]) -> None:
-    match = play_random_match(GAME, players, seed=len(str(options)), options=options, revealed=public_cards)
+    match = play_random_match(GAME, players, seed=len(str(options)), options=options, revealed=revealed_cards)
     check_hand_scores(match)
 
 

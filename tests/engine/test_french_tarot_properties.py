@@ -14,7 +14,7 @@ from tests.engine.contract_checks import check_view_hides_other_hands, play_rand
 GAME = get_game("french-tarot")
 
 
-def revealed_by_rules(match: Match, viewer: int | None) -> set[str]:
+def revealed_cards(match: Match, viewer: int | None) -> set[str]:
     """Card codes the views may name without revealing a holding: the dog at prise and garde,
     poignées, and the called cards' names (this hand's and earlier hands' results)."""
     assert isinstance(match, FrenchTarotMatch)
@@ -36,7 +36,7 @@ def revealed_by_rules(match: Match, viewer: int | None) -> set[str]:
 def test_random_matches_keep_the_contract(players: int, options: dict) -> None:
     for seed in range(3):
         match = play_random_match(
-            GAME, players, seed=seed * 31 + players, options=options, revealed=revealed_by_rules
+            GAME, players, seed=seed * 31 + players, options=options, revealed=revealed_cards
         )
         assert len(match.hands) == (options.get("hands") or players)
 
@@ -71,7 +71,7 @@ def test_cards_are_conserved_and_every_hand_accounts_for_91_points_and_sums_to_z
         action = rng.choice(bids) if bids and rng.random() < 0.5 else rng.choice(legal)
         match.apply(seat, action)
         if match.hand is not None and match.hand.trick is not None and not match.hand.trick.plays:
-            check_view_hides_other_hands(match, revealed_by_rules)
+            check_view_hides_other_hands(match, revealed_cards)
     assert len(match.hands) == 12
     for record in match.hands:
         details = record["details"]

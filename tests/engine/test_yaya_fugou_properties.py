@@ -27,7 +27,7 @@ OPTION_SETS = [
 ]
 
 
-def _revealed(match, seat: int | None) -> set[str]:
+def revealed_cards(match, seat: int | None) -> set[str]:
     """What the rules show a seat beyond its hand: the cards it gave and received in the
     exchange (now in another hand), and the cards F's on the table were named as (a name, which
     may coincide with a card someone holds)."""
@@ -41,7 +41,7 @@ def _revealed(match, seat: int | None) -> set[str]:
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "no-exchange", "no-revolution", "points"])
 def test_random_matches_keep_the_contract_and_score_consistently(players, options):
     match = play_random_match(
-        GAME, players, seed=players * 31 + len(options), options=options, revealed=_revealed
+        GAME, players, seed=players * 31 + len(options), options=options, revealed=revealed_cards
     )
     assert len(match.hands) == options["hands"]
     table = PointTable(
