@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         tables.clock = deadlines
         metrics = Metrics(presence.process_id)
         metrics.track_live_tables(tables.live_count)
+        tables.metrics = metrics
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
         sessions = SessionWatch(db, bus, settings.session_check)

@@ -120,6 +120,8 @@ class RoomOut(_RoomHeading):
     """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
     turn_timer: int | None
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
+    take_backs: Literal["off", "until_next"]
+    """Whether a person may take back their last action until someone acts (WebSocket `take_back`)."""
     stand_ins: list[int]
     """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
@@ -152,6 +154,11 @@ class MatchSeatOut(_Open):
     kind: str | None
     person_id: int | None
     name: str | None
+
+
+class TakeBackSeatOut(MatchSeatOut):
+    take_backs: int
+    """How many of its actions this seat took back during the match."""
 
 
 class ScoredSeatOut(MatchSeatOut):
@@ -228,7 +235,7 @@ class MatchDetail(_Open):
     version: int
     created_at: str
     finished_at: str | None
-    seats: list[MatchSeatOut]
+    seats: list[TakeBackSeatOut]
     hands: list[HandRow]
     totals: list[Score]
     ranking: list[RankingRow]

@@ -18,12 +18,14 @@ from engine import games as _games_pkg
 from engine.core import (
     CHANCE,
     GAMES_PACKAGE,
+    TAKE_BACK,
     Action,
     Event,
     Game,
     GameOptions,
     IllegalAction,
     Match,
+    effective_log,
     game_module,
 )
 
@@ -54,12 +56,14 @@ def get_game(game_id: str) -> Game:
 __all__ = [
     "CHANCE",
     "GAMES",
+    "TAKE_BACK",
     "Action",
     "Event",
     "Game",
     "GameOptions",
     "IllegalAction",
     "Match",
+    "effective_log",
     "game_module",
     "get_game",
 ]

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import get_chooser
-from engine.core import CHANCE, Action, Game, IllegalAction, Match
+from engine.core import CHANCE, Action, Game, IllegalAction, Match, played_indices
 from engine.infoset import clone
 from engine.options import GameOptions
 from engine.search import (
@@ -195,6 +195,7 @@ def analyse_match(
     every decision of `seats` (default: all seats; the server leaves bots out or in). Raises
     IllegalAction, as the replay would, when the log does not replay."""
     entries = [(int(entry[0]), entry[1]) for entry in log]
+    standing = set(played_indices(entries))  # take-backs and what they undid are no decisions
     wanted = set(range(players)) if seats is None else set(seats)
     match = game.new_match(players, options)
     choose = get_chooser(game.id)
@@ -202,7 +203,7 @@ def analyse_match(
     decisions: list[Decision] = []
     complete = True
     for index, (seat, action) in enumerate(entries):
-        if seat != CHANCE and seat in wanted:
+        if seat != CHANCE and seat in wanted and index in standing:
             if should_stop is not None and should_stop():
                 complete = False
                 break

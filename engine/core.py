@@ -68,6 +68,31 @@ these tuples instead of making one per action. Only actions passed to `shared_ac
 alive here, so their ids are never reused) are in it."""
 
 
+TAKE_BACK: Final = "take_back"
+"""The type of the log entry `(seat, {"type": "take_back"})`: that seat took back its own last
+action (see `Match.take_back_refusal`). Such an entry stays in the log, so versions only grow."""
+
+
+def played_indices(log: Sequence[LogEntry | Sequence[Any]]) -> list[int]:
+    """The positions in `log` of the actions that stand: every take-back entry left out
+    together with the action it undid."""
+    kept: list[int] = []
+    for index, entry in enumerate(log):
+        if entry[0] != CHANCE and entry[1].get("type") == TAKE_BACK:
+            if kept:
+                kept.pop()
+        else:
+            kept.append(index)
+    return kept
+
+
+def effective_log(log: Iterable[LogEntry | Sequence[Any]]) -> list[LogEntry]:
+    """The log as played (`played_indices`): the match's state is always that of
+    `Game.replay` of this list."""
+    entries = list(log)
+    return [tuple(entries[index]) for index in played_indices(entries)]
+
+
 def shared_action(action: Action) -> Action:
     """Register `action` as one object listed by every match that offers it (a game's module
     table of actions: never changed by anyone), so that logging it allocates nothing."""
@@ -113,6 +138,9 @@ class Match:
         self._legal_seat = NO_SEAT
         self._legal_list: list[Action] = []
         self._legal_more: dict[int, list[Action]] | None = None
+        # Before the last action: `_secrets()` and the finished hands (for `take_back_refusal`).
+        self._secrets_before = 0
+        self._hands_before = 0
         self._setup()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -227,6 +255,22 @@ class Match:
         piles = unseen(self) if unseen is not None else {}
         view["unseen"] = {name: list(cards) for name, cards in piles.items() if cards}
         return view
+
+    FACE_DOWN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """Action types that put cards face down or hand them to another seat (a discard, a gift):
+    nobody else saw them, so they can never be taken back."""
+
+    def _secrets(self) -> int:
+        """A number that changes whenever cards hidden from some seat are shown to it during a
+        hand (a kitty or dog taken or turned over, a draw from a stock, a face-down pile turned,
+        a holder revealed). Asked before every action, so it must be cheap; 0 in a game where
+        only the actions themselves show cards."""
+        return 0
+
+    def _take_back_hook(self, seat: int, action: Action) -> IllegalAction | None:
+        """A game's own refusal of taking back `action` (the seat's last action, already
+        performed), beyond the generic ones of `take_back_refusal`; None to allow it."""
+        return None
 
     def random_chance_action(self, rng: random.Random) -> Action:
         """The chance action (usually a shuffle) the match awaits, drawn from `rng`."""
@@ -382,6 +426,7 @@ class Match:
                 else:
                     listed = None
                 if listed is not None:
+                    secrets, hands = self._secrets(), len(self._hands)
                     self._busy, self._fresh = True, False
                     try:
                         events = self._perform(seat, listed)
@@ -390,6 +435,7 @@ class Match:
                         raise
                     finally:
                         self._busy = False
+                    self._secrets_before, self._hands_before = secrets, hands
                     entries = _LOG_ENTRIES.get(id(listed))
                     if entries is not None and 0 <= seat < MAX_SEATS:
                         self.log.append(entries[seat])
@@ -408,6 +454,8 @@ class Match:
                 "手は文字列の 'type' を持つオブジェクトで指定してください",
             )
         action: Action = given if type(given) is dict else dict(given)
+        if action["type"] == TAKE_BACK:
+            return self._take_back(seat)
         acting = self._acting if self._fresh else self._acting_now()
         fresh = self._fresh
         legal = self._kept_legal(seat) if fresh else None
@@ -416,6 +464,7 @@ class Match:
                 raise IllegalAction("the match is over")
             raise IllegalAction(f"it is not seat {seat}'s turn")
         listed = legal[legal.index(action)] if legal is not None and action in legal else None
+        secrets, hands = self._secrets(), len(self._hands)
         self._busy, self._fresh = True, False
         try:
             events = self._perform(seat, listed) if listed is not None else self._apply_unlisted(seat, action)
@@ -424,6 +473,7 @@ class Match:
             raise
         finally:
             self._busy = False
+        self._secrets_before, self._hands_before = secrets, hands
         if listed is not None:  # an equal copy (e.g. from JSON): the log keeps the listed object
             entries = _LOG_ENTRIES.get(id(listed))
             if entries is not None and 0 <= seat < MAX_SEATS:
@@ -433,6 +483,56 @@ class Match:
         else:
             self.log.append((seat, dict(action)))
         return events
+
+    # ---- take-backs (contract extension, docs/ENGINE_CONTRACT.md) ----------------------------
+    def take_back_refusal(self, seat: int) -> IllegalAction | None:
+        """Why `seat` may not take back its last action now (reason in English and Japanese),
+        or None when it may. Only the match's very last action can be taken back, only by its
+        seat, and only if it showed nobody a card that was hidden before: not a face-down
+        action, not one after which a shuffle is awaited (a hand or deal ended), nor one that
+        turned over or handed out hidden cards (`_secrets` changed)."""
+        last = self.log[-1] if self.log else None
+        if last is None or last[1].get("type") == TAKE_BACK or not 0 <= seat < self.players:
+            return IllegalAction("there is no action to take back", "取り消せる手がありません")
+        if last[0] == CHANCE:
+            return IllegalAction("cards have been dealt since", "その後に札が配られました")
+        if last[0] != seat:
+            return IllegalAction(
+                "only your own last action can be taken back, and someone has acted since",
+                "取り消せるのは自分の直前の手だけです（その後に他の人が行動しました）",
+            )
+        action = last[1]
+        if action.get("type") in self.FACE_DOWN_ACTIONS:
+            return IllegalAction(
+                "cards given or put face down cannot be taken back", "伏せた札や渡した札は取り消せません"
+            )
+        acting = self.to_act()
+        if not acting or CHANCE in acting or len(self._hands) != self._hands_before:
+            return IllegalAction(
+                "that action ended the deal or the hand", "その手で配りかハンドが終わったため取り消せません"
+            )
+        if self._secrets() != self._secrets_before:
+            return IllegalAction(
+                "that action showed hidden cards", "その手で伏せられていた札が見えたため取り消せません"
+            )
+        return self._take_back_hook(seat, action)
+
+    def _take_back(self, seat: int) -> list[Event]:
+        """Undo `seat`'s last action: the match becomes the replay of its log without it, and the
+        log gains a take-back entry (so a stored log replays to this same state)."""
+        refusal = self.take_back_refusal(seat)
+        if refusal is not None:
+            raise refusal
+        played = effective_log(self.log)
+        undone = played[-1][1]
+        rebuilt = self.game.replay(self.players, self.options, played[:-1])
+        state = rebuilt.__getstate__()
+        for kept in ("log", "_seed", "_rng"):
+            state.pop(kept, None)
+        self.__setstate__(state)
+        self.log.append((seat, {"type": TAKE_BACK}))
+        self.state_changed()
+        return [{"type": TAKE_BACK, "seat": seat, "action": undone}]
 
     def _apply_unlisted(self, seat: int, action: Action) -> list[Event]:
         """The game's full validation of `action`, with a malformed action refused as such: a

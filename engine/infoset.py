@@ -38,7 +38,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from engine.core import CHANCE, Action, IllegalAction, Match, game_module
+from engine.core import CHANCE, Action, IllegalAction, Match, effective_log, game_module
 
 HIDDEN_TYPES = frozenset({"give", "discard"})
 """Shared verbs whose cards go face down: another seat's such action is hidden from the seat."""
@@ -148,7 +148,7 @@ class InfoSet:
         # Where a seat may hold a legal card and still play another (Familia's batting cards),
         # the game says which cards of a hand oblige a play; by default every legal card does.
         self.forced_cards: Callable[[Match, int], set[str]] | None = getattr(hook, "forced_cards", None)
-        self.log = list(match.log)
+        self.log = effective_log(match.log)  # the actions as played, without take-backs
         self.attempts = 0
         self.accepted = 0
         self._find_hand_start()

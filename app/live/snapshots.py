@@ -108,6 +108,8 @@ class Snapshot:
     version: int
     seats: dict[int | None, SeatState] = field(default_factory=dict)
     events: dict[int | None, str] = field(default_factory=dict)
+    take_back: int | None = None
+    """The seat whose person may take back its last action now (the action made this version)."""
 
 
 def state_message(
@@ -148,8 +150,9 @@ def state_message(
         start = reader.hands if reader.hands < total else 0
         sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands()[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
+    take_back = f',"take_back":{snapshot.take_back}' if snapshot.take_back is not None else ""
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'
         f'"legal":{legal},"spectator":{spectator},"patched":{dumps(patched)},"events":{events},'
-        f'"hands_total":{total}{sent_hands}}}'
+        f'"hands_total":{total}{sent_hands}{take_back}}}'
     )

@@ -37,6 +37,7 @@ import hashlib
 import logging
 import random
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,11 +50,12 @@ from app.live.bot_pool import BotPool
 from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
 from app.live.pubsub import PubSub
 from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.metrics import Metrics
 from app.races import log_commit_failure
 from app.rematch import DealPlan
 from app.store.db import Database
 from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
-from engine import CHANCE, Game, IllegalAction, Match, get_game
+from engine import CHANCE, TAKE_BACK, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
 
@@ -76,12 +78,15 @@ __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "Table", "Tabl
 
 
 class ActionRejected(Exception):
-    """An action refused with a WebSocket error code: stale, illegal, malformed or forbidden."""
+    """An action refused with a WebSocket error code: stale, illegal, malformed, forbidden or
+    take_back_refused; `ja` is the reason in Japanese where there is one."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, ja: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.ja = ja
+
 
 
 @dataclass(slots=True)
@@ -142,6 +147,8 @@ class LiveMatch:
     deals: DealPlan | None = None
     # The room's turn timer in seconds (None: off); settings change only between matches.
     turn_timer: int | None = None
+    # The room's take-back setting ("off" or "until_next"), fixed while the match runs.
+    take_backs: str = "until_next"
     # Another process announced a seat change: `controllers` must be read again before use.
     seats_stale: bool = False
 
@@ -212,7 +219,7 @@ class LiveMatch:
         snapshot = self.snapshot
         if snapshot is None or snapshot.version != self.version:
             previous = snapshot
-            snapshot = self.snapshot = Snapshot(version=self.version)
+            snapshot = self.snapshot = Snapshot(version=self.version, take_back=self.take_back_seat())
             if previous is not None:
                 for seat in previous.seats:
                     self._build(snapshot, seat)
@@ -220,6 +227,18 @@ class LiveMatch:
             if seat not in snapshot.seats:
                 self._build(snapshot, seat)
         return snapshot
+
+    def take_back_seat(self) -> int | None:
+        """The seat whose person may take back the last action now (the engine's check is cheap:
+        no replay), or None."""
+        match = self.match
+        if self.take_backs != "until_next" or self.finished or not match.log:
+            return None
+        seat = match.log[-1][0]
+        controller = self.controllers.get(seat)
+        if controller is None or controller.kind != "person" or match.take_back_refusal(seat) is not None:
+            return None
+        return int(seat)
 
     def _build(self, snapshot: Snapshot, seat: int | None) -> None:
         legal = self.legal(seat) if seat is not None else []
@@ -255,6 +274,16 @@ class LiveMatch:
         return state_message(
             self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands
         )
+
+
+def _check_fields(match_id: Any, seat: Any, version: Any) -> None:
+    """A person's message names a match, a seat and the version it answers, as integers."""
+    if not isinstance(match_id, int) or isinstance(match_id, bool):
+        raise ActionRejected("malformed", "'match_id' must be the id of the match you were sent")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ActionRejected("malformed", "'seat' must be a seat number")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ActionRejected("malformed", "'version' must be the state version you saw")
 
 
 def final_ranks(match: Match) -> list[int]:
@@ -362,6 +391,8 @@ class TableService:
         self.clock: Any = None
         """app/live/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
         self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
+        self.metrics: Metrics | None = None
+        """app/metrics.py, once the app has made it: commits, state builds, bot decisions."""
 
     # ---- cache --------------------------------------------------------------------------------
     def table(self, match_id: int) -> Table:
@@ -408,6 +439,7 @@ class TableService:
             finished=stored.finished,
             deals=deals,
             turn_timer=stored.turn_timer,
+            take_backs=stored.take_backs,
         )
         table.live = live
         return live
@@ -487,6 +519,7 @@ class TableService:
         same_deals_as: int | None = None,
         rotate: bool = False,
         turn_timer: int | None = None,
+        take_backs: str = "until_next",
     ) -> LiveMatch:
         """Create a match for the room's current seating inside the caller's transaction, with its
         opening chance actions logged (from match `same_deals_as`, when given). The caller
@@ -508,6 +541,7 @@ class TableService:
             finished=False,
             deals=deals,
             turn_timer=turn_timer,
+            take_backs=take_backs,
         )
         live.note_events(events)
         return live
@@ -523,6 +557,8 @@ class TableService:
                 if old.idle:
                     del self._tables[old.match_id]
         self.table(live.match_id).live = live
+        if self.metrics is not None:  # the opening chance actions, committed with the match
+            self.metrics.committed_actions.inc(live.version)
         await self.publish_state(live.match_id)
         await self._turns_changed(live, -1)
         self.kick(live.match_id)
@@ -533,14 +569,73 @@ class TableService:
     ) -> None:
         """A person's action from the WebSocket (for a match of `room_id`, when given); raises
         ActionRejected and changes nothing if refused."""
-        if not isinstance(match_id, int) or isinstance(match_id, bool):
-            raise ActionRejected("malformed", "'match_id' must be the id of the match you were sent")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ActionRejected("malformed", "'seat' must be a seat number")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise ActionRejected("malformed", "'version' must be the state version you saw")
+        _check_fields(match_id, seat, version)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
+        if action["type"] == TAKE_BACK:
+            raise ActionRejected("malformed", "a take-back is its own message: {\"type\": \"take_back\", …}")
+        async with self._person_turn(match_id, person_id, seat, room_id) as live:
+            if not live.saw_current_options(seat, version):
+                raise ActionRejected(
+                    "stale", f"the table moved on (version {live.version}, you sent {version}); try again"
+                )
+            await self._apply_and_commit(live, seat, action)
+        await self.publish_state(match_id)
+        self.kick(match_id)
+
+    async def take_back(
+        self, match_id: Any, person_id: int, seat: Any, version: Any, room_id: int | None = None
+    ) -> None:
+        """A person takes back their seat's last action, the one that made `version`: committed
+        as a log entry through the same version check as any action (so of a take-back and the
+        next action racing, on any processes, exactly one wins). Raises ActionRejected
+        ("take_back_refused" with the reason in both languages) and changes nothing if refused."""
+        _check_fields(match_id, seat, version)
+        try:
+            await self._take_back(match_id, person_id, seat, version, room_id)
+        except ActionRejected as refused:
+            if refused.code != "illegal":  # forbidden and malformed keep their codes
+                raise
+            raise ActionRejected("take_back_refused", refused.message, refused.ja) from None
+        await self.publish_state(match_id)
+        self.kick(match_id)
+
+    async def _take_back(
+        self, match_id: int, person_id: int, seat: int, version: int, room_id: int | None
+    ) -> None:
+        async with self._person_turn(match_id, person_id, seat, room_id) as live:
+            if live.take_backs != "until_next":
+                raise ActionRejected(
+                    "take_back_refused",
+                    "this room does not allow take-backs",
+                    "この部屋では待ったはできません",
+                )
+            if version != live.version:
+                raise ActionRejected(
+                    "take_back_refused",
+                    "the table has moved on since that action; it can no longer be taken back",
+                    "その後に場が進んだため、もう取り消せません",
+                )
+            refusal = live.match.take_back_refusal(seat)
+            if refusal is not None:
+                raise ActionRejected("take_back_refused", refusal.reason, refusal.ja)
+            try:
+                await self._apply_and_commit(live, seat, {"type": TAKE_BACK})
+            except ActionRejected as lost:
+                if lost.code != "stale":
+                    raise
+                raise ActionRejected(
+                    "take_back_refused",
+                    "someone acted first; the action can no longer be taken back",
+                    "先に他の人が行動したため、取り消せませんでした",
+                ) from None
+
+    @contextlib.asynccontextmanager
+    async def _person_turn(
+        self, match_id: int, person_id: int, seat: int, room_id: int | None
+    ) -> AsyncIterator[LiveMatch]:
+        """The match's lock and live match, once the sender is known to hold `seat` of this
+        running match of `room_id` (ActionRejected otherwise)."""
         if room_id is not None and self.live(match_id) is None:
             # Before any lock or replay: match ids are sequential, so an outsider naming them one
             # by one must not make this process load (and keep) every match ever played.
@@ -557,13 +652,7 @@ class TableService:
                 raise ActionRejected("forbidden", f"you do not hold seat {seat}")
             if live.finished:
                 raise ActionRejected("illegal", "the match is over")
-            if not live.saw_current_options(seat, version):
-                raise ActionRejected(
-                    "stale", f"the table moved on (version {live.version}, you sent {version}); try again"
-                )
-            await self._apply_and_commit(live, seat, action)
-        await self.publish_state(match_id)
-        self.kick(match_id)
+            yield live
 
     async def _check_room(self, match_id: int, room_id: int) -> None:
         """Refuse an action naming a match of another room (or none) from one small read."""
@@ -593,6 +682,7 @@ class TableService:
     async def _commit_or_forget(
         self, live: LiveMatch, before: int, events: list[dict[str, Any]], refusal: str
     ) -> None:
+        started = time.perf_counter()
         try:
             await self._commit(live, before)
         except SeatNotHeld:
@@ -605,10 +695,14 @@ class TableService:
             log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
+        committed = time.perf_counter()
         live.committed = live.version
         live.note_events(events)
         live.note_options()
         live.current_snapshot()  # rebuild what readers of the last version look at, once
+        if self.metrics is not None:
+            built = time.perf_counter()
+            self.metrics.committed(live.version - before, committed - started, built - committed)
         await self._turns_changed(live, before)
 
     async def _turns_changed(self, live: LiveMatch, before: int) -> None:
@@ -770,8 +864,11 @@ class TableService:
                 live.busy = False
         started = time.perf_counter()
         action = self._bot_action(live, seat, rng)
-        if time.perf_counter() - started > SLOW_BOT_SECONDS:
+        seconds = time.perf_counter() - started
+        if seconds > SLOW_BOT_SECONDS:
             self._slow_bots.add(live.game.id)
+        if self.metrics is not None:
+            self.metrics.bot_decided("basic", seconds)
         return action
 
     def _searches(self, live: LiveMatch, seat: int) -> bool:
@@ -820,6 +917,8 @@ class TableService:
                         thinking = self.bots.decide(match_id, live.match, seat, seed)
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
+                if action is not None and self.metrics is not None:
+                    self.metrics.bot_decided("strong", loop.time() - started)
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:

@@ -37,6 +37,10 @@ TurnTimer = Annotated[int, Field(strict=True, ge=TURN_TIMER_MIN, le=TURN_TIMER_M
 """Seconds a person's turn may last before a bot plays that move for them."""
 
 
+TakeBacks = Literal["off", "until_next"]
+"""Whether a person may take back their own last action until someone acts."""
+
+
 class CreateRoomBody(BaseModel):
     game_id: str = Field(max_length=64)
     seats: SeatCount | None = None
@@ -46,6 +50,7 @@ class CreateRoomBody(BaseModel):
     name: str | None = Field(default=None, max_length=500)
     away_grace: AwayGrace = AWAY_GRACE_DEFAULT
     turn_timer: TurnTimer | None = None
+    take_backs: TakeBacks = "until_next"
 
 
 class PatchRoomBody(BaseModel):
@@ -59,6 +64,7 @@ class PatchRoomBody(BaseModel):
     # Between matches only (a running match keeps the deadlines it started with).
     away_grace: AwayGrace | None = None
     turn_timer: TurnTimer | None = None
+    take_backs: TakeBacks | None = None
 
 
 class StartBody(BaseModel):
@@ -105,6 +111,7 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
             body.name,
             body.away_grace,
             body.turn_timer,
+            body.take_backs,
         )
     return await _room_answer(services, code, person.id)
 
@@ -126,8 +133,8 @@ async def get_room(code: Code, request: Request) -> dict:
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
 async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
-    """Host only. Seat count, options, `away_grace` and `turn_timer` change between matches; the
-    name at any time."""
+    """Host only. Seat count, options, `away_grace`, `turn_timer` and `take_backs` change between
+    matches; the name at any time."""
     services = get_services(request)
     sent = body.model_fields_set
     async with services.db.session() as session:
@@ -137,7 +144,11 @@ async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: 
             person.id,
             seats=body.seats,
             options=body.options,
-            **{key: getattr(body, key) for key in ("name", "away_grace", "turn_timer") if key in sent},
+            **{
+                key: getattr(body, key)
+                for key in ("name", "away_grace", "turn_timer", "take_backs")
+                if key in sent
+            },
         )
     await _announce(services, room_id)
     return await _room_answer(services, code, person.id)
@@ -202,6 +213,7 @@ async def start(code: Code, request: Request, person: SignedIn, body: StartBody 
             body.same_deals_as,
             body.rotate,
             turn_timer=ready.turn_timer,
+            take_backs=ready.take_backs,
         )
     await services.tables.activate(live)
     await _announce(services, ready.room_id)

@@ -50,6 +50,7 @@ ERROR_JA = {
     "illegal": "その手は出せません",
     "malformed": "メッセージの形式が正しくありません",
     "forbidden": "その操作はできません",
+    "take_back_refused": "その手は取り消せません",
 }
 
 
@@ -253,6 +254,7 @@ class RoomConnection:
                     await self.send_room(heard_at)
             elif kind == bus.STATE:
                 await self.send_state(int(message["match_id"]), message.get("version"))
+                self.services.metrics.fanout_seconds.observe(asyncio.get_running_loop().time() - heard_at)
             elif kind == bus.CHAT:
                 await self.send({"type": "chat", "message": message["message"]})
             elif kind == bus.TIMERS:
@@ -287,11 +289,14 @@ class RoomConnection:
             await self.send({"type": "pong"})
         elif kind == "action":
             await self.act(message)
+        elif kind == "take_back":
+            await self.act(message, take_back=True)
         elif kind == "chat":
             await self.chat(message)
         else:
             await self.error(
-                "malformed", f"unknown message type {kind!r}; expected 'action', 'chat' or 'ping'"
+                "malformed",
+                f"unknown message type {kind!r}; expected 'action', 'take_back', 'chat' or 'ping'",
             )
 
     async def chat(self, message: dict[str, Any]) -> None:
@@ -305,24 +310,25 @@ class RoomConnection:
             return
         await self.services.pubsub.publish(bus.room_channel(self.room_id), bus.chat_line(line))
 
-    async def act(self, message: dict[str, Any]) -> None:
-        """An action for the match named in the message (or, from older clients, the newest
-        match this socket was sent); no database lookup happens before the table's lock."""
+    async def act(self, message: dict[str, Any], take_back: bool = False) -> None:
+        """An action (or, with `take_back`, taking back the seat's last one) for the match named
+        in the message (or, from older clients, the newest match this socket was sent); no
+        database lookup happens before the table's lock."""
         match_id = message.get("match_id", self.match_id)
         if match_id is None:
             await self.error("illegal", "no match has started in this room")
             return
+        tables = self.services.tables
+        seat, version = message.get("seat"), message.get("version")
         try:
-            await self.services.tables.submit(
-                match_id,
-                self.person_id,
-                message.get("seat"),
-                message.get("version"),
-                message.get("action"),
-                room_id=self.room_id,
-            )
+            if take_back:
+                await tables.take_back(match_id, self.person_id, seat, version, room_id=self.room_id)
+            else:
+                await tables.submit(
+                    match_id, self.person_id, seat, version, message.get("action"), room_id=self.room_id
+                )
         except ActionRejected as rejected:
-            await self.error(rejected.code, rejected.message)
+            await self.error(rejected.code, rejected.message, rejected.ja)
             if rejected.code == "stale" and isinstance(match_id, int):
                 self.readers.pop(match_id, None)  # send the whole state again
                 await self.send_state(match_id)

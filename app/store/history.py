@@ -19,10 +19,19 @@ from app.errors import Conflict, Forbidden, NotFound
 from app.rematch import MAX_COMPARED_REMATCHES, compare_hands, fresh_hands_of, seat_map
 from app.room_names import room_display_name
 from app.store.matches import MatchStore, StoredMatch, match_log
-from app.store.models import HandResult, MatchResult, MatchRow, MatchSeat, Membership, Person, Room
+from app.store.models import (
+    HandResult,
+    MatchAction,
+    MatchResult,
+    MatchRow,
+    MatchSeat,
+    Membership,
+    Person,
+    Room,
+)
 from app.store.people import BOT_NAME, names_of, seat_name
 from app.store.rooms import is_member
-from engine import GAMES, Game
+from engine import GAMES, TAKE_BACK, Game
 
 
 async def match_seats(session: AsyncSession, match_id: int) -> list[dict[str, Any]]:
@@ -144,6 +153,7 @@ async def match_detail(session: AsyncSession, match_id: int, person_id: int) -> 
     results = await _final_rows(session, match_id, MatchResult.rank)
     names = {s["person_id"]: s["name"] for s in seats if s["person_id"] is not None}
     seat_kind = {s["n"]: s["kind"] for s in seats}
+    taken_back = await _take_backs(session, match_id)
     totals = [0.0] * row.players
     table = []
     for hand in hands:
@@ -170,7 +180,7 @@ async def match_detail(session: AsyncSession, match_id: int, person_id: int) -> 
         "version": row.version,
         "created_at": row.created_at.isoformat(),
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
-        "seats": seats,
+        "seats": [{**seat, "take_backs": taken_back.get(seat["n"], 0)} for seat in seats],
         "hands": table,
         "totals": totals,
         "ranking": [
@@ -184,6 +194,16 @@ async def match_detail(session: AsyncSession, match_id: int, person_id: int) -> 
             for r in results
         ],
     }
+
+
+async def _take_backs(session: AsyncSession, match_id: int) -> dict[int, int]:
+    """How many actions each seat took back in this match (its take-back log entries)."""
+    rows = await session.execute(
+        select(MatchAction.seat, func.count())
+        .where(MatchAction.match_id == match_id, MatchAction.action["type"].astext == TAKE_BACK)
+        .group_by(MatchAction.seat)
+    )
+    return {seat: count for seat, count in rows}
 
 
 def _rank_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

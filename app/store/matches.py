@@ -107,6 +107,8 @@ class StoredMatch:
     rotate_deals: bool = False
     turn_timer: int | None = None
     """The room's turn timer in seconds (None: off); see app/live/deadlines.py."""
+    take_backs: str = "until_next"
+    """The room's take-back setting ("off" or "until_next"), fixed while a match runs."""
 
 
 @dataclass
@@ -187,7 +189,11 @@ class MatchStore:
                 select(func.count()).select_from(HANDS).where(HANDS.c.match_id == match_id)
             )
             controllers = await self._controllers(conn, row.room_id)
-            turn_timer = await conn.scalar(select(ROOMS.c.turn_timer).where(ROOMS.c.id == row.room_id))
+            settings = (
+                await conn.execute(
+                    select(ROOMS.c.turn_timer, ROOMS.c.take_backs).where(ROOMS.c.id == row.room_id)
+                )
+            ).one()
             await conn.rollback()
         return StoredMatch(
             match_id=match_id,
@@ -201,7 +207,8 @@ class MatchStore:
             controllers=controllers,
             same_deals_as=row.same_deals_as,
             rotate_deals=bool(row.rotate_deals),
-            turn_timer=turn_timer,
+            turn_timer=settings.turn_timer,
+            take_backs=settings.take_backs,
         )
 
     async def version(self, match_id: int) -> int:

@@ -94,6 +94,7 @@ class Room(Base):
     __table_args__ = (
         CheckConstraint("away_grace BETWEEN 10 AND 600", name="room_away_grace"),
         CheckConstraint("turn_timer IS NULL OR turn_timer BETWEEN 15 AND 600", name="room_turn_timer"),
+        CheckConstraint("take_backs IN ('off', 'until_next')", name="room_take_backs"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
@@ -111,6 +112,10 @@ class Room(Base):
     """Seconds a seated person may be disconnected while the table waits before a bot plays for them."""
     turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
+    take_backs: Mapped[str] = mapped_column(
+        String(16), server_default=text("'until_next'"), default="until_next"
+    )
+    """"until_next": a person may take back their last action until someone acts; "off": never."""
 
 
 class Membership(Base):

@@ -255,6 +255,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     ]
     answer["away_grace"] = room.away_grace
     answer["turn_timer"] = room.turn_timer
+    answer["take_backs"] = room.take_backs
     answer["timers"] = await presence.timers(session, room.id)
     return answer
 
@@ -278,6 +279,15 @@ async def invitation_json(session: AsyncSession, code: str) -> dict[str, Any]:
 
 
 # ---- changing ----------------------------------------------------------------------------------------
+TAKE_BACKS = ("off", "until_next")
+"""The take-back settings: never, or a person's own last action until someone acts."""
+TABLE_MANNERS_JA = {
+    "away_grace": "離席の猶予",
+    "turn_timer": "手番の制限時間",
+    "take_backs": "待った（手の取り消し）",
+}
+"""The room settings a running match holds fixed, by their Japanese names (for the refusal)."""
+
 async def create_room(
     session: AsyncSession,
     host_id: int,
@@ -288,6 +298,7 @@ async def create_room(
     name: str | None,
     away_grace: int,
     turn_timer: int | None,
+    take_backs: str = "until_next",
 ) -> str:
     """A new room whose host (and first member) is `host_id`; returns its invite code. A preset's
     options and seat count apply under the host's own choices; `name` None: the default name."""
@@ -312,6 +323,7 @@ async def create_room(
         name=name,
         away_grace=away_grace,
         turn_timer=turn_timer,
+        take_backs=take_backs,
     )
     session.add(room)
     await session.flush()
@@ -329,19 +341,21 @@ async def change_settings(
     name: str | None = UNSET,
     away_grace: int | None = UNSET,
     turn_timer: int | None = UNSET,
+    take_backs: str | None = UNSET,
 ) -> int:
-    """The host changes the room (only what is given): seat count, options, `away_grace` and
-    `turn_timer` between matches, the name (None: the default) at any time. Returns the room's id."""
+    """The host changes the room (only what is given): seat count, options, `away_grace`,
+    `turn_timer` and `take_backs` between matches, the name (None: the default) at any time.
+    Returns the room's id."""
     room = await room_by_code(session, code, lock=True)
     _host_only(room, host_id)
-    timing = [
-        key for key, value in (("away_grace", away_grace), ("turn_timer", turn_timer)) if value is not UNSET
-    ]
+    given = {"away_grace": away_grace, "turn_timer": turn_timer, "take_backs": take_backs}
+    timing = sorted(key for key, value in given.items() if value is not UNSET)
     if timing:
         if await MatchStore.running_match(session, room.id) is not None:
             raise Conflict(
-                f"a match is running; {' and '.join(sorted(timing))} can be changed between matches",
-                "対戦中は離席の猶予と手番の制限時間を変えられません。対戦が終わってから変更してください",
+                f"a match is running; {' and '.join(timing)} can be changed between matches",
+                f"対戦中は{'・'.join(TABLE_MANNERS_JA[key] for key in timing)}を変えられません。"
+                "対戦が終わってから変更してください",
             )
         if away_grace is not UNSET:
             if away_grace is None:
@@ -352,6 +366,12 @@ async def change_settings(
             room.away_grace = away_grace
         if turn_timer is not UNSET:
             room.turn_timer = turn_timer
+        if take_backs is not UNSET:
+            if take_backs not in TAKE_BACKS:
+                raise Invalid(
+                    "take_backs must be 'off' or 'until_next'", "待ったの設定は off か until_next です"
+                )
+            room.take_backs = take_backs
     if seats is not None or options is not None:
         if await MatchStore.running_match(session, room.id) is not None:
             raise Conflict("a match is running; change the table after it ends", "対戦中は変更できません")
@@ -474,6 +494,7 @@ class Start:
     players: int
     options: dict[str, Any]
     turn_timer: int | None
+    take_backs: str
 
 
 async def ready_to_start(session: AsyncSession, code: str, host_id: int, same_deals_as: int | None) -> Start:
@@ -495,7 +516,7 @@ async def ready_to_start(session: AsyncSession, code: str, host_id: int, same_de
     if same_deals_as is not None:
         await _check_same_deals(session, room, host_id, same_deals_as)
     options = effective_options(game, room.seat_count, room.options)
-    return Start(room.id, game.id, room.seat_count, options, room.turn_timer)
+    return Start(room.id, game.id, room.seat_count, options, room.turn_timer, room.take_backs)
 
 
 async def _check_same_deals(session: AsyncSession, room: Room, person_id: int, source_id: int) -> None:

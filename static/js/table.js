@@ -76,6 +76,7 @@ import { cardBack, cardEl, deckForGame, describeCard, sortCards, suitName } from
 import { setTurnMark } from "./title.js";
 import { FocusKeeper } from "./focus.js";
 import { announce } from "./announce.js";
+import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
 
 const pluginCache = new Map();
 
@@ -295,6 +296,7 @@ export class Table {
       cancelAnimationFrame(resizeFrame);
       resizeFrame = requestAnimationFrame(() => this.render());
     }, { signal: windowListeners.signal });
+    listenForUndoKey(this, windowListeners.signal);
   }
 
   setRoom(room) {
@@ -469,6 +471,8 @@ export class Table {
         this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
       } else if (event.type === "trick") {
         this.log.entries.push({ kind: "trick", winner: event.winner });
+      } else if (event.type === "take_back") {
+        this.log.entries.push(takeBackLogEntry(event));
       }
     }
   }
@@ -695,6 +699,7 @@ export class Table {
       }, turn),
       h("span", { class: "table-hand-no" }, handNo),
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
+      takeBackButton(this),
       this.connectionBadge(),
       h("span", { class: "table-tools" },
         h("button", { type: "button", class: "small", "data-testid": "open-log", onclick: () => {

@@ -227,8 +227,21 @@ class FairyFiveHundredMatch(Match):
         "discard": "_apply_discard",
         "play": "_apply_play",
     }
+    FACE_DOWN_ACTIONS = frozenset({"discard"})
     options: FairyFiveHundredOptions
     hand: HandState | None
+
+    def _secrets(self) -> int:
+        """Take-backs (`Match._secrets`): the kitty taken, a lieutenant revealed by a classical
+        call (not by playing the named card: that card is seen anyway), an open misère's hand
+        laid down."""
+        hand = self.hand
+        if hand is None:
+            return 0
+        bid = hand.bid
+        open_hand = self.phase == "play" and hand.kind == "misere" and bid is not None and bid.is_open
+        named = len(hand.revealed) if self.options.classical else 0
+        return len(hand.kitty) + 100 * named + (10_000 if open_hand else 0)
 
     def _setup(self) -> None:
         self.cards, self.card_index = _card_tables(self.players)  # shared by every match: only read

@@ -411,6 +411,11 @@ class FamiliaMatch(Match):
     PHASES = {"crest": "_apply_crest", "deal": "_apply_shuffle", "pile": "_apply_pile", "play": "_apply_play"}
     """One match of Familia: a sequence of hands (games) of 1–3 deals each."""
 
+    def _secrets(self) -> int:
+        """Take-backs (`Match._secrets`): turning a face card, or drawing from the draw pile
+        (which shows the card under its top one)."""
+        return len(self.draw_pile) + len(self.black) + len(self.red)
+
     table: Table
 
     def _setup(self) -> None:

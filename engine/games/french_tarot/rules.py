@@ -311,6 +311,20 @@ class FrenchTarotMatch(Match):
         "play": "_apply_play",
     }
     """One match of French Tarot: a sequence of hands with cumulative scores."""
+    FACE_DOWN_ACTIONS = frozenset({"discard"})
+
+    def _secrets(self) -> int:
+        """Take-backs (`Match._secrets`): the dog turned over."""
+        hand = self.hand
+        return 1 if hand is not None and hand.dog_shown else 0
+
+    def _take_back_hook(self, seat: int, action: Action) -> IllegalAction | None:
+        """A poignée or petit sec showed trumps that were hidden in the hand."""
+        if action["type"] == "declare" and action.get("what") != "slam":
+            return IllegalAction(
+                "cards shown in a declaration cannot be taken back", "宣言で見せた札は取り消せません"
+            )
+        return None
 
     phase: str
     dealer: int

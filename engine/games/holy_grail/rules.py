@@ -103,6 +103,11 @@ class HandState:
 
 class HolyGrailMatch(Match):
     PHASES = {"order": "_apply_order", "deal": "_apply_shuffle", "play": "_apply_play"}
+
+    def _secrets(self) -> int:
+        """Take-backs (`Match._secrets`): a dealing round from the stock shows its cards."""
+        hand_state = self.hand
+        return len(hand_state.stock) if hand_state is not None else 0
     first_player: int | None
     hand_no: int
     hand: HandState | None

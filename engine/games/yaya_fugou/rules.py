@@ -184,6 +184,7 @@ class HandState:
 
 class YayaFugouMatch(Match):
     PHASES = {"deal": "_apply_shuffle", "exchange": "_apply_give", "play": "_apply_turn"}
+    FACE_DOWN_ACTIONS = frozenset({"give"})
     options: YayaFugouOptions
     hand: HandState | None
     titles: list[str] | None

@@ -7,6 +7,7 @@ import { cardEl } from "../cards.js";
 import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
 import { formatDate } from "./boards.js";
 import { ChatPanel } from "../chat.js";
+import { takeBackCounts } from "../takeback.js";
 import { matchTitle, roomName, setTabTitle } from "./names.js";
 
 export async function matchPage(id) {
@@ -41,6 +42,7 @@ export async function matchPage(id) {
     (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
+    takeBackCounts(seats, seatName),
     h("h2", null, t("match.hands")),
     h("div", { class: "table-scroll" }, h("table", { class: "score-table stacks", "data-testid": "match-hands" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),

@@ -10,6 +10,7 @@ import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
 import { Table, loadPlugin, separatePlays } from "../table.js";
 import { cardEl, describeCard, suitName } from "../cards.js";
+import { markUndone, takenBackText } from "../takeback.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
 import { matchTitle, setTabTitle } from "./names.js";
 import { expandSteps } from "../wire.js";
@@ -57,6 +58,7 @@ addStrings({
     "replay.pile.red": "red",
     "replay.crest": "{name} picks {suit} as the crest.",
     "replay.other": "{name}: {what}.",
+    "replay.took_back": "{name} took back {what}.",
     "replay.unseen.stock": "Stock (to be dealt)",
     "replay.unseen.aside": "Set aside, unseen",
     "replay.unseen.kitty": "Kitty",
@@ -113,6 +115,7 @@ addStrings({
     "replay.pile.red": "赤",
     "replay.crest": "{name}が家紋に{suit}を選びました。",
     "replay.other": "{name}：{what}。",
+    "replay.took_back": "{name}が{what}を取り消しました（待った）。",
     "replay.unseen.stock": "山札（これから配られる札）",
     "replay.unseen.aside": "除外された札（非公開）",
     "replay.unseen.kitty": "キティ",
@@ -186,6 +189,8 @@ export function describeStep(step, before, table) {
       if (action.what === "petit_sec") return t("replay.petit_sec", { name });
       if (action.what === "poignee") return t("replay.poignee", { name, cards: cards(action.cards) });
       break;
+    case "take_back":
+      return t("replay.took_back", { name, what: takenBackText(step.undone, cards) });
     case "choose":
       if (action.pile) return t("replay.pile", { name, pile: t(`replay.pile.${action.pile}`) });
       if (action.crest) return t("replay.crest", { name, suit: suitName(action.crest, deck) });
@@ -223,7 +228,7 @@ export async function replayPage(id) {
     return;
   }
   const plugin = await loadPlugin(replay.game_id);
-  const steps = expandSteps(replay);
+  const steps = markUndone(expandSteps(replay));
   if (!steps.length) {
     replace(main, h("p", { class: "muted" }, t("replay.empty")));
     return;

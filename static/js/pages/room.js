@@ -133,7 +133,10 @@ export function roomPage(code) {
     } else if (message.type === "timers") {
       page.table.setTimers(message);
     } else if (message.type === "error") {
-      const key = { stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden" }[message.code];
+      const key = {
+        stale: "error.stale", illegal: "error.illegal", malformed: "error.malformed", forbidden: "error.forbidden",
+        take_back_refused: "error.take_back_refused",
+      }[message.code];
       // The server words the reason in English; its Japanese line is the general kind of error.
       let text = key ? t(key, { message: message.message }) : message.message;
       if (lang() === "ja" && message.messages && message.messages.ja && message.code !== "stale") {
@@ -478,6 +481,7 @@ export function roomPage(code) {
         const body = {};
         if (values.away_grace !== room.away_grace) body.away_grace = values.away_grace;
         if (values.turn_timer !== room.turn_timer) body.turn_timer = values.turn_timer;
+        if (values.take_backs !== room.take_backs) body.take_backs = values.take_backs;
         try {
           const saved = await patch(`/api/rooms/${code}`, body);
           page.timingStatus = { text: t("room.timing.saved"), error: false };
