@@ -490,7 +490,11 @@ export class Table {
         const cards = (entry.cards || []).map((code) => describeCard(code, this.plugin.deck).label).join(", ");
         if (entry.kind === "play") parts.push(t("announce.play", { name, cards }));
         else if (entry.kind === "trick") parts.push(t("announce.trick", { name: this.seatName(entry.winner, true) }));
-        else if (entry.text) parts.push(name ? t("announce.note", { name, text: entry.text }) : entry.text);
+        else if (entry.text) {
+          // A bid, a pass, a take-back ("took back" and the cards): said with its cards, if any.
+          const text = cards ? `${entry.text} ${cards}` : entry.text;
+          parts.push(name ? t("announce.note", { name, text }) : text);
+        }
       }
     }
     if (resultOpened) {
