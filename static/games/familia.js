@@ -572,7 +572,7 @@ export default {
     const rows = details.players || [];
     const teams = details.teams || [];
     const teamPlay = teams.some((team) => team.seats.length > 1);
-    container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table fam-result", "data-testid": "familia-result" },
+    container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table fam-result stacks", "data-testid": "familia-result" },
       h("thead", null, h("tr", null, ["player", "role", "won", "roles", "singles", "zero_sum", "misere", "points"]
         .map((key) => h("th", { class: ["zero_sum", "misere", "points"].includes(key) ? "num" : null }, ctx.t(`${P}col.${key}`))))),
       // Each cell names its column (data-label), so a phone can stack a row's cells under each other.
@@ -586,15 +586,16 @@ export default {
         h("td", { class: "num", "data-label": ctx.t(`${P}col.zero_sum`) }, row.zero_sum_bonus ? formatScore(row.zero_sum_bonus) : "–"),
         h("td", { class: "num", "data-label": ctx.t(`${P}col.misere`) }, row.misere_bonus ? formatScore(row.misere_bonus) : "–"),
         h("td", { class: "num strong", "data-label": ctx.t(`${P}col.points`) }, formatScore(row.total))))))));
-    container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "familia-ranking" },
+    const label = (key) => ctx.t(`${P}col.${key}`);
+    container.append(h("div", { class: "table-scroll" }, h("table", { class: "score-table stacks", "data-testid": "familia-ranking" },
       h("thead", null, h("tr", null, ["place", "team", "points", "face_cards", "face_points"]
-        .map((key) => h("th", { class: key === "team" ? null : "num" }, ctx.t(`${P}col.${key}`))))),
+        .map((key) => h("th", { class: key === "team" ? null : "num" }, label(key))))),
       h("tbody", null, [...teams].sort((a, b) => a.place - b.place).map((team) => h("tr", null,
-        h("td", { class: "num strong" }, String(team.place)),
-        h("td", null, team.seats.map((s) => ctx.seatName(s)).join(" + ")),
-        h("td", { class: "num" }, formatScore(team.points)),
-        h("td", { class: "num" }, String(team.face_cards)),
-        h("td", { class: "num" }, String(team.face_points))))))),
+        h("td", { class: "num strong", "data-label": label("place") }, String(team.place)),
+        h("td", { "data-label": label("team") }, team.seats.map((s) => ctx.seatName(s)).join(" + ")),
+        h("td", { class: "num", "data-label": label("points") }, formatScore(team.points)),
+        h("td", { class: "num", "data-label": label("face_cards") }, String(team.face_cards)),
+        h("td", { class: "num", "data-label": label("face_points") }, String(team.face_points))))))),
     h("p", { class: "help" }, ctx.t(`${P}tiebreak`)));
   },
 };

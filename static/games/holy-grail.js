@@ -151,7 +151,7 @@ export default {
       h("td", { class: "num", "data-label": label("diff") }, details.points ? formatScore(details.points[seat] - base) : ""),
       h("td", { class: "num strong", "data-label": label("score") }, formatScore(score))));
     container.append(
-      h("div", { class: "table-scroll" }, h("table", { class: "score-table hg-result", "data-testid": "hg-result" },
+      h("div", { class: "table-scroll" }, h("table", { class: "score-table hg-result stacks", "data-testid": "hg-result" },
         h("thead", null, h("tr", null,
           ["player", "hearts", "points", "base", "diff", "score"].map((key) => h("th", null, label(key))))),
         h("tbody", null, rows))),

@@ -64,7 +64,7 @@ export function startAccessibility() {
   const schedule = () => {
     if (frame === null) frame = requestAnimationFrame(update);
   };
+  // No resize listener of its own: a new width redraws the table, which this observer sees.
   new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true, characterData: true });
-  window.addEventListener("resize", schedule);
   update();
 }

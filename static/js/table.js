@@ -608,7 +608,11 @@ export class Table {
         const cards = (entry.cards || []).map((code) => describeCard(code, this.plugin.deck).label).join(", ");
         if (entry.kind === "play") parts.push(t("announce.play", { name, cards }));
         else if (entry.kind === "trick") parts.push(t("announce.trick", { name: this.seatName(entry.winner, true) }));
-        else if (entry.text) parts.push(name ? t("announce.note", { name, text: entry.text }) : entry.text);
+        else if (entry.text) {
+          // A bid, a pass, a take-back ("took back" and the cards): said with its cards, if any.
+          const text = cards ? `${entry.text} ${cards}` : entry.text;
+          parts.push(name ? t("announce.note", { name, text }) : text);
+        }
       }
     }
     if (resultOpened) {
@@ -955,14 +959,19 @@ export class Table {
     const count = view.hand_counts ? view.hand_counts[n] : null;
     const badges = this.plugin.seatBadges ? this.plugin.seatBadges(n, ctx) : null;
     const score = view.scores ? view.scores[n] : 0;
+    // Read by a screen reader as one group named after the seat (and whether it is to play);
+    // the dot and the dealer chip are pictures with names, the countdown a timer.
     return h("div", {
       class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer", away && "away"],
       dataset: { seat: String(n) },
+      role: "group",
+      "aria-label": toAct.includes(n) && view.phase !== "match_over" ? t("a11y.seat.to_act", { name: this.seatName(n) }) : this.seatName(n),
     },
     h("div", { class: "seat-name" },
-      h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline") }),
+      h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline"),
+        role: "img", "aria-label": t(connected ? "conn.online" : "conn.offline") }),
       h("span", { class: "seat-label", title: `${t("common.seat", { n: n + 1 })}: ${this.seatName(n)}` }, this.seatName(n, true)),
-      view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer.chip")) : null),
+      view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer"), role: "img", "aria-label": t("table.dealer") }, t("table.dealer.chip")) : null),
     h("div", { class: "seat-meta" },
       h("span", { class: "seat-score", title: t("table.score") }, t("table.points", { n: formatScore(score) })),
       count !== null && count !== undefined ? h("span", { class: "seat-count" }, t("table.cards", { n: count })) : null,
@@ -970,7 +979,7 @@ export class Table {
         title: botPlays ? t("away.bot", { name: this.seatName(n, true) }) : t("conn.offline") },
       botPlays ? `${t("away.tag")} · ${t("common.bot")}` : t("away.tag")) : null,
       left !== null ? h("span", { class: ["seat-timer", left <= URGENT_SECONDS && "urgent"], "data-timer": String(n),
-        "data-testid": `timer-${n}`, title: t("timer.title") }, t("timer.seconds", { s: left })) : null),
+        "data-testid": `timer-${n}`, title: t("timer.title"), role: "timer", "aria-label": t("timer.title") }, t("timer.seconds", { s: left })) : null),
     badges ? h("div", { class: "seat-badges" }, badges) : null);
   }
 
@@ -1267,11 +1276,18 @@ export class Table {
       h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-result-title", "data-testid": "hand-result" },
         h("h2", { id: "hand-result-title" }, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
         h("div", { class: "dialog-body" },
-        h("div", { class: "table-scroll" }, h("table", { class: "score-table hand-score" },
-          h("thead", null, h("tr", null, h("td", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
-          h("tbody", null,
-            h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
-            h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),
+        h("div", { class: "table-scroll" }, window.innerWidth < 700
+          // A phone: one row per seat, so no column runs off the screen however many seats.
+          ? h("table", { class: "score-table hand-score by-seat" },
+            h("thead", null, h("tr", null, h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")),
+              h("th", { class: "num" }, t("table.total")))),
+            h("tbody", null, seats.map((n) => h("tr", null, h("th", null, this.seatName(n)),
+              h("td", { class: "num" }, formatScore(hand.scores[n])), h("td", { class: "num" }, formatScore(view.scores[n]))))))
+          : h("table", { class: "score-table hand-score" },
+            h("thead", null, h("tr", null, h("td", null, ""), seats.map((n) => h("th", { class: "num" }, this.seatName(n))))),
+            h("tbody", null,
+              h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
+              h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),
         details.childNodes.length ? details : null,
         matchOver ? this.finalRanking(view) : null,
         matchOver ? this.matchLinks() : null),

@@ -76,6 +76,16 @@
     .filter(shown).filter((el) => !el.closest('details:not([open]) > :not(summary)'));
   for (const el of controls) inView(el, 'control');
 
+  // Phones: nothing scrolls sideways, not even inside a box of its own (a wide result table).
+  if (minTap) {
+    for (const root of within) {
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        if (!/(auto|scroll)/.test(getComputedStyle(el).overflowX) || !shown(el)) continue;
+        if (el.scrollWidth > el.clientWidth + 1) problems.push(`scrolls sideways: ${name(el)} ${el.scrollWidth}px wide in ${el.clientWidth}px`);
+      }
+    }
+  }
+
   // Tap targets (phones): every enabled control, link and summary is at least minTap px both ways.
   // A checkbox or radio counts with its label; a card of a fanned row counts the strip that shows
   // (the next card covers the rest), which must be minFanTap px wide and minTap px tall.

@@ -12,7 +12,8 @@ it judges where the cards rest) and fails when:
   but each must keep a strip wide enough to read its corner;
 - a text is cut with an ellipsis (a seat name shortened to "…");
 - a table is wider than the screen without a scroll container of its own;
-- on a phone (a viewport under 700 px wide), a control, link or summary is smaller than 44x44 CSS
+- on a phone (a viewport under 700 px wide), any box scrolls sideways (a result table too);
+- on a phone, a control, link or summary is smaller than 44x44 CSS
   px to tap (WCAG 2.5.5's size; a card of a fanned hand counts the strip that shows, which must be
   24 px wide: WCAG 2.5.8's minimum, since a long hand cannot give each card 44 px on a phone).
 Each check also saves a screenshot (test-artifacts/, not committed).
@@ -43,6 +44,25 @@ BOX_JS = """(selector) => {
 TABLE_REQUIRED = ("[data-testid=hand]", "[data-testid=hand] .card", "[data-testid=turn]")
 
 
+def screen_problems(
+    page: Page,
+    scope: str = "[data-testid=table]",
+    required: tuple[str, ...] = TABLE_REQUIRED,
+    vertical: bool = True,
+) -> list[str]:
+    """Every break of the one-screen rules above under `scope` (or an open dialog), one line each."""
+    phone = page.viewport_size is not None and page.viewport_size["width"] < PHONE_WIDTH_BELOW
+    arguments = {
+        "scope": scope,
+        "required": list(required),
+        "minStrip": MIN_FAN_STRIP_PX,
+        "vertical": vertical,
+        "minTap": MIN_TAP_PX if phone else 0,
+        "minFanTap": MIN_FAN_TAP_PX,
+    }
+    return list(dict.fromkeys(page.evaluate(MEASURE_JS, arguments)))
+
+
 def check_screen(
     page: Page,
     artifacts: Path,
@@ -54,15 +74,6 @@ def check_screen(
     """Assert the one-screen rules above for everything under `scope` (or an open dialog) and
     save `shot`.png; the message lists every problem found at once. `vertical=False` is for a
     page that may scroll down (a long history): then only the width is judged."""
-    phone = page.viewport_size is not None and page.viewport_size["width"] < PHONE_WIDTH_BELOW
-    arguments = {
-        "scope": scope,
-        "required": list(required),
-        "minStrip": MIN_FAN_STRIP_PX,
-        "vertical": vertical,
-        "minTap": MIN_TAP_PX if phone else 0,
-        "minFanTap": MIN_FAN_TAP_PX,
-    }
-    problems = page.evaluate(MEASURE_JS, arguments)
+    problems = screen_problems(page, scope, required, vertical)
     page.screenshot(path=str(artifacts / f"{shot}.png"))
-    assert not problems, f"{shot}:\n" + "\n".join(dict.fromkeys(problems))
+    assert not problems, f"{shot}:\n" + "\n".join(problems)

@@ -14,33 +14,49 @@ from engine.core import CHANCE
 from tests.browser.conftest import ServerProcess
 
 
-def deal_seeded(server_process: ServerProcess, database_url: str, seed: int) -> None:
-    """Restart the server with the only match's log replaced by its first deal drawn from
-    `random.Random(seed)` (every chance action up to the first person's or bot's decision)."""
-    server_process.stop()
+def rewrite_log(database_url: str, log: list[tuple[int, dict]]) -> None:
+    """With the server stopped: make `log` the only match's whole log, so the restarted server
+    replays it."""
     engine = create_engine(database_url)
     try:
         with engine.begin() as conn:
-            ((match_id, game_id, players, options),) = conn.execute(
-                sql("SELECT id, game_id, players, options FROM matches")
-            ).all()
-            match = get_game(game_id).new_match(players, options)
-            rng = random.Random(seed)
-            log = []
-            while match.to_act() == [CHANCE]:
-                action = match.random_chance_action(rng)
-                match.apply(CHANCE, action)
-                log.append(action)
+            (match_id,) = conn.execute(sql("SELECT id FROM matches")).scalars().all()
             conn.execute(sql("DELETE FROM match_actions WHERE match_id = :m"), {"m": match_id})
-            for seq, action in enumerate(log):
+            for seq, (seat, action) in enumerate(log):
                 conn.execute(
                     sql(
                         "INSERT INTO match_actions (match_id, seq, seat, action)"
                         " VALUES (:m, :q, :s, CAST(:a AS jsonb))"
                     ),
-                    {"m": match_id, "q": seq, "s": CHANCE, "a": json.dumps(action)},
+                    {"m": match_id, "q": seq, "s": seat, "a": json.dumps(action)},
                 )
             conn.execute(sql("UPDATE matches SET version = :v WHERE id = :m"), {"v": len(log), "m": match_id})
     finally:
         engine.dispose()
+
+
+def seeded_deal(database_url: str, seed: int) -> list[tuple[int, dict]]:
+    """The only match's first deal drawn from `random.Random(seed)`: every chance action up to
+    the first decision of a seat, as log entries."""
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            query = sql("SELECT game_id, players, options FROM matches")
+            ((game_id, players, options),) = conn.execute(query).all()
+    finally:
+        engine.dispose()
+    match = get_game(game_id).new_match(players, options)
+    rng = random.Random(seed)
+    log: list[tuple[int, dict]] = []
+    while match.to_act() == [CHANCE]:
+        action = match.random_chance_action(rng)
+        match.apply(CHANCE, action)
+        log.append((CHANCE, action))
+    return log
+
+
+def deal_seeded(server_process: ServerProcess, database_url: str, seed: int) -> None:
+    """Restart the server with the only match's log replaced by its seeded first deal."""
+    server_process.stop()
+    rewrite_log(database_url, seeded_deal(database_url, seed))
     server_process.start()

@@ -64,6 +64,10 @@ def test_two_people_chat_at_a_table_on_a_laptop_and_a_phone(new_person: NewPerso
 
     say(ada, HTML)
     expect(ben.get_by_test_id("chat-unread")).to_have_text("1")
+    # The folded phone shows the new line for a few seconds over the table, without opening it.
+    expect(ben.get_by_test_id("chat-toast")).to_contain_text(HTML)
+    ben.screenshot(path=str(artifacts / "chat-phone-toast.png"))
+    expect(ben.get_by_test_id("chat-toast")).to_be_hidden(timeout=8000)
     check_screen(ben, artifacts, "chat-phone-folded")
     ben.get_by_test_id("chat-toggle").click()
     expect(ben.locator(table_chat)).to_be_visible()

@@ -7,23 +7,20 @@ page and the match page."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from sqlalchemy import create_engine
-from sqlalchemy import text as sql
 
 from engine import get_game
 from engine.games.yaya_fugou.deals import deck_order
 from tests.browser import test_yaya_fugou_browser as yaya
 from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import NewPerson, ServerProcess
-from tests.browser.layout import check_screen
-from tests.browser.seeding import deal_seeded
+from tests.browser.layout import TABLE_REQUIRED, check_screen
+from tests.browser.seeding import deal_seeded, rewrite_log
 from tests.browser.test_fairy_500_browser import take_one_step as fairy_step
 from tests.browser.test_platform_browser import start_solo_table
 
@@ -34,6 +31,7 @@ PHONE = {"width": 390, "height": 844}
 LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
 RESULT = "[data-testid=hand-result]"
 MY_TURN = "[data-testid=turn].my-turn"
+CHAT_INPUT = "[data-testid=chat] .chat-form input"
 
 
 def _click(page: Page, selector: str, text: str | None = None) -> bool:
@@ -195,27 +193,6 @@ def _yaya_log_with_long_plays() -> list[tuple[int, dict]]:
     return log
 
 
-def _rewrite_log(database_url: str, log: list[tuple[int, dict]]) -> None:
-    """With the server stopped: make `log` the only match's whole log, so the restarted server
-    replays it."""
-    engine = create_engine(database_url)
-    try:
-        with engine.begin() as conn:
-            (match_id,) = conn.execute(sql("SELECT id FROM matches")).scalars().all()
-            conn.execute(sql("DELETE FROM match_actions WHERE match_id = :m"), {"m": match_id})
-            for seq, (seat, action) in enumerate(log):
-                conn.execute(
-                    sql(
-                        "INSERT INTO match_actions (match_id, seq, seat, action)"
-                        " VALUES (:m, :q, :s, CAST(:a AS jsonb))"
-                    ),
-                    {"m": match_id, "q": seq, "s": seat, "a": json.dumps(action)},
-                )
-            conn.execute(sql("UPDATE matches SET version = :v WHERE id = :m"), {"v": len(log), "m": match_id})
-    finally:
-        engine.dispose()
-
-
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 def test_four_long_plays_on_the_felt_with_the_yaya_panel_open_fit_one_screen(
     new_person: NewPerson, server_process: ServerProcess, database_url: str, artifacts: Path, size: str
@@ -227,7 +204,7 @@ def test_four_long_plays_on_the_felt_with_the_yaya_panel_open_fit_one_screen(
     start_solo_table(page, "Ada", seats=4, my_seats=[0], game="yaya-fugou")
     expect(page.locator("[data-testid=hand] .card").first).to_be_visible()
     server_process.stop()
-    _rewrite_log(database_url, _yaya_log_with_long_plays())
+    rewrite_log(database_url, _yaya_log_with_long_plays())
     server_process.start()
     expect(page.locator(".felt .trick-play")).to_have_count(4, timeout=30_000)
     expect(page.locator(".felt .trick-card")).to_have_count(24)
@@ -253,6 +230,9 @@ def play_first_hand_checking_every_screen(
     deal_seeded(*server, seed=DEAL_SEED)
     expect(page.locator(".table-conn")).to_have_attribute("data-conn", "open", timeout=30_000)
 
+    # A laptop shows the chat beside the table: its input stays in view in every phase.
+    laptop = (page.viewport_size or {}).get("width", 0) >= 900
+    required = TABLE_REQUIRED + ((CHAT_INPUT,) if laptop else ())
     seen: dict = {"decisions": 0}
     checked: set[str] = set()
     deadline = time.monotonic() + 150
@@ -267,7 +247,7 @@ def play_first_hand_checking_every_screen(
             checked.add(key)
             try:
                 shot = f"layout-{game}-{size}-{seen['decisions']:02d}-{before['phase']}"
-                check_screen(page, artifacts, shot)
+                check_screen(page, artifacts, shot, required=required)
                 check_accessibility(page, shot)
             except AssertionError:
                 # Judged only if it is still the same decision: bots may have moved the table on

@@ -20,17 +20,19 @@ export function normaliseLeaderboard(data) {
 /** Leaderboard rows; with `gameNames` (overall board: one ranking per game) a game column is added. */
 export function leaderboardTable(rows, gameNames) {
   const byGame = Boolean(gameNames) && rows.some((r) => r.gameId);
-  return h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard", "data-testid": "leaderboard" },
+  const wins = rows.some((r) => r.wins !== null);
+  // data-label: a phone stacks each row's cells (style.css, "stacks").
+  return h("div", { class: "table-scroll" }, h("table", { class: "score-table leaderboard stacks", "data-testid": "leaderboard" },
     h("thead", null, h("tr", null, byGame ? h("th", null, t("history.game")) : null, h("th", null, "#"), h("th", null, t("leaderboard.player")),
-      h("th", { class: "num" }, t("leaderboard.matches")), rows.some((r) => r.wins !== null) ? h("th", { class: "num" }, t("leaderboard.wins")) : null,
+      h("th", { class: "num" }, t("leaderboard.matches")), wins ? h("th", { class: "num" }, t("leaderboard.wins")) : null,
       h("th", { class: "num" }, t("leaderboard.total")))),
     h("tbody", null, rows.map((row) => h("tr", { class: row.me ? "me" : null },
-      byGame ? h("td", null, gameNames(row.gameId)) : null,
-      h("td", null, String(row.rank)),
-      h("td", null, row.name),
-      h("td", { class: "num" }, row.matches === null ? "" : String(row.matches)),
-      rows.some((r) => r.wins !== null) ? h("td", { class: "num" }, row.wins === null ? "" : String(row.wins)) : null,
-      h("td", { class: "num" }, formatScore(row.total)))))));
+      byGame ? h("td", { "data-label": t("history.game") }, gameNames(row.gameId)) : null,
+      h("td", { "data-label": "#" }, String(row.rank)),
+      h("td", { "data-label": t("leaderboard.player") }, row.name),
+      h("td", { class: "num", "data-label": t("leaderboard.matches") }, row.matches === null ? "" : String(row.matches)),
+      wins ? h("td", { class: "num", "data-label": t("leaderboard.wins") }, row.wins === null ? "" : String(row.wins)) : null,
+      h("td", { class: "num", "data-label": t("leaderboard.total") }, formatScore(row.total)))))));
 }
 
 export function formatDate(value) {

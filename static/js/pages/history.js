@@ -31,7 +31,7 @@ export async function historyPage() {
   replace(main,
     h("h1", null, t("history.title")),
     list.length
-      ? h("div", { class: "table-scroll" }, h("table", { class: "score-table history", "data-testid": "history" },
+      ? h("div", { class: "table-scroll" }, h("table", { class: "score-table history stacks", "data-testid": "history" },
         h("thead", null, h("tr", null, ["history.date", "history.game", "history.room", "history.status", "history.score", "history.rank", ""]
           .map((key) => h("th", null, key ? t(key) : h("span", { class: "visually-hidden" }, t("history.links")))))),
         h("tbody", null, list.map((m) => h("tr", { dataset: { match: String(m.id) } },

@@ -45,11 +45,12 @@ export async function matchPage(id) {
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
     takeBackCounts(seats, seatName),
     h("h2", null, t("match.hands")),
-    h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "match-hands" },
+    h("div", { class: "table-scroll" }, h("table", { class: "score-table stacks", "data-testid": "match-hands" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),
-      h("tbody", null, hands.map((hand, index) => h("tr", null, h("td", null, String(hand.hand_no ?? index + 1)),
-        seatNumbers.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))))),
-      h("tfoot", null, h("tr", null, h("th", null, t("match.total")), seatNumbers.map((n) => h("th", { class: "num" }, formatScore(totals[n])))))),
+      h("tbody", null, hands.map((hand, index) => h("tr", null, h("th", null, t("table.hand_no", { n: hand.hand_no ?? index + 1 })),
+        seatNumbers.map((n) => h("td", { class: "num", "data-label": seatName(n) }, formatScore(hand.scores[n])))))),
+      h("tfoot", null, h("tr", null, h("th", null, t("match.total")),
+        seatNumbers.map((n) => h("td", { class: "num strong", "data-label": seatName(n) }, formatScore(totals[n])))))),
     handExplanations(plugin, match, hands, seatName, totals)),
     matchChat(match, person));
 }

@@ -340,7 +340,7 @@ export async function replayPage(id) {
       : "";
     replace(root,
       h("div", { class: "replay-status" },
-        h("a", { href: `/matches/${replay.match_id}` }, `← ${t("replay.back")}`),
+        h("a", { class: "tap", href: `/matches/${replay.match_id}` }, `← ${t("replay.back")}`),
         h("h1", { class: "replay-title", "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
         h("span", { "data-testid": "replay-hand-no" }, handText),
         h("span", { class: "replay-counter", "data-testid": "replay-step" }, t("replay.step", { n: index + 1, total: steps.length })),
