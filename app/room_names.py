@@ -3,7 +3,8 @@
 A room whose host never named it stores NULL and is shown as "‹host›'s ‹game› table" /
 "‹host›さんの‹game›卓", built at read time in both languages: each reader sees the default in
 their own language, and it follows the host's current display name. Storing one string would
-fix it in the creator's language for everyone."""
+fix it in the creator's language for everyone. A host's second unnamed room of the same game is
+"‹host›'s ‹game› table 2", and so on (`ordinal`, by creation), so history tells them apart."""
 
 from __future__ import annotations
 
@@ -31,15 +32,17 @@ def clean_room_name(name: str) -> str:
     return cleaned
 
 
-def default_room_name(host_name: str | None, game_id: str) -> dict[str, str]:
-    """The name of a room its host has not named, in English and Japanese."""
+def default_room_name(host_name: str | None, game_id: str, ordinal: int = 1) -> dict[str, str]:
+    """The name of a room its host has not named, in English and Japanese; the host's `ordinal`-th
+    unnamed room of this game (from the second on) carries its number."""
     game = GAMES.get(game_id)
     names: Mapping[str, str] = game.names if game is not None else {"en": game_id}
     host = host_name or "?"
     en, ja = names["en"], names.get("ja", names["en"])
+    number = f" {ordinal}" if ordinal > 1 else ""
     return {
-        "en": f"{host}'s table: {en}" if _exclaims(en) else f"{host}'s {en} table",
-        "ja": f"{host}さんの卓「{ja}」" if _exclaims(ja) else f"{host}さんの{ja}卓",
+        "en": (f"{host}'s table: {en}" if _exclaims(en) else f"{host}'s {en} table") + number,
+        "ja": (f"{host}さんの卓「{ja}」" if _exclaims(ja) else f"{host}さんの{ja}卓") + number,
     }
 
 
@@ -49,8 +52,10 @@ def _exclaims(game_name: str) -> bool:
     return game_name.endswith(("!", "！", "?", "？"))
 
 
-def room_display_name(name: str | None, host_name: str | None, game_id: str) -> dict[str, str]:
-    """What to show for a room: its name in both languages, or the default."""
+def room_display_name(
+    name: str | None, host_name: str | None, game_id: str, ordinal: int = 1
+) -> dict[str, str]:
+    """What to show for a room: its name in both languages, or the default (see `ordinal` there)."""
     if name:
         return {"en": name, "ja": name}
-    return default_room_name(host_name, game_id)
+    return default_room_name(host_name, game_id, ordinal)

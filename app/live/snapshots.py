@@ -108,6 +108,8 @@ class Snapshot:
     version: int
     seats: dict[int | None, SeatState] = field(default_factory=dict)
     events: dict[int | None, str] = field(default_factory=dict)
+    # The current hand's events for readers that just connected (app/live/hand_log.py), built once.
+    hand_log: str | None = None
     take_back: int | None = None
     """The seat whose person may take back its last action now (the action made this version)."""
 
@@ -120,11 +122,13 @@ def state_message(
     events: str,
     total: int,
     hands: Callable[[], Sequence[dict[str, Any]]],
+    hand_log: str | None = None,
 ) -> str:
     """The `state` message for a reader holding `seats` (empty: a spectator), as text.
     `total` finished hands, whose records `hands()` gives: asked for and encoded only for a
     reader that lacks some (on connect, when a hand ends), not kept as text for the match's
-    whole life (a game may build its records on each call: engine.core `_hand_records`)."""
+    whole life (a game may build its records on each call: engine.core `_hand_records`).
+    `hand_log`: the current hand's events as a JSON array, for a reader that just connected."""
     same_seats = reader.seats == seats
     patched: list[str] = []
     held: dict[str, Parts] = {}
@@ -150,9 +154,10 @@ def state_message(
         start = reader.hands if reader.hands < total else 0
         sent_hands = f',"hands_from":{start},"hands":[{",".join(dumps(h) for h in hands()[start:])}]'
     reader.version, reader.seats, reader.hands, reader.views = snapshot.version, seats, total, held
+    log_part = f',"hand_log":{hand_log}' if hand_log is not None else ""
     take_back = f',"take_back":{snapshot.take_back}' if snapshot.take_back is not None else ""
     return (
         f'{{"type":"state","match_id":{match_id},"version":{snapshot.version},"views":{views},'
         f'"legal":{legal},"spectator":{spectator},"patched":{dumps(patched)},"events":{events},'
-        f'"hands_total":{total}{sent_hands}{take_back}}}'
+        f'"hands_total":{total}{sent_hands}{log_part}{take_back}}}'
     )

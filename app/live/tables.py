@@ -48,8 +48,9 @@ from app.limits import BIGINT_MAX
 from app.live import bus
 from app.live.bot_pool import BotPool
 from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
+from app.live.hand_log import AutoMoves, auto_mark, current_hand_events
 from app.live.pubsub import PubSub
-from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
 from app.metrics import Metrics
 from app.races import log_commit_failure
 from app.rematch import DealPlan
@@ -147,6 +148,8 @@ class LiveMatch:
     deals: DealPlan | None = None
     # The room's turn timer in seconds (None: off); settings change only between matches.
     turn_timer: int | None = None
+    # Moves a bot made for a person's seat (app/live/hand_log.py); its Table keeps the dict.
+    auto_moves: AutoMoves = field(default_factory=dict)
     # The room's take-back setting ("off" or "until_next"), fixed while the match runs.
     take_backs: str = "until_next"
     # Another process announced a seat change: `controllers` must be read again before use.
@@ -270,9 +273,14 @@ class LiveMatch:
             if any(seat not in snapshot.seats for seat in wanted):
                 return None
         events = self.events_text(snapshot, reader.version)
+        hand_log = None
+        if reader.version is None:  # a reader that just connected gets the whole hand's events
+            if snapshot.hand_log is None:
+                snapshot.hand_log = dumps(current_hand_events(self.match, snapshot.version, self.auto_moves))
+            hand_log = snapshot.hand_log
         match = self.match
         return state_message(
-            self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands
+            self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands, hand_log
         )
 
 
@@ -305,7 +313,7 @@ class Table:
     (`timed_out`), and the task that takes its automation over if the process playing it stays
     silent (`watch`). The lock, the stand-ins and the timer moves outlive a rebuilt cache."""
 
-    __slots__ = ("automation", "live", "lock", "match_id", "stand_ins", "timed_out", "watch")
+    __slots__ = ("auto_moves", "automation", "live", "lock", "match_id", "stand_ins", "timed_out", "watch")
 
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
@@ -315,6 +323,8 @@ class Table:
         self.watch: asyncio.Task[None] | None = None
         self.stand_ins: set[int] = set()
         self.timed_out: dict[int, int] = {}
+        self.auto_moves: AutoMoves = {}
+        """Moves a bot made for a person's seat (app/live/hand_log.py): outlive a rebuilt cache."""
 
     @property
     def idle(self) -> bool:
@@ -356,6 +366,14 @@ class Table:
             and seat in self.stand_ins
             and not self.timed_out_at(live, seat)
         )
+
+    def auto_reason(self, live: LiveMatch, seat: int) -> str | None:
+        """Why the automation moves this seat: "time" (its turn timer ran out), "away" (a bot
+        stands in for its person), or None for a bot's own seat."""
+        controller = live.controllers.get(seat)
+        if controller is None or controller.kind != "person":
+            return None
+        return "time" if self.timed_out_at(live, seat) else "away"
 
     def time_out(self, seat: int, version: int) -> None:
         """The seat's turn timer ran out at `version`: the automation plays that one move."""
@@ -439,6 +457,7 @@ class TableService:
             finished=stored.finished,
             deals=deals,
             turn_timer=stored.turn_timer,
+            auto_moves=table.auto_moves,
             take_backs=stored.take_backs,
         )
         table.live = live
@@ -556,7 +575,9 @@ class TableService:
                 old.live = None
                 if old.idle:
                     del self._tables[old.match_id]
-        self.table(live.match_id).live = live
+        table = self.table(live.match_id)
+        table.live = live
+        table.auto_moves = live.auto_moves
         if self.metrics is not None:  # the opening chance actions, committed with the match
             self.metrics.committed_actions.inc(live.version)
         await self.publish_state(live.match_id)
@@ -662,11 +683,16 @@ class TableService:
         if owner != room_id:
             raise ActionRejected("forbidden", f"match {match_id} is not played in this room")
 
-    async def _apply_and_commit(self, live: LiveMatch, seat: int, action: dict[str, Any]) -> None:
-        """Apply `action` (and any chance that follows) and commit it; see the module docstring."""
+    async def _apply_and_commit(
+        self, live: LiveMatch, seat: int, action: dict[str, Any], auto: str | None = None
+    ) -> None:
+        """Apply `action` (and any chance that follows) and commit it; see the module docstring.
+        `auto` ("time" or "away") marks a bot's move for a person's seat (app/live/hand_log.py)."""
         before = live.version
         try:
             events = live.match.apply(seat, action)
+            if auto is not None:
+                events = [auto_mark(seat, auto, before + 1, len(events)), *events]
         except IllegalAction as exc:
             raise ActionRejected("illegal", exc.reason) from None
         except Exception:
@@ -677,7 +703,13 @@ class TableService:
             raise ActionRejected("illegal", "the game could not apply this action") from None
         events.extend(settle_chance(live.match, live.deals, self.randomness))
         refusal = "the action could not be saved; the table was reloaded"
-        await self._commit_or_forget(live, before, events, refusal)
+        if auto is not None:  # before the commit: a reader connecting right after it sees the mark
+            live.auto_moves[before + 1] = (seat, auto)
+        try:
+            await self._commit_or_forget(live, before, events, refusal)
+        except ActionRejected:
+            live.auto_moves.pop(before + 1, None)
+            raise
 
     async def _commit_or_forget(
         self, live: LiveMatch, before: int, events: list[dict[str, Any]], refusal: str
@@ -938,7 +970,7 @@ class TableService:
                                 action = await self._decide(
                                     live, seat, self.randomness.for_match(live.match, rng)
                                 )
-                            await self._apply_and_commit(live, seat, action)
+                            await self._apply_and_commit(live, seat, action, table.auto_reason(live, seat))
                 except ActionRejected as rejected:
                     failures += 1
                     # "forbidden": the seat changed hands meanwhile; the reloaded table decides

@@ -30,7 +30,7 @@ from app.store.models import (
     Room,
 )
 from app.store.people import BOT_NAME, names_of, seat_name
-from app.store.rooms import is_member
+from app.store.rooms import default_name_ordinals, is_member, room_name_of
 from engine import GAMES, TAKE_BACK, Game
 
 
@@ -65,7 +65,7 @@ async def _room_facts(session: AsyncSession, room_id: int) -> tuple[str | None, 
     if room is None:
         return None, None
     host_name = (await names_of(session, {room.host_id})).get(room.host_id)
-    return room.code, room_display_name(room.name, host_name, room.game_id)
+    return room.code, await room_name_of(session, room, host_name)
 
 
 async def my_matches(session: AsyncSession, person_id: int) -> list[dict[str, Any]]:
@@ -94,6 +94,7 @@ async def my_matches(session: AsyncSession, person_id: int) -> list[dict[str, An
     results_by_match: dict[int, dict[int, MatchResult]] = defaultdict(dict)
     for result in results:
         results_by_match[result.match_id][result.seat] = result
+    ordinals = await default_name_ordinals(session, {m.room_id for m, *_ in rows})
     answer = []
     for match, code, room_name, host_name in rows:
         match_seats = sorted(seats_by_match[match.id], key=lambda s: s.n)
@@ -104,7 +105,9 @@ async def my_matches(session: AsyncSession, person_id: int) -> list[dict[str, An
             {
                 "id": match.id,
                 "room_code": code,
-                "room_name": room_display_name(room_name, host_name, match.game_id),
+                "room_name": room_display_name(
+                    room_name, host_name, match.game_id, ordinals.get(match.room_id, 1)
+                ),
                 "number": match.number,
                 "game_id": match.game_id,
                 "game_names": dict(game.names) if game else None,

@@ -7,10 +7,11 @@ it with `Database.session` and commit it), and a refusal is a domain error (app/
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -69,6 +70,31 @@ def _host_only(room: Room, person_id: int) -> None:
 
 
 # ---- reading ---------------------------------------------------------------------------------------
+async def default_name_ordinals(session: AsyncSession, room_ids: Iterable[int]) -> dict[int, int]:
+    """For each of these rooms that has no name: which of its host's unnamed rooms of that game it
+    is (1, 2, … by creation), so their default names differ (app/room_names.py)."""
+    ids = list(room_ids)
+    if not ids:
+        return {}
+    hosts = select(Room.host_id).where(Room.id.in_(ids))
+    numbered = (
+        select(
+            Room.id,
+            func.row_number().over(partition_by=(Room.host_id, Room.game_id), order_by=Room.id).label("n"),
+        )
+        .where(Room.name.is_(None), Room.host_id.in_(hosts))
+        .subquery()
+    )
+    rows = await session.execute(select(numbered.c.id, numbered.c.n).where(numbered.c.id.in_(ids)))
+    return {int(room_id): int(n) for room_id, n in rows}
+
+
+async def room_name_of(session: AsyncSession, room: Room, host_name: str | None) -> dict[str, str]:
+    """A room's display name; the ordinal of a default name is read only for an unnamed room."""
+    ordinal = 1 if room.name else (await default_name_ordinals(session, [room.id])).get(room.id, 1)
+    return room_display_name(room.name, host_name, room.game_id, ordinal)
+
+
 async def room_by_code(session: AsyncSession, code: str, *, lock: bool = False) -> Room:
     """The room for an invite code; a wrong code is a plain "not found" (codes are the only key)."""
     statement = select(Room).where(Room.code == code)
@@ -219,7 +245,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
         {
             "code": room.code,
             "name": room.name,
-            "display_name": room_display_name(room.name, names.get(room.host_id), room.game_id),
+            "display_name": await room_name_of(session, room, names.get(room.host_id)),
             "game_id": room.game_id,
             "game_names": dict(game.names) if game else None,
             "host_id": room.host_id,
@@ -269,7 +295,7 @@ async def invitation_json(session: AsyncSession, code: str) -> dict[str, Any]:
     return {
         "code": room.code,
         "name": room.name,
-        "display_name": room_display_name(room.name, host_name, room.game_id),
+        "display_name": await room_name_of(session, room, host_name),
         "game_id": room.game_id,
         "game_names": dict(game.names) if game else None,
         "host_name": host_name,

@@ -479,8 +479,9 @@ export default {
 
   onCardClick(card, ctx) {
     if (ctx.view.phase !== "discard") return false;
+    // Select, change freely, then confirm: with four chosen, a new card takes the last one's place.
     if (ctx.selected.includes(card)) ctx.setSelected(ctx.selected.filter((c) => c !== card));
-    else if (ctx.selected.length < 4) ctx.setSelected([...ctx.selected, card]);
+    else ctx.setSelected([...ctx.selected.slice(0, 3), card]);
     return true;
   },
 

@@ -45,7 +45,8 @@ const strings = {
     [`${P}dog_hidden`]: "The dog stays face down ({n} cards): it counts for the {side}.",
     [`${P}side.taker`]: "taker",
     [`${P}side.defence`]: "defence",
-    [`${P}discard_help`]: "Put aside {n} more card(s): click a card. Kings and oudlers never; trumps only when nothing else is left (they are then shown).",
+    [`${P}discard_help`]: "Choose {n} card(s) to put aside ({k} of {n} chosen); click a chosen card to change it, then confirm. Kings and oudlers never; trumps only when nothing else is left (they are then shown).",
+    [`${P}discard_confirm`]: "Put aside these {n}",
     [`${P}discard`]: "Your discard",
     [`${P}discard_trumps`]: "Trumps put aside (shown)",
     [`${P}slam_announce`]: "Announce a slam",
@@ -126,7 +127,8 @@ const strings = {
     [`${P}dog_hidden`]: "シエン（{n}枚）は伏せたまま。{side}の得点になります。",
     [`${P}side.taker`]: "テイカー側",
     [`${P}side.defence`]: "ディフェンス側",
-    [`${P}discard_help`]: "あと{n}枚を捨ててください（カードをクリック）。キングとウドレは不可、切り札は他に捨てられるカードがない時だけ（公開されます）。",
+    [`${P}discard_help`]: "捨てるカードを{n}枚選んでください（{k}/{n}枚選択中）。選んだカードをもう一度クリックすると選び直せます。選んだら確定してください。キングとウドレは不可、切り札は他に捨てられるカードがない時だけ（公開されます）。",
+    [`${P}discard_confirm`]: "この{n}枚を捨てる",
     [`${P}discard`]: "あなたの捨て札",
     [`${P}discard_trumps`]: "捨てられた切り札（公開）",
     [`${P}slam_announce`]: "スラムを宣言する",
@@ -244,9 +246,32 @@ function poigneePanel(ctx) {
   return box;
 }
 
-/** The discard step: clicking a card sends its discard; the rest are disabled. */
+/** The discard step: the cards that may be put aside now (the engine takes one at a time). */
 function discardCards(ctx) {
   return new Set(ctx.legal.filter((a) => a.type === "discard").map((a) => a.cards[0]));
+}
+
+/** How many cards the player chooses before confirming: the cards still to put aside, or fewer
+ * when fewer may go now (trumps become allowed only once nothing else is left). */
+function discardWanted(ctx) {
+  return Math.min(ctx.view.discard_left || 0, discardCards(ctx).size);
+}
+
+/** The chosen discard (only cards that may still go) and its confirm button. */
+function discardControls(ctx) {
+  const allowed = discardCards(ctx);
+  const chosen = ctx.selected.filter((c) => allowed.has(c));
+  const wanted = discardWanted(ctx);
+  const actions = chosen.map((card) => ctx.legal.find((a) => a.type === "discard" && a.cards[0] === card));
+  return h("div", { class: "ft-discard-choice", "data-testid": "ft-discard-choice" },
+    h("p", { class: "ft-discard-help", "data-testid": "ft-discard-help" }, ctx.t(`${P}discard_help`, { n: wanted, k: chosen.length })),
+    h("button", {
+      type: "button", class: "primary", "data-testid": "ft-discard-confirm", disabled: chosen.length !== wanted || !wanted,
+      onclick: () => {
+        ctx.setSelected([]);
+        ctx.sendAll(actions);
+      },
+    }, ctx.t(`${P}discard_confirm`, { n: wanted })));
 }
 
 function bidsPanel(ctx) {
@@ -270,6 +295,7 @@ export default {
   cardState(card, ctx) {
     if (ctx.view.phase === "discard") {
       if (!ctx.isMyTurn) return "";
+      if (ctx.selected.includes(card)) return "selected";
       return discardCards(ctx).has(card) ? "legal" : "disabled";
     }
     if (!ctx.isMyTurn) return "";
@@ -294,8 +320,13 @@ export default {
       return true;
     }
     if (ctx.view.phase !== "discard") return false;
-    const action = ctx.legal.find((a) => a.type === "discard" && a.cards[0] === card);
-    if (action) ctx.send(action);
+    // Select, change freely, then confirm: a click chooses or unchooses; with the choice full, a
+    // new card takes the place of the one chosen last.
+    if (ctx.selected.includes(card)) ctx.setSelected(ctx.selected.filter((c) => c !== card));
+    else if (discardCards(ctx).has(card)) {
+      const kept = ctx.selected.length >= discardWanted(ctx) ? ctx.selected.slice(0, -1) : ctx.selected;
+      ctx.setSelected([...kept, card]);
+    }
     return true;
   },
 
@@ -360,9 +391,7 @@ export default {
         n: view.dog_size, side: ctx.t(`${P}side.${view.contract === "garde_contre" ? "defence" : "taker"}`),
       })));
     }
-    if (view.phase === "discard" && ctx.isMyTurn) {
-      panel.append(h("p", { class: "ft-discard-help", "data-testid": "ft-discard-help" }, ctx.t(`${P}discard_help`, { n: view.discard_left })));
-    }
+    if (view.phase === "discard" && ctx.isMyTurn) panel.append(discardControls(ctx));
     if (view.discard && view.discard.length) {
       panel.append(h("div", { class: "ft-discard" }, h("strong", null, ctx.t(`${P}discard`)), cardRow(view.discard, "french")));
     }

@@ -59,6 +59,10 @@
  *   mySeats   every seat this person holds          isMyTurn  legal.length > 0
  *   players   seat count                version  state version (actions in the log)
  *   send(action)          sends `action` for ctx.seat at the current version
+ *   sendAll(actions)      sends several actions of ctx.seat one after another, each once the state
+ *                         after the previous one has come and only while it is still legal (a
+ *                         choice of several cards the engine takes one at a time: French Tarot's
+ *                         discard, confirmed at once)
  *   selected              card codes the player has selected (multi-card plays); kept until the
  *                         hand changes.  setSelected(cards) replaces it and redraws.
  *   seatName(n)           display name of seat n ("you" added for own seats)
@@ -74,6 +78,9 @@ import { h, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
 import { cardBack, cardEl, deckForGame, describeCard, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
+import { CATCH_UP_ACTIONS, Motion } from "./motion.js";
+import { AUTO_NOTE_MS, autoNotices, awaySummary, awaySummaryBox, markedEvents } from "./notices.js";
+import { beep, eventSounds } from "./sounds.js";
 import { FocusKeeper } from "./focus.js";
 import { announce } from "./announce.js";
 import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
@@ -148,7 +155,8 @@ export function latestPlays(cards) {
  * with its own `onCardClick` may return this from `handHint` in the phases where a click plays.
  */
 export function genericHandHint(ctx) {
-  return ctx.isMyTurn && ctx.legal.some(isSingleCardPlay) ? t("table.click_legal") : null;
+  if (!ctx.isMyTurn || !ctx.legal.some(isSingleCardPlay)) return null;
+  return confirmCards() ? t("table.click_legal.confirm") : t("table.click_legal");
 }
 
 /** Every fanned card on the felt shows at least this much of its left edge (rank and suit). */
@@ -193,6 +201,7 @@ function playWidth(count, small) {
 }
 
 const SOUND_KEY = "cardtable.sound";
+const CONFIRM_KEY = "cardtable.confirm";
 /** A turn countdown at or under this many seconds is drawn urgent (the player is warned). */
 const URGENT_SECONDS = 10;
 /** How long "X disconnected" / "X is back" stays on the table. */
@@ -207,32 +216,26 @@ export function soundOn() {
   }
 }
 
+/** Whether a card is played only at a second tap (or the Play button): the person's remembered
+ * choice, else on for touch screens, where a stray tap is easy. */
+export function confirmCards() {
+  try {
+    const stored = localStorage.getItem(CONFIRM_KEY);
+    if (stored) return stored === "on";
+  } catch { /* private mode: the default */ }
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
+function setConfirmCards(on) {
+  try {
+    localStorage.setItem(CONFIRM_KEY, on ? "on" : "off");
+  } catch { /* private mode: the toggle lasts for this page only */ }
+}
+
 function setSound(on) {
   try {
     localStorage.setItem(SOUND_KEY, on ? "on" : "off");
   } catch { /* private mode: the toggle lasts for this page only */ }
-}
-
-let audio = null;
-
-/** A short two-tone beep made with WebAudio (no sound file to fetch). */
-function beep() {
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const now = audio.currentTime;
-    const gain = audio.createGain();
-    gain.connect(audio.destination);
-    gain.gain.setValueAtTime(0.0001, now);
-    gain.gain.exponentialRampToValueAtTime(0.15, now + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.3);
-    [660, 880].forEach((frequency, i) => {
-      const tone = audio.createOscillator();
-      tone.frequency.value = frequency;
-      tone.connect(gain);
-      tone.start(now + i * 0.12);
-      tone.stop(now + 0.12 + i * 0.12);
-    });
-  } catch { /* no audio here: the title and the highlight still tell */ }
 }
 
 /** Why a card cannot be played, when the plugin has nothing more precise to say. */
@@ -282,6 +285,19 @@ export class Table {
     this.timers = new Map();
     this.timerTick = null;
     this.presenceNotes = [];
+    // Cards that move (motion.js): off for the first state and whenever the client catches up.
+    this.motion = new Motion();
+    this.motionOk = false;
+    // "Time's up" and "Bot played … (time)" lines, and the away summary (notices.js).
+    this.autoNotes = [];
+    this.awayMoves = null;
+    // The version a refusal notice describes: it goes once the table has moved on.
+    this.noticeVersion = null;
+    // With "confirm each card": the card raised by a first tap, and the state it was raised in.
+    this.raised = null;
+    // Cards that came into the hand during the hand (kitty, dog, exchange), marked until the
+    // person's next action: "seat:hand number" they belong to, and the cards.
+    this.newCards = { key: "", cards: new Set() };
     // Keyboard focus kept across redraws, and what the live region said last (static/js/focus.js,
     // static/js/announce.js).
     this.focus = new FocusKeeper(root);
@@ -398,6 +414,12 @@ export class Table {
   /** A new `state` message from the server. */
   setState(message) {
     const firstState = this.state === null || this.state.match_id !== message.match_id;
+    const previous = firstState ? null : this.state;
+    // Motion for a state that follows the last one closely; a page that opens on a match that
+    // has just begun still sees the deal fill the hand.
+    this.motionOk = !document.hidden && (previous
+      ? !message.hand_log && message.version - previous.version <= CATCH_UP_ACTIONS
+      : message.version <= CATCH_UP_ACTIONS);
     this.state = message;
     this.pending = false;
     const held = this.heldSeats();
@@ -411,16 +433,25 @@ export class Table {
     const view = this.currentView();
     const hands = view && Array.isArray(view.hands) ? view.hands : [];
     if (firstState) {
-      // On (re)connect show the result of a just-finished hand or match only if the table waits on it.
-      this.seenHands = view && view.phase === "match_over" ? hands.length - 1 : hands.length;
+      // On (re)connect show the result of a just-finished hand or match only if the table waits on
+      // it and this person has not closed it already (remembered per match on this device).
+      this.seenHands = view && view.phase === "match_over" && this.resultClosed(message.match_id) < hands.length
+        ? hands.length - 1
+        : hands.length;
     }
     const dialogBefore = this.dialogHand;
     if (hands.length > this.seenHands) {
       this.dialogHand = hands.length - 1;
       this.seenHands = hands.length;
     }
-    const logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
+    let logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
     this.recordLog(message, view, firstState);
+    // A reconnect's whole-hand log is history, not news: nothing of it is announced again.
+    if (Array.isArray(message.hand_log) && this.log) logged = this.log.entries.length;
+    this.noteAutoMoves(message, previous, view);
+    this.noteNewCards(previous, view);
+    if (this.noticeVersion !== null && message.version !== this.noticeVersion) this.clearNotice();
+    if (previous && soundOn()) eventSounds(message.events);
     this.announceState(view, firstState, logged, this.dialogHand !== null && this.dialogHand !== dialogBefore);
     const handKey = `${this.activeSeat}:${view ? (view.hand || []).join(",") : ""}`;
     if (handKey !== this.selectedFor) {
@@ -428,15 +459,88 @@ export class Table {
       this.selectedFor = handKey;
     }
     this.render();
+    this.continueSequence();
+  }
+
+  /** Cards in the shown hand that were not in it at the previous state of the same seat and hand
+   * (a deal fills an empty hand: nothing is new then). */
+  noteNewCards(previous, view) {
+    const key = view ? `${this.activeSeat}:${view.hand_no}` : "";
+    const before = previous && previous.views ? previous.views[String(this.activeSeat)] : null;
+    const now = new Set(view ? view.hand || [] : []);
+    if (key !== this.newCards.key) this.newCards = { key, cards: new Set() };
+    if (before && before.hand_no === view.hand_no && (before.hand || []).length) {
+      const had = new Set(before.hand);
+      for (const card of now) if (!had.has(card)) this.newCards.cards.add(card);
+    }
+    for (const card of this.newCards.cards) if (!now.has(card)) this.newCards.cards.delete(card);
+  }
+
+  /**
+   * What the server's marks of bot moves for people call for (notices.js): a line for each
+   * timed-out move, and, when a socket's first state brings the hand's events after an
+   * absence, the summary of what the stand-in played for this person's seats since they last
+   * saw the table (kept per match in localStorage, so a new tab knows it too).
+   */
+  noteAutoMoves(message, previous, view) {
+    const key = `cardtable.seen.${message.match_id}`;
+    let seen = previous ? previous.version : null;
+    try {
+      if (seen === null) seen = Number(localStorage.getItem(key) || 0);
+      localStorage.setItem(key, String(message.version));
+    } catch { /* private mode: the summary covers the whole hand */ }
+    const mine = this.heldSeats();
+    if (Array.isArray(message.hand_log)) {
+      const moves = awaySummary(message.hand_log, mine, seen || 0);
+      if (moves) this.awayMoves = { moves, handNo: view ? view.hand_no : null };
+    } else if (previous) {
+      const now = Date.now();
+      this.autoNotes = this.autoNotes.filter((note) => note.until > now)
+        .concat(autoNotices(message.events, mine, (n) => this.seatName(n, true), this.plugin.deck)
+          .map((note) => ({ ...note, until: now + AUTO_NOTE_MS })));
+      if (this.autoNotes.length) {
+        clearTimeout(this.autoTimer);
+        const next = Math.min(...this.autoNotes.map((note) => note.until)) - now;
+        this.autoTimer = setTimeout(() => this.render(), Math.max(50, next + 50));
+      }
+    }
+    // The summary is about this hand: a new hand (or the match's end) ends it.
+    if (this.awayMoves && view && this.awayMoves.handNo !== view.hand_no) this.awayMoves = null;
+  }
+
+  /** The timed-out moves' lines and the away summary, above the felt (null: none). */
+  autoLine() {
+    const now = Date.now();
+    this.autoNotes = this.autoNotes.filter((note) => note.until > now);
+    const lines = this.autoNotes.map((note) => h("span", {
+      class: ["table-auto", note.mine && "mine"], "data-testid": note.mine ? "auto-notice-mine" : "auto-notice",
+    }, note.text));
+    const summary = this.awayMoves ? awaySummaryBox(this.awayMoves.moves, {
+      name: (n) => this.seatName(n, true),
+      card: (code) => cardEl(code, this.plugin.deck, { size: "sm" }),
+      several: this.heldSeats().length > 1,
+      onDismiss: () => {
+        this.awayMoves = null;
+        this.render();
+      },
+    }) : null;
+    if (!lines.length && !summary) return null;
+    return h("div", { class: "table-auto-notes", role: "status" }, lines, summary);
   }
 
   /**
    * The play log of the current hand, built from the public events of successive state messages
-   * (every bid, pass and card, and who took each trick). A person who arrives mid-hand starts
-   * from the trick on the felt and is told that earlier plays are missing.
+   * (every bid, pass and card, and who took each trick). A socket's first state brings the
+   * hand's events so far (`hand_log`), so the log is complete after a page load or a reconnect;
+   * without them (an older server) it starts from the trick on the felt and says so.
    */
   recordLog(message, view, firstState) {
     if (!view) return;
+    if (Array.isArray(message.hand_log)) {
+      this.log = { handNo: view.hand_no, partial: false, entries: [] };
+      this.logEvents(message.hand_log);
+      return;
+    }
     if (firstState || !this.log || this.log.handNo !== view.hand_no) {
       const cards = view.trick && view.trick.cards ? view.trick.cards : [];
       const started = Boolean(view.last_trick) || cards.length > 0;
@@ -446,34 +550,48 @@ export class Table {
         return;
       }
     }
-    for (const event of message.events || []) {
-      if (event.hand_no !== undefined && event.hand_no !== this.log.handNo && ["deal", "dealt", "hand_start"].includes(event.type)) {
-        this.log = { handNo: event.hand_no, partial: false, entries: [] };
-        continue;
+    this.logEvents(message.events || []);
+  }
+
+  /** Adds public events to the play log; a move a bot made for a person is marked so. */
+  logEvents(events) {
+    const botFor = markedEvents(events);
+    events.forEach((event, index) => {
+      if (event.type === "auto") return;
+      const before = this.log.entries.length;
+      this.logEvent(event);
+      if (botFor.has(index)) for (const entry of this.log.entries.slice(before)) entry.bot = botFor.get(index);
+    });
+  }
+
+  /** One public event as a play-log entry (a plugin may word it or leave it out). */
+  logEvent(event) {
+    if (event.hand_no !== undefined && event.hand_no !== this.log.handNo && ["deal", "dealt", "hand_start"].includes(event.type)) {
+      this.log = { handNo: event.hand_no, partial: false, entries: [] };
+      return;
+    }
+    let text;
+    if (this.plugin.logEvent) {
+      try {
+        text = this.plugin.logEvent(event, this.context());
+      } catch (error) {
+        console.error("plugin log failed", error);
       }
-      let text;
-      if (this.plugin.logEvent) {
-        try {
-          text = this.plugin.logEvent(event, this.context());
-        } catch (error) {
-          console.error("plugin log failed", error);
-        }
-      }
-      if (text === null) continue;
-      if (text !== undefined) {
-        this.log.entries.push({ kind: "note", seat: event.seat ?? null, text, cards: event.cards || (event.card ? [event.card] : []) });
-      } else if (event.type === "play") {
-        this.log.entries.push({ kind: "play", seat: event.seat, cards: event.cards || [event.card] });
-      } else if (event.type === "pass") {
-        this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
-      } else if (event.type === "bid") {
-        const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
-        this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
-      } else if (event.type === "trick") {
-        this.log.entries.push({ kind: "trick", winner: event.winner });
-      } else if (event.type === "take_back") {
-        this.log.entries.push(takeBackLogEntry(event));
-      }
+    }
+    if (text === null) return;
+    if (text !== undefined) {
+      this.log.entries.push({ kind: "note", seat: event.seat ?? null, text, cards: event.cards || (event.card ? [event.card] : []) });
+    } else if (event.type === "play") {
+      this.log.entries.push({ kind: "play", seat: event.seat, cards: event.cards || [event.card] });
+    } else if (event.type === "pass") {
+      this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
+    } else if (event.type === "bid") {
+      const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
+      this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
+    } else if (event.type === "trick") {
+      this.log.entries.push({ kind: "trick", winner: event.winner });
+    } else if (event.type === "take_back") {
+      this.log.entries.push(takeBackLogEntry(event));
     }
   }
 
@@ -528,7 +646,8 @@ export class Table {
     const row = (entry) => h("li", { class: "log-row" },
       h("span", { class: "log-seat" }, entry.seat !== null && entry.seat !== undefined ? this.seatName(entry.seat, true) : ""),
       entry.kind === "play" ? null : h("span", { class: "log-text" }, entry.text),
-      entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null);
+      entry.cards && entry.cards.length ? h("span", { class: "card-row" }, entry.cards.map((c) => cardEl(c, this.plugin.deck, { size: "sm" }))) : null,
+      entry.bot !== undefined ? h("span", { class: "log-bot", "data-testid": "log-bot" }, t("auto.log", { name: this.seatName(entry.bot, true) })) : null);
     return h("div", { class: "dialog-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
       h("div", { class: "dialog log-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "play-log-title", "data-testid": "play-log" },
         h("h2", { id: "play-log-title" }, t("log.title", { n: view.hand_no ?? 1 })),
@@ -539,15 +658,24 @@ export class Table {
         h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("common.close")))));
   }
 
-  showNotice(text) {
+  /** One line under the hand for 6 s; `untilMove`: only while the table is at this version (a
+   * "must follow suit" goes once the trick it was about has moved on). */
+  showNotice(text, untilMove = false) {
     this.pending = false;
+    this.sequence = null; // a refusal or an error: the rest of a sequence is not sent
     this.notice = text;
+    this.noticeVersion = untilMove && this.state ? this.state.version : null;
     this.render();
     clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => {
-      this.notice = null;
-      this.render();
-    }, 6000);
+    this.noticeTimer = setTimeout(() => this.clearNotice(), 6000);
+  }
+
+  clearNotice() {
+    clearTimeout(this.noticeTimer);
+    this.noticeVersion = null;
+    if (this.notice === null) return;
+    this.notice = null;
+    this.render();
   }
 
   heldSeats() {
@@ -596,6 +724,7 @@ export class Table {
         table.render();
       },
       send: (action) => this.sendAction(action),
+      sendAll: (actions) => this.sendSequence(actions),
       seatName: (n) => this.seatName(n),
       card: (code, options) => cardEl(code, plugin.deck, options),
       h,
@@ -605,11 +734,40 @@ export class Table {
     };
   }
 
+  /** Send `actions` one at a time for the shown seat (see ctx.sendAll). */
+  sendSequence(actions) {
+    const [first, ...rest] = actions;
+    if (!first || !this.state) return false;
+    this.sequence = rest.length ? { seat: this.activeSeat, matchId: this.state.match_id, actions: rest } : null;
+    return this.sendAction(first);
+  }
+
+  /** After a state: the next action of a sequence, when its seat may make it now; a sequence
+   * whose next action is not legal any more (the table changed) is dropped. */
+  continueSequence() {
+    const sequence = this.sequence;
+    if (!sequence || !this.state) return;
+    const legal = this.legalFor(sequence.seat);
+    if (sequence.matchId !== this.state.match_id) this.sequence = null;
+    if (!this.sequence || !legal.length) return;
+    const wanted = JSON.stringify(sequence.actions[0]);
+    const action = legal.find((a) => JSON.stringify(a) === wanted);
+    sequence.actions.shift();
+    if (!sequence.actions.length || !action) this.sequence = null;
+    if (!action) return;
+    this.activeSeat = sequence.seat;
+    this.sendAction(action);
+  }
+
   sendAction(action) {
     if (this.activeSeat === null || !this.state) return false;
     const ok = this.sendRaw({ type: "action", seat: this.activeSeat, version: this.state.version, action });
     if (ok) {
       this.pending = true;
+      // A "Time's up" line has been read once the person plays again themselves, and the cards
+      // new in the hand have been seen.
+      this.autoNotes = this.autoNotes.filter((note) => !note.mine);
+      this.newCards.cards.clear();
       this.render();
     } else {
       this.showNotice(t("conn.closed", { s: "…" }));
@@ -632,6 +790,7 @@ export class Table {
       return;
     }
     this.root.classList.add("has-table");
+    const before = this.motion.capture(this.root);
     // The width this drawing was made for: a redraw after a resize is seen (tests wait on it).
     this.root.dataset.drawnWidth = String(window.innerWidth);
     const ctx = this.context();
@@ -656,6 +815,7 @@ export class Table {
       replace(this.root, head, rest);
     }
     separatePlays(this.root);
+    this.motion.play(this.root, before, this.motionOk);
     this.revealControls();
     this.focus.after();
   }
@@ -719,9 +879,20 @@ export class Table {
             this.render();
           },
         }, "♪", h("span", { class: "sound-word" }, ` ${t(sound ? "sound.on" : "sound.off")}`)),
+        h("button", {
+          type: "button", class: ["small", "sound-toggle", "confirm-toggle", confirmCards() && "on"], "data-testid": "confirm-toggle",
+          "aria-pressed": confirmCards() ? "true" : "false", title: t("table.confirm.title"),
+          onclick: () => {
+            setConfirmCards(!confirmCards());
+            this.raised = null;
+            this.render();
+          },
+        }, "✓", h("span", { class: "sound-word" }, ` ${t("table.confirm.toggle")}`)),
         this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
+      view.phase === "match_over" ? this.matchLinks() : null,
       this.awayLine(),
+      this.autoLine(),
       view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
 
@@ -834,20 +1005,27 @@ export class Table {
       style: `--plays: ${shownPlays.size}`,
     });
     const seatOrder = [...slots.left].reverse().concat(slots.top, slots.right, slots.bottom);
+    // Who led the trick under way, and the order of its plays (numbered, for phones, where the
+    // plays sit close together): the leader's play is marked.
+    const leader = trickPlays.size && view.trick ? view.trick.leader : null;
+    const playOrder = [...shownPlays].sort((a, b) => a[1][0].order - b[1][0].order).map(([n]) => n);
     for (const [n, play] of [...shownPlays]) {
       const pos = Table.playAnchor(slots, n);
       const done = !trickPlays.size;
       const cardClass = done ? "done-trick-card" : "trick-card";
       zone.append(h("div", {
-        class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned"],
+        class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned",
+          n === leader && "led"],
         // Kept inside the area by half a play's size, so a card never reaches a seat box.
         // A string: the DOM helper's style object cannot carry a CSS custom property.
         style: `--dx: ${pos.dx}; --dy: ${pos.dy}; --along: ${pos.along}; z-index: ${10 + play[play.length - 1].order}; --fan-show: ${fanShow(play.length, small).toFixed(3)}; --fan-n: ${play.length}; order: ${seatOrder.indexOf(n)}`,
         dataset: { seat: String(n), count: String(play.length) },
-      }, play.map((entry) => h("div", {
+      }, play.map((entry, i) => h("div", {
         class: [cardClass, done && n === last.winner && "winner"],
         dataset: { seat: String(n), card: entry.card, order: String(entry.order) },
-      }, cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
+      }, i === 0
+        ? this.withBadge(cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" }), n, playOrder.indexOf(n) + 1, n === leader, done && n === last.winner)
+        : cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
     }
     if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, t("table.phase.match_over")));
     const row = (cls, seats) => h("div", { class: ["felt-row", cls] }, seats.map((n) => this.seatBox(n, view, ctx, toAct)));
@@ -857,6 +1035,16 @@ export class Table {
       "data-testid": "felt",
     },
     row("felt-top", slots.top), row("felt-left", slots.left), zone, row("felt-right", slots.right), row("felt-bottom", slots.bottom));
+  }
+
+  /** A play's first card with its mark in the card's free corner: its place in the trick's
+   * order (the leader's in yellow), a star on the winner's of a finished trick. */
+  withBadge(card, seat, place, led, won) {
+    const name = this.seatName(seat, true);
+    const title = won ? t("table.play.won", { name }) : led ? t("table.play.led", { name }) : t("table.play.nth", { n: place, name });
+    card.append(h("span", { class: ["play-badge", led && "led", won && "won"], title, "aria-label": title, "data-testid": led ? "lead-mark" : null },
+      won ? "★" : String(place)));
+    return card;
   }
 
   /**
@@ -882,11 +1070,18 @@ export class Table {
     const onFelt = !(view.trick && view.trick.cards && view.trick.cards.length) && view.phase !== "match_over";
     if (onFelt && window.innerWidth < 700) return null;
     const label = this.plugin.lastTrickLabel ? t(this.plugin.lastTrickLabel) : t("table.last_trick");
+    // One group per play (a run of one seat's cards, as a pair or a straight), named once.
+    const plays = [];
+    for (const entry of last.cards) {
+      const group = plays[plays.length - 1];
+      if (group && group.seat === entry.seat) group.cards.push(entry.card);
+      else plays.push({ seat: entry.seat, cards: [entry.card] });
+    }
     return h("div", { class: "last-trick", "data-testid": "last-trick" },
       h("span", { class: "label" }, label),
-      h("div", { class: "card-row" }, last.cards.map((play) =>
-        h("span", { class: ["last-play", play.seat === last.winner && "winner"], title: this.seatName(play.seat) },
-          cardEl(play.card, this.plugin.deck, { size: "sm" }),
+      h("div", { class: "card-row" }, plays.map((play) =>
+        h("span", { class: ["last-play", play.seat === last.winner && "winner", play.cards.length > 1 && "several"], title: this.seatName(play.seat) },
+          h("span", { class: "last-play-cards" }, play.cards.map((card) => cardEl(card, this.plugin.deck, { size: "sm" }))),
           h("span", { class: "last-play-seat" }, this.seatName(play.seat, true))))),
       last.winner !== undefined && last.winner !== null
         ? h("span", { class: "last-winner" }, t("table.last_trick.winner", { name: this.seatName(last.winner, true) }))
@@ -916,7 +1111,7 @@ export class Table {
         console.error("plugin refusal failed", error);
       }
     }
-    this.showNotice(reason || genericRefusal(ctx, card, this.plugin.deck));
+    this.showNotice(reason || genericRefusal(ctx, card, this.plugin.deck), true);
   }
 
   handArea(view, ctx) {
@@ -938,22 +1133,37 @@ export class Table {
       : null;
     const cards = this.plugin.sortHand ? this.plugin.sortHand([...view.hand], view) : sortCards(view.hand, this.plugin.deck);
     const singlePlays = new Set(ctx.legal.filter(isSingleCardPlay).map((action) => action.cards[0]));
+    const raisedKey = `${this.activeSeat}:${ctx.version}`;
+    const raised = this.raised && this.raised.key === raisedKey && singlePlays.has(this.raised.card) ? this.raised.card : null;
     const stateOf = (card) => {
+      if (card === raised) return "selected";
       if (this.plugin.cardState) return this.plugin.cardState(card, ctx);
       if (singlePlays.has(card)) return "legal";
       return ctx.isMyTurn ? "disabled" : "";
     };
+    const play = (card) => this.sendAction(ctx.legal.find((a) => isSingleCardPlay(a) && a.cards[0] === card));
     const onClick = (card) => {
       if (this.pending) return;
       if (this.plugin.onCardClick && this.plugin.onCardClick(card, ctx)) return;
-      const action = ctx.legal.find((a) => isSingleCardPlay(a) && a.cards[0] === card);
-      if (action) this.sendAction(action);
-      else this.refuse(card, ctx);
+      if (!singlePlays.has(card)) this.refuse(card, ctx);
+      else if (confirmCards() && card !== raised) {
+        // The first tap raises the card and says what a second one does.
+        this.raised = { card, key: raisedKey };
+        this.render();
+      } else play(card);
     };
     const onRefused = (card) => this.refuse(card, ctx);
+    const fresh = this.newCards.cards;
     const elements = cards.map((card) => {
       const state = stateOf(card);
-      return cardEl(card, this.plugin.deck, { state, onClick: state === "disabled" ? onRefused : onClick });
+      const el = cardEl(card, this.plugin.deck, {
+        state, onClick: state === "disabled" ? onRefused : onClick, extraClasses: fresh.has(card) ? ["is-new"] : [],
+      });
+      if (fresh.has(card)) {
+        el.dataset.new = "true";
+        el.title = `${el.title} (${t("table.card.new")})`;
+      }
+      return el;
     });
     const hand = h("div", { class: ["hand", ctx.isMyTurn && "my-turn"], "data-testid": "hand", dataset: { seat: String(this.activeSeat) } },
       cards.length ? this.handRows(elements) : h("p", { class: "muted" }, t("table.hand.empty")));
@@ -971,6 +1181,10 @@ export class Table {
         tabs || h("h2", null, t("table.hand")),
         hint ? h("span", { class: "hint", "data-testid": "hand-hint" }, hint) : null),
       this.notice ? h("p", { class: "notice", role: "alert", "data-testid": "table-notice" }, this.notice) : null,
+      raised ? h("p", { class: "raised-card", "data-testid": "raised-card" },
+        h("span", null, t("table.confirm.what", { card: describeCard(raised, this.plugin.deck).label })),
+        h("button", { type: "button", class: "primary small", "data-testid": "play-raised", disabled: this.pending, onclick: () => play(raised) },
+          t("table.confirm.play"))) : null,
       hand,
       buttons.length ? h("div", { class: "action-buttons", "aria-label": t("table.actions") }, buttons) : null);
   }
@@ -1053,6 +1267,9 @@ export class Table {
     const matchOver = view.phase === "match_over" || (view.to_act || []).length === 0;
     const close = () => {
       this.dialogHand = null;
+      try {
+        localStorage.setItem(`cardtable.result.${this.state.match_id}`, String(view.hands.length));
+      } catch { /* private mode: closed for this page only */ }
       this.render();
     };
     return h("div", { class: "dialog-backdrop" },
@@ -1072,8 +1289,27 @@ export class Table {
               h("tr", null, h("th", null, t("table.score")), seats.map((n) => h("td", { class: "num" }, formatScore(hand.scores[n])))),
               h("tr", null, h("th", null, t("table.total")), seats.map((n) => h("td", { class: "num" }, formatScore(view.scores[n]))))))),
         details.childNodes.length ? details : null,
-        matchOver ? this.finalRanking(view) : null),
+        matchOver ? this.finalRanking(view) : null,
+        matchOver ? this.matchLinks() : null),
         h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("table.continue")))));
+  }
+
+  /** How many finished hands' results this person closed on this device for a match. */
+  resultClosed(matchId) {
+    try {
+      return Number(localStorage.getItem(`cardtable.result.${matchId}`) || 0);
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Links to a finished match's page (scores hand by hand) and its replay. */
+  matchLinks() {
+    if (!this.state) return null;
+    const id = encodeURIComponent(this.state.match_id);
+    return h("span", { class: "match-links", "data-testid": "match-links" },
+      h("a", { href: `/matches/${id}`, "data-testid": "match-page-link" }, t("table.match_page")),
+      h("a", { href: `/matches/${id}/replay`, "data-testid": "replay-link" }, t("table.replay")));
   }
 
   finalRanking(view) {

@@ -417,3 +417,41 @@ async def test_rooms_have_names_the_host_sets_and_a_default_in_both_languages(da
         ] == "Hanakoさんの卓「聖杯を獲得せよ！」"
         # The invite code stays long and unguessable.
         assert len(code) >= 22
+
+
+async def test_a_hosts_unnamed_rooms_of_one_game_are_numbered_so_history_tells_them_apart(
+    database_url: str,
+) -> None:
+    async with (
+        running_server(database_url, bot_delay=0, bot_level="basic") as server,
+        browser(server, "Hana") as hana,
+        browser(server, "Ken") as ken,
+    ):
+        first = await make_room(hana, "holy-grail", 3, hands=1)
+        other_game = await make_room(hana, "french-tarot", 3, hands=1)
+        second = await make_room(hana, "holy-grail", 3, hands=1)
+        kens = await make_room(ken, "holy-grail", 3, hands=1)
+        assert first["display_name"]["en"] == "Hana's table: Get the Holy Grail!"
+        assert second["display_name"] == {
+            "en": "Hana's table: Get the Holy Grail! 2",
+            "ja": "Hanaさんの卓「聖杯を獲得せよ！」 2",
+        }
+        assert other_game["display_name"]["en"] == "Hana's French Tarot table"  # another game: its own count
+        assert kens["display_name"]["en"] == "Ken's table: Get the Holy Grail!"  # another host too
+
+        for room in (first, second):
+            await hana.post(f"/api/rooms/{room['code']}/seats/0", {"as": "me"})
+        matches = {room["code"]: await bot_match(hana, room["code"]) for room in (first, second)}
+        history = {m["room_code"]: m["room_name"]["en"] for m in await hana.get("/api/me/matches")}
+        assert history[first["code"]] != history[second["code"]]
+        assert history[second["code"]] == "Hana's table: Get the Holy Grail! 2"
+        detail = await hana.get(f"/api/matches/{matches[second['code']]}")
+        assert detail["room_name"]["en"] == "Hana's table: Get the Holy Grail! 2"
+        replay = await hana.get(f"/api/matches/{matches[second['code']]}/replay")
+        assert replay["room_name"]["en"] == "Hana's table: Get the Holy Grail! 2"
+
+        # Naming the first room leaves the second the only unnamed one: it needs no number then.
+        await hana.http.patch(f"/api/rooms/{first['code']}", json={"name": "Friday cards"})
+        assert (await hana.get(f"/api/rooms/{second['code']}"))["display_name"]["en"] == (
+            "Hana's table: Get the Holy Grail!"
+        )

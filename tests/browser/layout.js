@@ -1,5 +1,10 @@
 // The measuring half of tests/browser/layout.py, run in the page by Playwright's evaluate().
 ({scope, required, minStrip, vertical, minTap, minFanTap}) => {
+  // The layout is judged as it rests: cards still flying to the felt or into the hand
+  // (static/js/motion.js) are put where they land first (endless effects, a pulse, stay).
+  for (const animation of document.getAnimations()) {
+    if (Number.isFinite(animation.effect?.getComputedTiming().endTime)) animation.finish();
+  }
   window.scrollTo(0, 0);
   const vw = document.documentElement.clientWidth;
   const vh = window.innerHeight;

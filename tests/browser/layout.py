@@ -1,7 +1,8 @@
 """One screen per decision: the shared bounding-box checks every layout test uses.
 
 `check_screen(page, ...)` looks at the page as a person sees it without scrolling (it scrolls back
-to the top first, since Playwright's clicks scroll) and fails when:
+to the top first, since Playwright's clicks scroll, and finishes the table's card animations, so
+it judges where the cards rest) and fails when:
 - the page scrolls sideways;
 - a required element (the hand and each of its cards, the turn line, every enabled button,
   select and input on the table) is not wholly inside the viewport (a folded information section,

@@ -98,11 +98,16 @@ def play_hand(
         if facts["legal"] and facts["phase"] == "discard":
             expect(page.get_by_test_id("ft-dog")).to_be_visible()
             assert not set(facts["legal"]) & FORBIDDEN_IN_DISCARD, facts
-            assert facts["hint"] is None, facts  # a click discards here, not plays
+            assert facts["hint"] is None, facts  # a click chooses a card to put aside, not plays
             disabled = page.locator("[data-testid=hand] .card.is-disabled")
-            assert disabled.count() == len(facts["hand"]) - len(facts["legal"])
-            if click_first(page, LEGAL_CARDS):
-                done["discards"] += 1
+            chosen = page.locator("[data-testid=hand] .card.is-selected")
+            assert disabled.count() == len(facts["hand"]) - len(facts["legal"]) - chosen.count()
+            confirm = page.get_by_test_id("ft-discard-confirm")
+            if confirm.is_enabled():
+                done["discards"] += chosen.count()  # every chosen card goes at once
+                confirm.click()
+            else:
+                click_first(page, LEGAL_CARDS)
             continue
         if facts["legal"]:
             expected = set(playable_cards(facts["hand"], facts["trick"]))
@@ -254,5 +259,69 @@ def test_a_player_chooses_which_trumps_a_poignee_shows(
     expect(paul.get_by_test_id("ft-poignee-choice")).to_have_count(0)
     expect(paul.get_by_test_id("hand-hint")).to_have_text("Click a highlighted card to play it.")
     # Only the reconnection attempts while the server was down may have logged errors.
+    errors = [e for e in paul.console_errors if "ERR_CONNECTION_REFUSED" not in e]
+    assert not errors, errors
+
+
+def test_the_taker_chooses_the_discard_changes_it_and_confirms(
+    new_person: NewPerson, server_process: ServerProcess, database_url: str, artifacts: Path
+) -> None:
+    """Prise with the dog on a seeded deal: the taker picks six cards, changes one, and only the
+    confirm button puts them aside, all six at once."""
+    paul = new_person(viewport={"width": 1280, "height": 800})
+    start_solo_table(paul, "Paul", seats=4, my_seats=[0], game="french-tarot")
+    expect(paul.locator(HAND_CARDS)).to_have_count(18, timeout=20_000)
+    server_process.stop()
+    # The kings, the oudlers and the high trumps with us, low trumps in the dog: the bots hold
+    # plain cards only and pass; we take the dog and, having no plain card, put trumps aside.
+    strong = ["T1", *(f"T{n}" for n in range(10, 22)), "EX", "SK", "HK", "DK", "CK"]
+    _deal_again(database_url, build_deck(4, {0: strong}, dog=[f"T{n}" for n in range(2, 8)]))
+    server_process.start()
+    expect(paul.locator("[data-testid=hand] .card[data-card='T21']")).to_have_count(1, timeout=30_000)
+
+    # We take the weakest contract offered that keeps the dog, until the discard is ours.
+    deadline = time.monotonic() + 60
+    while not paul.get_by_test_id("ft-discard-choice").count():
+        if time.monotonic() > deadline:
+            paul.screenshot(path=str(artifacts / "french-tarot-discard-missing.png"))
+        assert time.monotonic() < deadline, "the discard never came to us"
+        if not any(click_first(paul, ".action-button", label) for label in ("Prise", "Garde ×2", "No slam")):
+            paul.wait_for_timeout(50)
+    choice = paul.get_by_test_id("ft-discard-choice")
+    confirm = choice.get_by_test_id("ft-discard-confirm")
+    expect(choice.get_by_test_id("ft-discard-help")).to_contain_text("(0 of 6 chosen)")
+    expect(confirm).to_be_disabled()
+    # The dog's cards are marked as new in the hand until we act.
+    new = paul.locator("[data-testid=hand] .card[data-new=true]")
+    expect(new).to_have_count(6)
+    assert set(new.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")) == {
+        f"T{n}" for n in range(2, 8)
+    }
+    legal = paul.locator(LEGAL_CARDS).evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+    assert len(legal) >= 7 and not set(legal) & FORBIDDEN_IN_DISCARD, legal
+    for card in legal[:6]:
+        paul.locator(f"[data-testid=hand] .card[data-card='{card}']").click()
+    selected = paul.locator("[data-testid=hand] .card.is-selected")
+    expect(selected).to_have_count(6)
+    expect(confirm).to_be_enabled()
+    # Changing our mind: one card back into the hand, another one instead. Nothing is sent yet.
+    paul.locator(f"[data-testid=hand] .card[data-card='{legal[2]}']").click()
+    expect(selected).to_have_count(5)
+    expect(confirm).to_be_disabled()
+    paul.locator(f"[data-testid=hand] .card[data-card='{legal[6]}']").click()
+    expect(selected).to_have_count(6)
+    expect(choice.get_by_test_id("ft-discard-help")).to_contain_text("(6 of 6 chosen)")
+    expect(paul.locator(HAND_CARDS)).to_have_count(24)
+    paul.screenshot(path=str(artifacts / "french-tarot-discard-choice.png"))
+    chosen = [*legal[:2], *legal[3:7]]
+    confirm.click()
+
+    discard = paul.locator(".ft-discard")
+    for card in chosen:
+        expect(discard.locator(f".card[data-card='{card}']")).to_have_count(1, timeout=20_000)
+    expect(discard.locator(".card")).to_have_count(6)
+    expect(new).to_have_count(0)
+    expect(paul.locator(HAND_CARDS)).to_have_count(18)
+    expect(paul.locator(f"[data-testid=hand] .card[data-card='{legal[2]}']")).to_have_count(1)
     errors = [e for e in paul.console_errors if "ERR_CONNECTION_REFUSED" not in e]
     assert not errors, errors

@@ -76,6 +76,9 @@ def french_tarot_step(page: Page, seen: dict[str, int]) -> bool:
     for text in ("Bid", "Call", "No slam"):
         if page.locator(".action-button", has_text=text).count():
             return _click(page, ".action-button", text)
+    # The discard is chosen card by card, then confirmed at once.
+    if _click(page, "[data-testid=ft-discard-confirm]:not([disabled])"):
+        return True
     if _click(page, LEGAL_CARDS):
         return True
     return _click(page, ".action-button")

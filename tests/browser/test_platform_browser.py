@@ -55,9 +55,16 @@ def sign_up(page: Page, name: str, path: str = "/") -> None:
 
 
 def create_room(
-    page: Page, game: str, seats: int, hands: int | None = None, preset: str | None = None
+    page: Page,
+    game: str,
+    seats: int,
+    hands: int | None = None,
+    preset: str | None = None,
+    away_grace: int | None = None,
+    turn_timer: int | None = None,
 ) -> str:
-    """Create a room from the landing page (a preset, then explicit choices); returns its invite link."""
+    """Create a room from the landing page (a preset, then explicit choices, the absence grace and
+    the turn timer in seconds); returns its invite link."""
     form = page.get_by_test_id("create-room")
     form.get_by_test_id("game-select").select_option(game)
     if preset:
@@ -65,6 +72,10 @@ def create_room(
     form.get_by_test_id("seats-select").select_option(str(seats))
     if hands is not None:
         form.locator("input[data-option=hands]").fill(str(hands))
+    if away_grace is not None:
+        form.get_by_test_id("away-grace").select_option(str(away_grace))
+    if turn_timer is not None:
+        form.get_by_test_id("turn-timer").select_option(str(turn_timer))
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/r/[^/]+$"))
     invite = page.get_by_test_id("invite-url").input_value()
@@ -119,7 +130,12 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     alice.get_by_test_id("take-0").click()
     expect(alice.locator("[data-seat='0'] .seat-who")).to_contain_text("Alice")
 
-    # Bob opens the invite link on his own device: he picks a name there, then sits down.
+    # Bob opens the invite link on his own device: it says who invites him to what; he picks a
+    # name there, then sits down.
+    bob.goto(invite)
+    invitation = bob.get_by_test_id("invitation")
+    expect(invitation).to_contain_text("Alice invites you to play Get the Holy Grail!")
+    expect(invitation).to_contain_text("Alice's table: Get the Holy Grail!")
     sign_up(bob, "Bob", path=invite)
     expect(bob.get_by_test_id("seat-list")).to_be_visible()
     bob.get_by_test_id("take-1").click()
@@ -161,6 +177,16 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     expect(board).to_contain_text("Alice")
     expect(board).to_contain_text("Bob")
     alice.screenshot(path=str(artifacts / "room-after-match.png"), full_page=True)
+    # The finished room keeps the closed result closed, and links the match page and the replay.
+    alice.reload()
+    expect(alice.get_by_test_id("match-links")).to_be_visible()
+    expect(alice.locator(RESULT)).to_have_count(0)
+    expect(alice.get_by_test_id("replay-link")).to_have_attribute(
+        "href", re.compile(r"^/matches/\d+/replay$")
+    )
+    alice.get_by_test_id("match-page-link").click()
+    alice.wait_for_url(re.compile(r"/matches/\d+$"))
+    expect(alice.get_by_test_id("ranking").locator("li")).to_have_count(4)
 
     bob.goto("/history")
     row = bob.get_by_test_id("history").locator("tbody tr").first

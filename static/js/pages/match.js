@@ -84,14 +84,17 @@ function sameDealsSection(match, versus, seatName, seatNumbers) {
   const sum = (rows, pick) => seatNumbers.map((n) => rows.reduce((total, row) => total + (Number(pick(row)[n]) || 0), 0));
   const rows = versus.hands || [];
   const fresh = versus.fresh_hands || [];
-  const rematchTitle = versus.relation === "replay_of" ? matchTitle(match.room_name, match.number) : matchTitle(match.room_name, versus.number);
+  // The rematch is the match that needed the fresh cards; the source is the match it replays.
+  const [rematchNo, sourceNo] = versus.relation === "replay_of" ? [match.number, versus.number] : [versus.number, match.number];
   return h("section", { class: "same-deals-panel", "data-testid": "same-deals" },
     h("h2", null, t("match.same_deals.title")),
     line(`match.same_deals.${versus.relation}`),
     versus.rotate ? h("p", { class: "help" }, t("match.same_deals.rotated")) : null,
     line("match.same_deals.legend"),
     fresh.length ? h("p", { class: "notice", "data-testid": "same-deals-fresh" },
-      t("match.same_deals.fresh", { hands: fresh.join(", "), match: rematchTitle })) : null,
+      t(`match.same_deals.fresh.${fresh.length === 1 ? "one" : "many"}`, {
+        hands: fresh.join(", "), match: matchTitle(match.room_name, rematchNo), source: matchTitle(match.room_name, sourceNo),
+      })) : null,
     rows.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "same-deals-table" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n),
         versus.rotate ? h("div", { class: "muted small" }, t("match.same_deals.vs", { name: otherName(n) })) : null)))),

@@ -1,7 +1,7 @@
 /** The room page: lobby (seats, invite, options, start/rematch, leaderboard) and the live table. */
 import { h, replace } from "../dom.js";
 import { ApiError, del, gameById, get, me, patch, post } from "../api.js";
-import { lang, t } from "../i18n.js";
+import { lang, pick, t } from "../i18n.js";
 import { RoomSocket } from "../socket.js";
 import { ChatPanel } from "../chat.js";
 import { Table, loadPlugin } from "../table.js";
@@ -42,7 +42,7 @@ export function roomPage(code) {
     page.person = await me();
     header(page.person);
     if (!page.person) {
-      replace(main, nameForm(start, t("landing.name.title")), loginForm(start));
+      replace(main, await invitation(), nameForm(start, t("landing.name.title")), loginForm(start));
       return;
     }
     try {
@@ -89,6 +89,21 @@ export function roomPage(code) {
       onMessage: handleMessage,
     });
     window.addEventListener("beforeunload", () => page.socket.close());
+  }
+
+  /** Who invites to what, above the name form of a person who opens an invite link before they
+   * have a name (the code alone shows the room's invitation); nothing when the room is unknown. */
+  async function invitation() {
+    let room;
+    try {
+      room = await get(`/api/rooms/${encodeURIComponent(code)}`);
+    } catch {
+      return null;
+    }
+    const game = room.game_names ? pick(room.game_names) : room.game_id;
+    return h("section", { class: "card-panel invitation", "data-testid": "invitation" },
+      h("h2", null, room.host_name ? t("room.invite.title", { host: room.host_name, game }) : t("room.invite.title.nohost", { game })),
+      h("p", null, t("room.invite.room", { room: roomName(room.display_name, room.name || ""), n: room.seat_count ?? (room.seats || []).length })));
   }
 
   function rulesHref() {
