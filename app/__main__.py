@@ -18,8 +18,8 @@ import uvicorn
 
 import engine._mode as engine_mode
 from app.config import Settings
-from app.embedded_pg import EmbeddedPostgres
 from app.main import create_app
+from app.store.embedded_pg import EmbeddedPostgres
 from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 

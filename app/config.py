@@ -135,7 +135,7 @@ class Settings(BaseSettings):
     deadline_poll: float = Field(
         default=1.0, gt=0, le=10, validation_alias=AliasChoices("CARDTABLE_DEADLINE_POLL", "deadline_poll")
     )
-    """Seconds between two looks of each process for due deadlines (app/deadlines.py)."""
+    """Seconds between two looks of each process for due deadlines (app/live/deadlines.py)."""
 
     session_check: float = Field(
         default=30.0, gt=0, le=3600, validation_alias=AliasChoices("CARDTABLE_SESSION_CHECK", "session_check")

@@ -13,8 +13,39 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.schemas import ErrorBody
 
 
+class DomainError(Exception):
+    """A refusal a person should read, in both languages, raised by the store (app/store/) and
+    the logic modules. They know nothing of HTTP: `install_error_handlers` gives each kind its
+    status, and the WebSocket turns the ones it meets into its own error codes."""
+
+    def __init__(self, en: str, ja: str) -> None:
+        super().__init__(en)
+        self.en = en
+        self.ja = ja
+
+
+class Invalid(DomainError):
+    """Input that can never be accepted as it is (422)."""
+
+
+class NotFound(DomainError):
+    """No such thing, or one the person may not know of (404)."""
+
+
+class Forbidden(DomainError):
+    """The thing exists, but this person may not do that with it (403)."""
+
+
+class Conflict(DomainError):
+    """Not possible in the current state (409): a running match, a taken seat, …"""
+
+
+DOMAIN_STATUS: dict[type[DomainError], int] = {Invalid: 422, NotFound: 404, Forbidden: 403, Conflict: 409}
+
+
 class ApiError(Exception):
-    """An error a person should read, in both languages of the product."""
+    """An error a person should read, in both languages, with its HTTP status: for what only the
+    HTTP layer decides (no session, too many sign-in attempts)."""
 
     def __init__(self, status: int, en: str, ja: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(en)
@@ -59,6 +90,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(error_body(exc.en, exc.ja), status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(DomainError)
+    async def _domain_error(request: Request, exc: DomainError) -> JSONResponse:
+        return JSONResponse(error_body(exc.en, exc.ja), status_code=DOMAIN_STATUS[type(exc)])
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -14,24 +14,24 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
-from app.bot_pool import BotPool
-from app.catalog import seed_presets, sync_catalog
 from app.config import Settings
-from app.db import Database, migrate
-from app.deadlines import Deadlines
 from app.errors import install_error_handlers
+from app.live.bot_pool import BotPool
+from app.live.deadlines import Deadlines
+from app.live.presence import Presence
+from app.live.pubsub import InProcessPubSub, PostgresPubSub, PubSub
+from app.live.sessions import SessionWatch
+from app.live.tables import TableService
 from app.metrics import Metrics
 from app.middleware import RequestGuard, SecurityHeaders
-from app.presence import Presence
-from app.pubsub import InProcessPubSub, PostgresPubSub, PubSub
 from app.routes import chat, games, health, history, people, replays, rooms, ws
 from app.routes import metrics as metrics_route
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
 from app.services import Services
-from app.sessions import SessionWatch
 from app.socket_routes import CardTableApp
-from app.tables import TableService
+from app.store.catalog import seed_presets, sync_catalog
+from app.store.db import Database, migrate
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         tables.clock = deadlines
         metrics = Metrics(presence.process_id)
         metrics.track_live_tables(tables.live_count)
+        tables.metrics = metrics
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
         sessions = SessionWatch(db, bus, settings.session_check)

@@ -99,6 +99,12 @@ class Metrics:
         self._sockets.labels(self.process).set_function(lambda: float(count()))
 
     # ---- events ---------------------------------------------------------------------------------
+    def committed(self, actions: int, commit_seconds: float, build_seconds: float) -> None:
+        """One commit of `actions` new log entries, and the state build that followed it."""
+        self.committed_actions.inc(actions)
+        self.commit_seconds.observe(commit_seconds)
+        self.state_build_seconds.observe(build_seconds)
+
     def bot_decided(self, level: str, seconds: float) -> None:
         self._bot_seconds.labels(self.process, level).observe(seconds)
 

@@ -13,7 +13,7 @@ import logging
 from psycopg import errors as pg_errors
 from sqlalchemy.exc import IntegrityError
 
-from app.match_store import VersionConflict
+from app.store.matches import VersionConflict
 
 
 def lost_race(exc: BaseException) -> bool:

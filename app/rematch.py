@@ -21,20 +21,25 @@ first-player draw) stay as they were, so only the hands move.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.models import HandResult, MatchAction, MatchRow, MatchSeat, Person
 from engine import CHANCE, GAMES, Game, Match
 
 Action = dict[str, Any]
 PLAN_CACHE_SIZE = 64
+
+
+class MatchFacts(Protocol):
+    """What the comparison reads of a stored match (a `matches` row has it)."""
+
+    id: int
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    rotate_deals: bool
 
 
 @dataclass(frozen=True)
@@ -195,98 +200,17 @@ MAX_COMPARED_REMATCHES = 5
 """A match page compares with at most this many of its newest same-deal rematches."""
 
 
-async def _log(session: AsyncSession, match_id: int) -> list[tuple[int, Action]]:
-    rows = await session.execute(
-        select(MatchAction.seat, MatchAction.action)
-        .where(MatchAction.match_id == match_id)
-        .order_by(MatchAction.seq)
-    )
-    return [(seat, action) for seat, action in rows]
-
-
-async def _hand_scores(session: AsyncSession, match_id: int) -> list[list[Any]]:
-    rows = await session.execute(
-        select(HandResult.scores).where(HandResult.match_id == match_id).order_by(HandResult.hand_no)
-    )
-    return [list(scores) for (scores,) in rows]
-
-
-async def _seats(session: AsyncSession, match_id: int) -> list[dict[str, Any]]:
-    rows = (
-        await session.execute(
-            select(MatchSeat.n, MatchSeat.kind, MatchSeat.person_id, Person.name)
-            .outerjoin(Person, Person.id == MatchSeat.person_id)
-            .where(MatchSeat.match_id == match_id)
-            .order_by(MatchSeat.n)
-        )
-    ).all()
-    return [
-        {"n": n, "kind": kind, "person_id": pid, "name": name if pid is not None else _bot_name(kind)}
-        for n, kind, pid, name in rows
-    ]
-
-
-def _bot_name(kind: str | None) -> str | None:
-    return "Bot" if kind == "bot" else None
-
-
-def _fresh(
-    source: MatchRow,
+def fresh_hands_of(
+    source: MatchFacts,
     source_log: list[tuple[int, Action]],
-    rematch: MatchRow,
+    rematch: MatchFacts,
     rematch_log: list[tuple[int, Action]],
 ) -> list[int]:
+    """The rematch's hands dealt fresh cards, from both matches' stored facts and logs (the
+    comparison app/store/history.py shows on both matches' pages). CPU-bound: run it in a thread."""
     game = GAMES.get(rematch.game_id)
     if game is None:
         return []
     actions = plan_deals(game, source.players, source.options, source_log, rematch.rotate_deals)
     plan = DealPlan(source_id=source.id, rotate=rematch.rotate_deals, actions=tuple(actions))
     return fresh_hands(game, rematch.players, rematch.options, rematch_log, plan)
-
-
-async def comparisons(session: AsyncSession, row: MatchRow) -> list[dict[str, Any]]:
-    """For a match page: the same-deal comparison with the match it replays, and with the
-    newest matches that replay it. Each holds, hand by hand, this match's scores per seat and
-    the other match's score of the seat that held the same cards, and the hands in which the
-    rematch had to deal fresh cards."""
-    pairs: list[tuple[MatchRow, bool]] = []
-    if row.same_deals_as is not None:
-        source = await session.get(MatchRow, row.same_deals_as)
-        if source is not None:
-            pairs.append((source, True))
-    later = (
-        await session.execute(
-            select(MatchRow)
-            .where(MatchRow.same_deals_as == row.id)
-            .order_by(MatchRow.number.desc())
-            .limit(MAX_COMPARED_REMATCHES)
-        )
-    ).scalars()
-    pairs.extend((rematch, False) for rematch in later)
-    answer = []
-    this_hands = await _hand_scores(session, row.id)
-    for other, this_is_rematch in pairs:
-        source, rematch = (other, row) if this_is_rematch else (row, other)
-        fresh = await asyncio.to_thread(
-            _fresh, source, await _log(session, source.id), rematch, await _log(session, rematch.id)
-        )
-        mapping = seat_map(row.players, rematch.rotate_deals, this_is_rematch)
-        other_seats = await _seats(session, other.id)
-        by_n = {seat["n"]: seat for seat in other_seats}
-        hands = compare_hands(this_hands, await _hand_scores(session, other.id), mapping)
-        for hand in hands:
-            hand["fresh"] = hand["hand_no"] in fresh
-        answer.append(
-            {
-                "match_id": other.id,
-                "number": other.number,
-                "status": other.status,
-                "relation": "replay_of" if this_is_rematch else "replayed_by",
-                "rotate": rematch.rotate_deals,
-                "seat_map": mapping,
-                "other_seats": [by_n.get(n) for n in mapping],
-                "hands": hands,
-                "fresh_hands": fresh,
-            }
-        )
-    return answer

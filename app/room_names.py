@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from app.errors import ApiError
+from app.errors import Invalid
 from engine import GAMES
 
 ROOM_NAME_MAX = 60
@@ -22,15 +22,12 @@ def clean_room_name(name: str) -> str:
     """A host's room name: trimmed, 1–60 characters, no control characters."""
     cleaned = name.strip()
     if not 1 <= len(cleaned) <= ROOM_NAME_MAX:
-        raise ApiError(
-            422,
+        raise Invalid(
             f"a room name must have 1 to {ROOM_NAME_MAX} characters",
             f"部屋の名前は1〜{ROOM_NAME_MAX}文字にしてください",
         )
     if any(unicodedata.category(ch) in _FORBIDDEN for ch in cleaned):
-        raise ApiError(
-            422, "a room name cannot contain control characters", "部屋の名前に制御文字は使えません"
-        )
+        raise Invalid("a room name cannot contain control characters", "部屋の名前に制御文字は使えません")
     return cleaned
 
 

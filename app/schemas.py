@@ -1,6 +1,6 @@
 """Response models of the REST API, so `/openapi.json` describes what the server really answers.
 
-The routes still build their answers as dicts (app/repository.py); FastAPI validates each one
+The routes still build their answers as dicts (app/store/); FastAPI validates each one
 against these models on the way out. Objects allow extra keys so that a field added to a JSON
 shape reaches the client before its model catches up (the documented fields are always there).
 """
@@ -121,7 +121,7 @@ class RoomOut(_RoomHeading):
     turn_timer: int | None
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
     stand_ins: list[int]
-    """Seats a bot plays for while their person is away (app/deadlines.py)."""
+    """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
 

@@ -9,16 +9,16 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.config import Settings
-from app.db import Database
 from app.errors import ApiError
+from app.live.presence import Presence
+from app.live.pubsub import PubSub
+from app.live.sessions import SessionWatch
+from app.live.tables import TableService
 from app.metrics import Metrics
-from app.models import Person
-from app.presence import Presence
-from app.pubsub import PubSub
-from app.repository import person_by_token
 from app.security import SESSION_COOKIE
-from app.sessions import SessionWatch
-from app.tables import TableService
+from app.store.db import Database
+from app.store.models import Person
+from app.store.people import person_by_token
 
 
 @dataclass

@@ -67,8 +67,8 @@ import uvicorn
 import websockets
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from app.embedded_pg import EmbeddedPostgres, free_loopback_port
-from app.wire import StateReader
+from app.live.wire import StateReader
+from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.ws_protocol import MEM_LEVEL, WINDOW_BITS
 from engine import GAMES
 
@@ -540,8 +540,8 @@ def live_heap_kb(game_id: str, tables: int = 20, actions: int = 60) -> float:
     import gc
     import tracemalloc
 
-    from app.match_store import Controller
-    from app.tables import LiveMatch
+    from app.live.tables import LiveMatch
+    from app.store.matches import Controller
     from engine import CHANCE
     from engine.bots import bot_action
 
@@ -701,10 +701,10 @@ STORM_ROOM_SOCKETS = 10
 
 async def storm_phase(
     procs: Processes, tables: int, sockets: int, seconds: float, game: str, profile: str | None = None
-) -> tuple[list[float], list[float], float, float]:
+) -> tuple[list[float], list[float], float, tuple[float, float]]:
     """(latencies of a quiet round, latencies during the storm, seconds the joins took, the
-    server's CPU seconds per join beyond what play used in the quiet round); with `profile`, a
-    py-spy profile of the server during the storm."""
+    server's CPU seconds per second in each round: near 1, its one event loop is saturated); with
+    `profile`, a py-spy profile of the server during the storm."""
     humans, tasks = await open_tables(procs, game, tables, seed=7000)
     joiners: list[asyncio.Task[None]] = []
     try:
@@ -753,8 +753,8 @@ async def storm_phase(
 
         cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
         (_, stormy), took = await asyncio.gather(app_phase(procs, humans, seconds + 2), storm())
-        extra_cpu = cpu_seconds(procs.app.pid) - cpu - quiet_cpu * (time.perf_counter() - clock)
-        return quiet, stormy, took, extra_cpu / sockets
+        storm_cpu = (cpu_seconds(procs.app.pid) - cpu) / (time.perf_counter() - clock)
+        return quiet, stormy, took, (quiet_cpu, storm_cpu)
     finally:
         for task in joiners:
             task.cancel()
@@ -763,17 +763,14 @@ async def storm_phase(
 
 
 def report_storm(
-    tables: int, sockets: int, quiet: list[float], stormy: list[float], took: float, cpu_per_join: float
+    tables: int, sockets: int, quiet: list[float], stormy: list[float], took: float, cpu: tuple[float, float]
 ) -> None:
-    print(
-        f"\n{tables} playing tables, {sockets} sockets joining (took {took:.1f} s, "
-        f"server CPU per join about {cpu_per_join * 1000:.1f} ms):"
-    )
-    for name, values in (("quiet", quiet), ("storm", stormy)):
+    print(f"\n{tables} playing tables, {sockets} sockets joining (took {took:.1f} s):")
+    for name, values, used in (("quiet", quiet, cpu[0]), ("storm", stormy, cpu[1])):
         ms = [v * 1000 for v in values]
         print(
             f"  {name}: {len(ms)} actions, p50 {pct(ms, 0.5):.0f} ms, p99 {pct(ms, 0.99):.0f} ms, "
-            f"max {max(ms, default=float('nan')):.0f} ms"
+            f"max {max(ms, default=float('nan')):.0f} ms; server CPU {used:.2f} s/s"
         )
 
 
@@ -805,11 +802,11 @@ async def main_async(args: argparse.Namespace) -> None:
         report_memory(memory, args.memory_tables, args.memory_actions)
     if args.storm_sockets > 0:
         async with processes(args.port_base, args.app_root) as procs:
-            quiet, stormy, took, cpu_per_join = await storm_phase(
+            quiet, stormy, took, cpu = await storm_phase(
                 procs, args.storm_tables, args.storm_sockets, args.storm_seconds, args.game, args.profile
             )
             server_errors(procs)
-        report_storm(args.storm_tables, args.storm_sockets, quiet, stormy, took, cpu_per_join)
+        report_storm(args.storm_tables, args.storm_sockets, quiet, stormy, took, cpu)
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
         strong: list[tuple[Result, Result]] = []

@@ -67,7 +67,7 @@ def postgres_admin_url() -> Iterator[str]:
     if configured:
         yield normalize_database_url(configured)
         return
-    from app.embedded_pg import EmbeddedPostgres
+    from app.store.embedded_pg import EmbeddedPostgres
 
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-test-pg-"))
     server = EmbeddedPostgres(workdir / "pgdata", database="postgres", fast_unsafe=True)
@@ -84,8 +84,8 @@ def template_database(postgres_admin_url: str) -> Iterator[str]:
     """Name of a database migrated to head and seeded, to clone for each test."""
     from psycopg import sql
 
-    from app.db import Database, migrate
     from app.main import prepare_database
+    from app.store.db import Database, migrate
 
     name = f"cardtable_template_{uuid.uuid4().hex[:10]}"
     _admin_execute(postgres_admin_url, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))

@@ -1,6 +1,6 @@
 """The chat's history over HTTP: a room's recent lines, and the lines of one match's time span.
 
-Lines are sent over the room's WebSocket (`app/routes/ws.py`, `app/chat.py`); these routes let
+Lines are sent over the room's WebSocket (`app/routes/ws.py`, `app/store/chat.py`); these routes let
 a person who joins or reconnects read what was said, and the match page show a finished match's
 chat. Members only.
 """
@@ -11,14 +11,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
-from app import chat
-from app.errors import ApiError, error_responses
-from app.repository import is_member, room_by_code, visible_match
+from app.errors import error_responses
+from app.limits import BIGINT_MAX
 from app.routes.rooms import Code
 from app.schemas import ChatPage
 from app.services import SignedIn, get_services
-
-BIGINT_MAX = 2**63 - 1
+from app.store import chat
+from app.store.history import visible_match
+from app.store.rooms import require_member
 
 router = APIRouter(prefix="/api")
 
@@ -32,13 +32,7 @@ async def room_chat(
 ) -> dict[str, Any]:
     """The room's latest lines (or those before `before`), newest last."""
     async with get_services(request).db.session() as session:
-        room = await room_by_code(session, code)
-        if not await is_member(session, room.id, person.id):
-            raise ApiError(
-                403,
-                "only the room's members can read its chat; open the room first",
-                "チャットは部屋のメンバーだけが読めます。先に部屋を開いてください",
-            )
+        room = await require_member(session, code, person.id, "chat")
         return await chat.page(session, room.id, before=before, limit=limit)
 
 
@@ -52,7 +46,7 @@ async def match_chat(
 ) -> dict[str, Any]:
     """The room's lines written while this match ran (from its start to its end, or to now)."""
     async with get_services(request).db.session() as session:
-        row = await visible_match(session, match_id, person)
+        row = await visible_match(session, match_id, person.id)
         return await chat.page(
             session, row.room_id, before=before, limit=limit, since=row.created_at, until=row.finished_at
         )

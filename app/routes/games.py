@@ -6,11 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from app.catalog import defaults_by_players, options_order, presets_by_game
 from app.errors import error_responses
-from app.repository import catalog_rows
 from app.schemas import GameOut
 from app.services import get_services
+from app.store.catalog import catalog_rows, defaults_by_players, options_order, presets_by_game
 from engine import GAMES
 
 router = APIRouter(prefix="/api")

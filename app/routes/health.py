@@ -11,12 +11,11 @@ from functools import cache
 from alembic.script import ScriptDirectory
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 
-from app.db import alembic_config
 from app.errors import error_responses
 from app.schemas import Health
 from app.services import get_services
+from app.store.db import alembic_config, schema_revisions
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["health"])
@@ -47,11 +46,11 @@ async def readyz(request: Request) -> Health | JSONResponse:
     """The database answers and is migrated to head (503 with the reason otherwise)."""
     services = get_services(request)
     try:
-        async with asyncio.timeout(READY_TIMEOUT), services.db.engine.connect() as conn:
-            rows = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
+        async with asyncio.timeout(READY_TIMEOUT):
+            revisions = await schema_revisions(services.db)
     except Exception as exc:  # any failure to reach the database means "not ready"
         log.info("not ready: the database did not answer (%s)", type(exc).__name__)
         return JSONResponse(Health(status="unavailable", reason="database").model_dump(), status_code=503)
-    if frozenset(rows) != head_revisions():
+    if revisions != head_revisions():
         return JSONResponse(Health(status="unavailable", reason="migrations").model_dump(), status_code=503)
     return Health(status="ok")

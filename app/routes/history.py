@@ -7,11 +7,10 @@ from typing import Any
 from fastapi import APIRouter, Path, Request
 
 from app.errors import error_responses
-from app.repository import match_detail, my_matches, overall_leaderboard
+from app.limits import BIGINT_MAX
 from app.schemas import LeaderboardEntry, MatchDetail, MatchSummary
 from app.services import SignedIn, get_services
-
-BIGINT_MAX = 2**63 - 1
+from app.store.history import match_detail, my_matches, overall_leaderboard
 
 router = APIRouter(prefix="/api")
 
@@ -19,7 +18,7 @@ router = APIRouter(prefix="/api")
 @router.get("/me/matches", response_model=list[MatchSummary], responses=error_responses(401))
 async def matches_of_me(request: Request, person: SignedIn) -> list[dict[str, Any]]:
     async with get_services(request).db.session() as session:
-        return await my_matches(session, person)
+        return await my_matches(session, person.id)
 
 
 @router.get("/matches/{match_id}", response_model=MatchDetail, responses=error_responses(401, 404))
@@ -28,10 +27,10 @@ async def one_match(
 ) -> dict[str, Any]:
     """Ids are PostgreSQL bigints: anything outside is refused (422) before a query is made."""
     async with get_services(request).db.session() as session:
-        return await match_detail(session, match_id, person)
+        return await match_detail(session, match_id, person.id)
 
 
 @router.get("/leaderboard", response_model=list[LeaderboardEntry], responses=error_responses(401))
 async def leaderboard(request: Request, person: SignedIn) -> list[dict[str, Any]]:
     async with get_services(request).db.session() as session:
-        return await overall_leaderboard(session, person)
+        return await overall_leaderboard(session, person.id)

@@ -6,13 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, select
 
 from app.errors import ApiError, error_responses
-from app.login_limits import record_failure, retry_after
-from app.models import Membership, Person
-from app.models import Session as SessionRow
-from app.repository import clean_name, create_person, open_session, person_json
+from app.live import bus
 from app.schemas import PersonOut
 from app.security import (
     SESSION_COOKIE,
@@ -20,17 +16,16 @@ from app.security import (
     check_password,
     hash_password_async,
     normalize_account_id,
-    token_hash,
 )
 from app.services import SignedIn, get_services
-from app.tables import room_channel
+from app.store import people
 
 router = APIRouter(prefix="/api")
 
 
 class NameBody(BaseModel):
     # Documented as the 1-32 characters a name may have; the check itself (with a readable
-    # message in both languages) is clean_name's, after runs of spaces are tidied.
+    # message in both languages) is app/store/people.py clean_name's, after runs of spaces are tidied.
     name: str = Field(
         max_length=200,
         description="1 to 32 printable characters once spaces are tidied",
@@ -63,32 +58,26 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
 async def create(body: NameBody, request: Request, response: Response) -> dict[str, Any]:
     """Choosing a name creates a person and signs this browser in as them."""
     async with get_services(request).db.session() as session:
-        person = await create_person(session, body.name)
-        token = await open_session(session, person)
-        answer = person_json(person)
+        person = await people.create_person(session, body.name)
+        token = await people.open_session(session, person)
+        answer = people.person_json(person)
     _set_cookie(request, response, token)
     return answer
 
 
 @router.get("/me", response_model=PersonOut, responses=error_responses(401))
 async def me(person: SignedIn) -> dict[str, Any]:
-    return person_json(person)
+    return people.person_json(person)
 
 
 @router.patch("/me", response_model=PersonOut, responses=error_responses(401, 403))
 async def rename(body: NameBody, request: Request, person: SignedIn) -> dict[str, Any]:
     services = get_services(request)
     async with services.db.session() as session:
-        row = await session.get(Person, person.id)
-        assert row is not None
-        row.name = clean_name(body.name)
-        answer = person_json(row)
-        rooms = (
-            await session.execute(select(Membership.room_id).where(Membership.person_id == person.id))
-        ).scalars()
-        room_ids = list(rooms)
+        row, room_ids = await people.rename(session, person.id, body.name)
+        answer = people.person_json(row)
     for room_id in room_ids:  # open tables show the new name at once
-        await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+        await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
     return answer
 
 
@@ -99,10 +88,7 @@ async def set_password(body: PasswordBody, request: Request, person: SignedIn) -
         raise ApiError(422, "a password needs at least 8 characters", "パスワードは8文字以上にしてください")
     hashed = await hash_password_async(body.password)  # argon2 is slow on purpose
     async with get_services(request).db.session() as session:
-        row = await session.get(Person, person.id)
-        assert row is not None
-        row.password_hash = hashed
-        return person_json(row)
+        return people.person_json(await people.set_password_hash(session, person.id, hashed))
 
 
 @router.post("/login", response_model=PersonOut, responses=error_responses(401, 403, 429))
@@ -117,7 +103,7 @@ async def login(body: LoginBody, request: Request, response: Response) -> dict[s
     address = request.client.host if request.client else "unknown"
     limits = {"limit": settings.login_max_failures, "window": settings.login_window_seconds}
     async with services.db.session() as session:
-        wait = await retry_after(session, account, address, **limits)
+        wait = await people.retry_after(session, account, address, **limits)
         if wait is not None:
             raise ApiError(
                 429,
@@ -125,16 +111,15 @@ async def login(body: LoginBody, request: Request, response: Response) -> dict[s
                 f"パスワードの誤りが多すぎます。{wait}秒後にもう一度お試しください",
                 headers={"Retry-After": str(wait)},
             )
-        person = await session.scalar(select(Person).where(Person.account == account))
+        person = await people.person_by_account(session, account)
     if not await check_password(person.password_hash if person else None, body.password) or person is None:
         async with services.db.session() as session:
-            await record_failure(session, account, address, window=settings.login_window_seconds)
+            await people.record_failure(session, account, address, window=settings.login_window_seconds)
         raise ApiError(401, "wrong account id or password", "アカウントIDかパスワードが違います")
     async with services.db.session() as session:
-        person = await session.get(Person, person.id)
-        assert person is not None
-        token = await open_session(session, person)
-        answer = person_json(person)
+        person = await people.person_by_id(session, person.id)
+        token = await people.open_session(session, person)
+        answer = people.person_json(person)
     _set_cookie(request, response, token)
     return answer
 
@@ -145,8 +130,8 @@ async def logout(request: Request) -> Response:
     if token:
         services = get_services(request)
         async with services.db.session() as session:
-            await session.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
-        await services.sessions.signed_out(token_hash(token))  # its open tables close, everywhere
+            hashed = await people.close_session(session, token)
+        await services.sessions.signed_out(hashed)  # its open tables close, everywhere
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return response

@@ -9,11 +9,11 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from app.errors import error_responses
-from app.replays import ReplayCache, export_log, finished_match
+from app.limits import BIGINT_MAX
+from app.replays import ReplayCache, export_log
 from app.schemas import MatchLogExport, ReplayOut
 from app.services import SignedIn, get_services
-
-BIGINT_MAX = 2**63 - 1
+from app.store.history import finished_match, stored_scores
 
 router = APIRouter(prefix="/api")
 
@@ -37,7 +37,7 @@ async def match_replay(
     see app/replays.py); gzip when the client accepts it."""
     services = get_services(request)
     async with services.db.session() as session:
-        review = await finished_match(session, services.tables.store, match_id, person)
+        review = await finished_match(session, services.tables.store, match_id, person.id)
     body = await _cache(request).gzipped(review)
     headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=3600"}
     if "gzip" in request.headers.get("accept-encoding", "").lower():
@@ -54,5 +54,6 @@ async def match_log(
     """The match as JSON that `game.replay(players, options, log)` rebuilds, with its stored scores."""
     services = get_services(request)
     async with services.db.session() as session:
-        review = await finished_match(session, services.tables.store, match_id, person)
-        return await export_log(session, review)
+        review = await finished_match(session, services.tables.store, match_id, person.id)
+        hands, scores = await stored_scores(session, match_id)
+    return export_log(review, hands, scores)

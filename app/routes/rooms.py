@@ -6,38 +6,20 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select
 
-from app.deadlines import (
+from app.errors import ApiError, error_responses
+from app.limits import (
     AWAY_GRACE_DEFAULT,
     AWAY_GRACE_MAX,
     AWAY_GRACE_MIN,
+    BIGINT_MAX,
     TURN_TIMER_MAX,
     TURN_TIMER_MIN,
-    room_extras,
 )
-from app.errors import ApiError, error_responses
-from app.limits import check_option_bounds
-from app.match_store import MatchStore
-from app.models import MatchRow, MatchSeat, Person, Room, RoomSeat
-from app.repository import (
-    check_seat_count,
-    effective_options,
-    game_or_error,
-    invitation_json,
-    is_member,
-    join_room,
-    room_by_code,
-    room_json,
-    room_leaderboard,
-    room_seats,
-)
-from app.room_names import clean_room_name
+from app.live import bus
 from app.schemas import RoomInvitationOut, RoomLeaderboardEntry, RoomOut
-from app.security import new_invite_code
 from app.services import Services, SignedIn, current_person, get_services
-from app.tables import room_channel
-from engine import get_game
+from app.store import history, rooms
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -81,7 +63,7 @@ class PatchRoomBody(BaseModel):
 
 class StartBody(BaseModel):
     # Play the same cards again: reuse this finished match's shuffles (a match of this room).
-    same_deals_as: int | None = Field(default=None, ge=1, le=2**63 - 1)
+    same_deals_as: int | None = Field(default=None, ge=1, le=BIGINT_MAX)
     # With same_deals_as: every hand's cards go one seat round (seat s gets what seat s-1 had).
     rotate: bool = False
 
@@ -96,70 +78,35 @@ class SeatBody(BaseModel):
     level: Literal["basic", "strong"] | None = None
 
 
-async def _running_match(session: Any, room_id: int) -> MatchRow | None:
-    return await MatchStore.running_match(session, room_id)
-
-
-async def _room_answer(services: Services, code: str, viewer: Person | None) -> dict[str, Any]:
+async def _room_answer(services: Services, code: str, viewer_id: int | None) -> dict[str, Any]:
     async with services.db.session() as session:
-        room = await room_by_code(session, code)
-        answer = await room_json(session, room, viewer, await services.presence.connected(session, room.id))
-        return await room_extras(session, room, answer)
+        return await rooms.room_json(session, code, viewer_id)
 
 
 async def _announce(services: Services, room_id: int, match_id: int | None = None) -> None:
     """Tell every socket in the room that seats/options/members changed (and the table, if live)."""
-    await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+    await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
     if match_id is not None:
         await services.tables.seats_changed(match_id)
-
-
-def _host_only(room: Room, person: Person) -> None:
-    if room.host_id != person.id:
-        raise ApiError(403, "only the host can do that", "それはホストだけができます")
 
 
 @router.post("", status_code=201, response_model=RoomOut, responses=error_responses(401, 403))
 async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) -> dict:
     """The creator becomes host and member; the invite code is the only way in."""
     services = get_services(request)
-    game = game_or_error(body.game_id)
-    check_option_bounds(body.options)
-    options = dict(body.options)
-    seats = body.seats
-    if body.preset is not None:
-        async with services.db.session() as session:
-            from app.models import Preset
-
-            preset = await session.scalar(
-                select(Preset).where(Preset.game_id == game.id, Preset.key == body.preset)
-            )
-        if preset is None:
-            raise ApiError(
-                422, f"no preset {body.preset!r} for this game", f"プリセット {body.preset!r} はありません"
-            )
-        options = {**preset.options, **options}
-        seats = seats or preset.seats
-    seats = seats or game.min_players
-    check_seat_count(game, seats)
-    effective_options(game, seats, options)
-    name = clean_room_name(body.name) if body.name is not None else None
     async with services.db.session() as session:
-        room = Room(
-            code=new_invite_code(),
-            game_id=game.id,
-            host_id=person.id,
-            seat_count=seats,
-            options=options,
-            name=name,
-            away_grace=body.away_grace,
-            turn_timer=body.turn_timer,
+        code = await rooms.create_room(
+            session,
+            person.id,
+            body.game_id,
+            body.seats,
+            dict(body.options),
+            body.preset,
+            body.name,
+            body.away_grace,
+            body.turn_timer,
         )
-        session.add(room)
-        await session.flush()
-        await join_room(session, room, person)
-        code = room.code
-    return await _room_answer(services, code, person)
+    return await _room_answer(services, code, person.id)
 
 
 @router.get("/{code}", response_model=RoomOut | RoomInvitationOut, responses=error_responses(404))
@@ -169,14 +116,12 @@ async def get_room(code: Code, request: Request) -> dict:
     services = get_services(request)
     person = await current_person(request)
     async with services.db.session() as session:
-        room = await room_by_code(session, code)
         if person is None:
-            return await invitation_json(session, room)
-        joined = await join_room(session, room, person)
-        room_id = room.id
+            return await rooms.invitation_json(session, code)
+        room_id, joined = await rooms.open_room(session, code, person.id)
     if joined:
         await _announce(services, room_id)
-    return await _room_answer(services, code, person)
+    return await _room_answer(services, code, person.id)
 
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -184,55 +129,18 @@ async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: 
     """Host only. Seat count, options, `away_grace` and `turn_timer` change between matches; the
     name at any time."""
     services = get_services(request)
+    sent = body.model_fields_set
     async with services.db.session() as session:
-        room = await room_by_code(session, code, lock=True)
-        _host_only(room, person)
-        if "away_grace" in body.model_fields_set or "turn_timer" in body.model_fields_set:
-            await _change_timing(session, room, body)
-        if body.seats is not None or body.options is not None:
-            await _change_table(session, room, body)
-        if "name" in body.model_fields_set:
-            room.name = clean_room_name(body.name) if body.name is not None else None
-        room_id = room.id
-    await _announce(services, room_id)
-    return await _room_answer(services, code, person)
-
-
-async def _change_timing(session: Any, room: Room, body: PatchRoomBody) -> None:
-    """`away_grace` and/or `turn_timer`, which a running match holds fixed (its deadlines)."""
-    timing = {"away_grace", "turn_timer"} & body.model_fields_set
-    if await _running_match(session, room.id) is not None:
-        names = " and ".join(sorted(timing))
-        raise ApiError(
-            409,
-            f"a match is running; {names} can be changed between matches",
-            "対戦中は離席の猶予と手番の制限時間を変えられません。対戦が終わってから変更してください",
+        room_id = await rooms.change_settings(
+            session,
+            code,
+            person.id,
+            seats=body.seats,
+            options=body.options,
+            **{key: getattr(body, key) for key in ("name", "away_grace", "turn_timer") if key in sent},
         )
-    if "away_grace" in timing:
-        if body.away_grace is None:
-            raise ApiError(
-                422,
-                f"away_grace must be {AWAY_GRACE_MIN} to {AWAY_GRACE_MAX} seconds",
-                f"離席の猶予は{AWAY_GRACE_MIN}〜{AWAY_GRACE_MAX}秒です",
-            )
-        room.away_grace = body.away_grace
-    if "turn_timer" in timing:
-        room.turn_timer = body.turn_timer
-
-
-async def _change_table(session: Any, room: Room, body: PatchRoomBody) -> None:
-    """The seat count and/or options, which a running match holds fixed."""
-    if await _running_match(session, room.id) is not None:
-        raise ApiError(409, "a match is running; change the table after it ends", "対戦中は変更できません")
-    game = game_or_error(room.game_id)
-    seats = body.seats if body.seats is not None else room.seat_count
-    options = body.options if body.options is not None else room.options
-    check_option_bounds(options)
-    check_seat_count(game, seats)
-    effective_options(game, seats, options)
-    room.seat_count = seats
-    room.options = dict(options)
-    await session.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id, RoomSeat.n >= seats))
+    await _announce(services, room_id)
+    return await _room_answer(services, code, person.id)
 
 
 @router.post("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -245,69 +153,18 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
     seat at any time, also during a match); without it a new bot gets the server's default."""
     services = get_services(request)
     async with services.db.session() as session:
-        room = await room_by_code(session, code, lock=True)
-        await join_room(session, room, person)
-        if not 0 <= n < room.seat_count:
-            raise ApiError(
-                404, f"this room has seats 0 to {room.seat_count - 1}", f"席は0〜{room.seat_count - 1}番です"
-            )
-        seats = await room_seats(session, room.id)
-        current = seats.get(n)
-        running = await _running_match(session, room.id)
-        if body.as_ == "me":
-            if current is not None and current.kind == "person" and current.person_id != person.id:
-                raise ApiError(409, f"seat {n} is taken", f"{n}番の席はふさがっています")
-            if running is not None:
-                await _check_one_seat(session, running, seats, n, person)
-            if current is None:
-                session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person.id))
-            else:
-                current.kind, current.person_id, current.bot_level = "person", person.id, None
-            if running is not None:
-                await MatchStore.seat_changed(session, running.id, n, "person", person.id)
-        else:
-            _host_only(room, person)
-            if current is not None and current.kind == "person" and not body.replace:
-                raise ApiError(
-                    409,
-                    f"seat {n} has a person in it; remove them first",
-                    f"{n}番の席には人がいます。先に外してください",
-                )
-            kept = current.bot_level if current is not None and current.kind == "bot" else None
-            level = body.level or kept or services.settings.bot_level
-            if current is None:
-                session.add(RoomSeat(room_id=room.id, n=n, kind="bot", person_id=None, bot_level=level))
-            else:
-                current.kind, current.person_id, current.bot_level = "bot", None, level
-            if running is not None:
-                await MatchStore.seat_changed(session, running.id, n, "bot")
-        room_id, match_id = room.id, (running.id if running else None)
-    await _announce(services, room_id, match_id)
-    return await _room_answer(services, code, person)
-
-
-async def _check_one_seat(
-    session: Any, running: MatchRow, seats: dict[int, RoomSeat], n: int, person: Person
-) -> None:
-    """During a match a person holds one seat: each seat's view goes to its holder, so a second
-    seat would show them another hand (in Familia, their partner's). The one exception is the
-    game's own: a person taking back a seat of their team that was theirs in this match
-    (Familia's two-person table, where each person plays both seats of a pair)."""
-    held = sorted(k for k, seat in seats.items() if k != n and seat.person_id == person.id)
-    if not held:
-        return
-    teams = get_game(running.game_id).new_match(running.players, running.options).teams
-    credited = await session.scalar(
-        select(MatchSeat.person_id).where(MatchSeat.match_id == running.id, MatchSeat.n == n)
-    )
-    if teams is not None and credited == person.id and all(teams[k] == teams[n] for k in held):
-        return
-    listed = ", ".join(str(k) for k in held)
-    raise ApiError(
-        409,
-        f"you already hold seat {listed} of this match; a person plays one seat of a match",
-        f"この対戦ではすでに{listed}番の席に座っています。1人が座れるのは1つの席だけです",
-    )
+        change = await rooms.take_seat(
+            session,
+            code,
+            n,
+            person.id,
+            as_bot=body.as_ == "bot",
+            replace=body.replace,
+            level=body.level,
+            default_level=services.settings.bot_level,
+        )
+    await _announce(services, change.room_id, change.match_id)
+    return await _room_answer(services, code, person.id)
 
 
 @router.delete("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -316,20 +173,9 @@ async def leave_seat(code: Code, n: SeatNumber, request: Request, person: Signed
     the host gives it to a bot or someone takes it."""
     services = get_services(request)
     async with services.db.session() as session:
-        room = await room_by_code(session, code, lock=True)
-        seats = await room_seats(session, room.id)
-        current = seats.get(n)
-        if current is None:
-            raise ApiError(409, f"seat {n} is already empty", f"{n}番の席は空いています")
-        if not (current.kind == "person" and current.person_id == person.id):
-            _host_only(room, person)
-        await session.delete(current)
-        running = await _running_match(session, room.id)
-        if running is not None:
-            await MatchStore.seat_changed(session, running.id, n, None)
-        room_id, match_id = room.id, (running.id if running else None)
-    await _announce(services, room_id, match_id)
-    return await _room_answer(services, code, person)
+        change = await rooms.leave_seat(session, code, n, person.id)
+    await _announce(services, change.room_id, change.match_id)
+    return await _room_answer(services, code, person.id)
 
 
 @router.post("/{code}/start", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
@@ -346,71 +192,20 @@ async def start(code: Code, request: Request, person: SignedIn, body: StartBody 
         )
     services = get_services(request)
     async with services.db.session() as session:
-        room = await room_by_code(session, code, lock=True)
-        _host_only(room, person)
-        if await _running_match(session, room.id) is not None:
-            raise ApiError(409, "a match is already running", "すでに対戦中です")
-        game = game_or_error(room.game_id)
-        seats = await room_seats(session, room.id)
-        empty = [n for n in range(room.seat_count) if n not in seats]
-        if empty:
-            listed = ", ".join(str(n) for n in empty)
-            raise ApiError(
-                409,
-                f"empty seats: {listed}; fill them with people or bots first",
-                f"空席があります（{listed}）。人かボットで埋めてください",
-            )
-        if body.same_deals_as is not None:
-            await _check_same_deals(session, room, person, body.same_deals_as)
-        options = effective_options(game, room.seat_count, room.options)
+        ready = await rooms.ready_to_start(session, code, person.id, body.same_deals_as)
         live = await services.tables.start_match(
             session,
-            room.id,
-            game.id,
-            room.seat_count,
-            options,
+            ready.room_id,
+            ready.game_id,
+            ready.players,
+            ready.options,
             body.same_deals_as,
             body.rotate,
-            turn_timer=room.turn_timer,
+            turn_timer=ready.turn_timer,
         )
-        room_id = room.id
     await services.tables.activate(live)
-    await _announce(services, room_id)
-    return await _room_answer(services, code, person)
-
-
-async def _check_same_deals(session: Any, room: Room, person: Person, source_id: int) -> None:
-    """The match whose cards are dealt again must be a finished match of this room's game and
-    seat count, played in this room. A match of a room the host is not a member of is "not found"."""
-    source = await session.get(MatchRow, source_id)
-    if source is None or not await is_member(session, source.room_id, person.id):
-        raise ApiError(
-            404, f"there is no match {source_id} you can see", f"対戦 {source_id} は見つかりません"
-        )
-    if source.status != "finished":
-        raise ApiError(
-            409,
-            f"match {source_id} has not finished; only a finished match's cards can be dealt again",
-            f"対戦 {source_id} はまだ終わっていません。終わった対戦の配札だけを使えます",
-        )
-    if source.game_id != room.game_id:
-        raise ApiError(
-            409,
-            f"match {source_id} was a game of {source.game_id}; this room plays {room.game_id}",
-            f"対戦 {source_id} は別のゲーム（{source.game_id}）です。この部屋のゲームは {room.game_id} です",
-        )
-    if source.players != room.seat_count:
-        raise ApiError(
-            409,
-            f"match {source_id} had {source.players} seats; this room has {room.seat_count}",
-            f"対戦 {source_id} は{source.players}席でした。この部屋は{room.seat_count}席です",
-        )
-    if source.room_id != room.id:
-        raise ApiError(
-            409,
-            f"match {source_id} was played in another room; only this room's matches can be dealt again here",
-            f"対戦 {source_id} は別の部屋の対戦です。この部屋の対戦の配札だけを使えます",
-        )
+    await _announce(services, ready.room_id)
+    return await _room_answer(services, code, person.id)
 
 
 @router.get(
@@ -421,11 +216,5 @@ async def _check_same_deals(session: Any, room: Room, person: Person, source_id:
 async def leaderboard(code: Code, request: Request, person: SignedIn) -> list[dict[str, Any]]:
     """Cumulative scores of everyone who has played in this room (bots as one entry); members only."""
     async with get_services(request).db.session() as session:
-        room = await room_by_code(session, code)
-        if not await is_member(session, room.id, person.id):
-            raise ApiError(
-                403,
-                "only the room's members can see its leaderboard; open the room first",
-                "ランキングは部屋のメンバーだけが見られます。先に部屋を開いてください",
-            )
-        return await room_leaderboard(session, room)
+        room = await rooms.require_member(session, code, person.id, "leaderboard")
+        return await history.room_leaderboard(session, room.id)

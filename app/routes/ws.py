@@ -2,7 +2,7 @@
 
 On connect the client gets the room and the current state at once (so a reconnect needs no
 request); afterwards every committed change is pushed. State messages are assembled from the
-match's shared snapshot (`app/snapshots.py`): each seat's view is built once per version and only
+match's shared snapshot (`app/live/snapshots.py`): each seat's view is built once per version and only
 ever goes to the person holding that seat. A room change is read from the database once per
 process and event (`RoomFeed`), then given each reader's own `me`.
 """
@@ -21,16 +21,16 @@ from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from app import chat
-from app.deadlines import room_extras
-from app.errors import ApiError
+from app.errors import NotFound
+from app.live import bus
+from app.live.pubsub import Message
+from app.live.tables import ActionRejected, Reader
 from app.mailbox import Mailbox
 from app.middleware import json_too_deep
-from app.pubsub import Message
-from app.repository import join_room, room_by_code, room_json
 from app.security import SESSION_COOKIE, token_hash
 from app.services import Services, current_person, get_services
-from app.tables import ActionRejected, Reader, room_channel
+from app.store import chat
+from app.store.rooms import for_viewer, open_room, room_by_code, shared_room_json
 
 log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -41,6 +41,9 @@ OPENING_SLOTS = 2
 hundreds come back together (a restart, a deploy: issue #26, point 6) the rest wait at the door,
 so tables in play find a short queue in the event loop and a free database connection instead
 of one behind every arriving socket's dozen queries."""
+OPENING_HELD_AT_MOST = 5.0
+"""Seconds a socket keeps its opening slot: one that takes longer (a client that does not read
+its first messages) gives its place up all the same, so it cannot keep the door shut."""
 
 ERROR_JA = {
     "stale": "盤面が先に進みました。最新の状態で操作し直してください",
@@ -107,9 +110,7 @@ class RoomFeed:
     async def _read(self, code: str, room_id: int) -> dict[str, Any]:
         self.reads += 1
         async with self._slots, self.services.db.session() as session:
-            room = await room_by_code(session, code)
-            connected = await self.services.presence.connected(session, room_id)
-            return await room_extras(session, room, await room_json(session, room, None, connected))
+            return await shared_room_json(session, await room_by_code(session, code))
 
 
 def opening_slots(websocket: WebSocket) -> asyncio.Semaphore:
@@ -126,19 +127,6 @@ def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
     if feed is None:
         feed = state.room_feed = RoomFeed(services)
     return feed
-
-
-def for_viewer(room: dict[str, Any], person_id: int) -> dict[str, Any]:
-    """The shared room JSON with this reader's own `me` (see repository.room_json)."""
-    return {
-        **room,
-        "me": {
-            "person_id": person_id,
-            "is_host": person_id == room["host_id"],
-            "is_member": any(m["person_id"] == person_id for m in room["members"]),
-            "seats": [s["n"] for s in room["seats"] if s["kind"] == "person" and s["person_id"] == person_id],
-        },
-    }
 
 
 class RoomConnection:
@@ -162,7 +150,7 @@ class RoomConnection:
         self._forwarding: asyncio.Task[None] | None = None
         self._open = False
         self.ended = False
-        """The session ended (app/sessions.py): nothing more is sent or handled."""
+        """The session ended (app/live/sessions.py): nothing more is sent or handled."""
         self._closing: asyncio.Task[None] | None = None
 
     def end_session(self) -> None:
@@ -259,15 +247,17 @@ class RoomConnection:
         the socket is gone. A room change is skipped when the room last sent was read after it
         was heard (e.g. the room a socket is sent on connect, after its own join was published)."""
         try:
-            if message.get("kind") == "room":
+            kind = message.get("kind")
+            if kind == bus.ROOM:
                 if heard_at > self.room_read_at:
                     await self.send_room(heard_at)
-            elif message.get("kind") == "state":
+            elif kind == bus.STATE:
                 await self.send_state(int(message["match_id"]), message.get("version"))
-            elif message.get("kind") == "chat":
+                self.services.metrics.fanout_seconds.observe(asyncio.get_running_loop().time() - heard_at)
+            elif kind == bus.CHAT:
                 await self.send({"type": "chat", "message": message["message"]})
-            elif message.get("kind") == "timers":
-                # Turn countdowns (app/deadlines.py): seconds left when the change was made.
+            elif kind == bus.TIMERS:
+                # Turn countdowns (app/live/deadlines.py): seconds left when the change was made.
                 await self.send(
                     {
                         "type": "timers",
@@ -314,7 +304,7 @@ class RoomConnection:
         except chat.ChatRejected as rejected:
             await self.error(rejected.code, rejected.en, rejected.ja)
             return
-        await self.services.pubsub.publish(room_channel(self.room_id), {"kind": "chat", "message": line})
+        await self.services.pubsub.publish(bus.room_channel(self.room_id), bus.chat_line(line))
 
     async def act(self, message: dict[str, Any]) -> None:
         """An action for the match named in the message (or, from older clients, the newest
@@ -370,8 +360,10 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         nonlocal opening
         if opening:
             opening = False
+            held_too_long.cancel()
             slots.release()
 
+    held_too_long = asyncio.get_running_loop().call_later(OPENING_HELD_AT_MOST, opened_up)
     try:
         opened = await _open_room(websocket, services, code)
         if opened is not None:
@@ -385,12 +377,10 @@ async def _open_room(websocket: WebSocket, services: Services, code: str) -> tup
     person = await current_person(websocket)
     try:
         if not VALID_CODE.fullmatch(code):  # e.g. a NUL: PostgreSQL could not even compare it
-            raise ApiError(404, "no room has this invite code", "この招待コードの部屋はありません")
+            raise NotFound("no room has this invite code", "この招待コードの部屋はありません")
         async with services.db.session() as session:
-            room = await room_by_code(session, code)
-            joined = person is not None and await join_room(session, room, person)
-            room_id = room.id
-    except ApiError as exc:
+            room_id, joined = await open_room(session, code, person.id if person is not None else None)
+    except NotFound as exc:
         await websocket.send_text(json.dumps({"type": "error", "code": "forbidden", "message": exc.en}))
         await websocket.close(code=4404)
         return None
@@ -420,9 +410,9 @@ async def _serve(
     if first_socket:
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
     try:
-        async with services.pubsub.listen(room_channel(room_id), connection.notify):
+        async with services.pubsub.listen(bus.room_channel(room_id), connection.notify):
             if joined or first_socket:
-                await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+                await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
             match_id = await connection.send_room()
             if match_id is not None:
                 # At least the version the database holds: this process's cache may be behind
@@ -445,4 +435,4 @@ async def _serve(
         await connection.stop_forwarding()
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
-                await services.pubsub.publish(room_channel(room_id), {"kind": "room"})
+                await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())

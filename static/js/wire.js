@@ -1,12 +1,36 @@
 /**
- * Reads the server's lean state messages back into whole views for the renderers (the same
- * rules as app/wire.py): a view listed in `patched` holds only the keys that changed since this
- * socket's previous state of the match ("$removed" lists keys that went away); finished hands
- * arrive once (`hands_from`, `hands`) and are put back into every view as `view.hands`; a legal
- * entry `{type, …, choose: k, from: [cards]}` stands for every k-card pick from those cards.
+ * The client's half of the wire codec (app/live/wire.py is the server's), read back into whole
+ * views for the renderers: a patched view holds only the keys that changed since the previous
+ * one ("$removed" lists keys that went away), in the table's state messages (views listed in
+ * `patched`) and in replays (every step after the first); finished hands arrive once
+ * (`hands_from`, `hands`) and are put back into every view as `view.hands`; a legal entry
+ * `{type, …, choose: k, from: [cards]}` stands for every k-card pick from those cards.
+ * Both decoders are tested against the recorded messages in tests/fixtures/wire/.
  */
 
 const REMOVED = "$removed";
+
+/** A new view: `view` with `patch` applied (keys in `patch` replace, `$removed` ones go). */
+export function mergePatch(view, patch) {
+  const merged = { ...view };
+  for (const key of patch[REMOVED] || []) delete merged[key];
+  for (const [key, value] of Object.entries(patch)) if (key !== REMOVED) merged[key] = value;
+  return merged;
+}
+
+/**
+ * A replay's steps with whole views (the mirror of app/replays.py `expand_steps`): each step's
+ * `view` is the table after its action as the all-seeing observer saw it, with `hands` (the
+ * finished hands) instead of `hands_done`; `patch` keeps the step's view as sent (what changed).
+ */
+export function expandSteps(replay) {
+  let view = {};
+  return replay.steps.map((step) => {
+    view = mergePatch(view, step.view);
+    const { hands_done: done, ...whole } = view;
+    return { ...step, patch: step.view, view: { ...whole, hands: replay.hands.slice(0, done || 0) } };
+  });
+}
 
 /** Every distinct k-card pick from `cards` (equal codes are interchangeable). */
 function combinations(cards, k) {
@@ -64,14 +88,7 @@ export class StateReader {
     const patched = new Set(message.patched || []);
     const whole = (name, view) => {
       if (!view) return null;
-      let merged;
-      if (patched.has(name)) {
-        merged = { ...(known[name] || {}) };
-        for (const key of view[REMOVED] || []) delete merged[key];
-        for (const [key, value] of Object.entries(view)) if (key !== REMOVED) merged[key] = value;
-      } else {
-        merged = { ...view };
-      }
+      const merged = patched.has(name) ? mergePatch(known[name] || {}, view) : { ...view };
       known[name] = merged;
       return { ...merged, hands };
     };

@@ -15,8 +15,8 @@ import uvicorn
 import websockets
 
 from app.config import Settings
+from app.live.wire import StateReader
 from app.main import create_app
-from app.wire import StateReader
 from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 TEST_BOT_DELAY = 0.02

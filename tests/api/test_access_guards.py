@@ -39,7 +39,7 @@ async def test_an_action_naming_another_rooms_match_is_refused_without_loading_i
                 assert error["code"] == ("forbidden" if named == match_id else "illegal"), error
         tables = two.services.tables
         assert tables.live(match_id) is None, "the other room's match was loaded to refuse it"
-        assert match_id not in tables._locks
+        assert match_id not in tables._tables, "a table was kept for it"
 
 
 async def test_the_code_alone_shows_the_invitation_and_only_members_see_the_leaderboard(

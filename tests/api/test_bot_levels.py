@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.tables import TableService
+from app.live.tables import TableService
 from tests.api.harness import browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio

@@ -1,4 +1,4 @@
-"""The strong bots' worker side (app/bot_pool.py), run in this process: each worker keeps its
+"""The strong bots' worker side (app/live/bot_pool.py), run in this process: each worker keeps its
 copy of a match and brings it up to date from the log it is sent, replaying only when the log
 is not an extension of its copy."""
 

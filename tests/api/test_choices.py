@@ -10,7 +10,7 @@ from math import comb
 
 import pytest
 
-from app.choices import compact, expand
+from app.live.wire import compact, expand
 from engine import CHANCE, GAMES
 from engine.bots import bot_action
 

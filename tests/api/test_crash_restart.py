@@ -21,7 +21,7 @@ import httpx
 import pytest
 import websockets
 
-from app.embedded_pg import EmbeddedPostgres, free_loopback_port
+from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from tests.api.harness import TableSocket
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

@@ -9,10 +9,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
-from app.catalog import load_presets
-from app.db import Database, alembic_config
 from app.main import prepare_database
-from app.models import Base
+from app.store.catalog import load_presets
+from app.store.db import Database, alembic_config
+from app.store.models import Base
 from engine import GAMES
 
 

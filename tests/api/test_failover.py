@@ -26,7 +26,7 @@ import httpx
 import pytest
 import websockets
 
-from app.embedded_pg import free_loopback_port
+from app.store.embedded_pg import free_loopback_port
 from tests.api.harness import TableSocket
 from tests.api.test_proxy import NGINX, PROJECT_ROOT, nginx_in_front, wait_until_up
 

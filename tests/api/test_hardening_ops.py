@@ -19,9 +19,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
-from app.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.races import VersionConflict, log_commit_failure
 from app.routes.ws import RoomFeed
+from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from tests.api.harness import browser, make_room, running_server
 
 FEW_CONNECTIONS = RoomFeed.DB_SLOTS + 2
@@ -85,9 +85,9 @@ def test_the_embedded_postgresql_listens_on_the_configured_port() -> None:
 def test_a_lost_commit_race_is_one_info_line_and_a_real_failure_an_error(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    log = logging.getLogger("app.tables")
+    log = logging.getLogger("app.live.tables")
     duplicate = IntegrityError("INSERT", {}, psycopg.errors.UniqueViolation("duplicate key"))
-    with caplog.at_level(logging.INFO, logger="app.tables"):
+    with caplog.at_level(logging.INFO, logger="app.live.tables"):
         for lost in (VersionConflict("match 1 is no longer at version 4"), duplicate):
             log_commit_failure(log, lost, "could not commit match %s", 1)
         log_commit_failure(log, OSError("disk on fire"), "could not commit match %s", 2)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.wire import StateReader
+from app.live.wire import StateReader
 from tests.api.harness import TableSocket, browser, make_room, play_until_over, running_server
 from tests.api.test_table import seat_and_start, until_turn
 

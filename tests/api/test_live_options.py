@@ -10,9 +10,9 @@ import itertools
 import json
 import tracemalloc
 
-from app.match_store import Controller
-from app.snapshots import Reader
-from app.tables import LiveMatch, SeatOptions
+from app.live.snapshots import Reader
+from app.live.tables import LiveMatch, SeatOptions
+from app.store.matches import Controller
 from engine import GAMES
 from tests.api.harness import browser, make_room, running_server
 from tests.engine.test_match_caching import at_fairy_discard

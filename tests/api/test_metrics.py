@@ -9,7 +9,7 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.api.harness import browser, running_server
-from tests.api.test_replays import bots_play_one_hand
+from tests.api.test_replays import bots_play_one_hand, stored_log
 
 
 def _samples(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:
@@ -79,3 +79,21 @@ async def test_open_sockets_and_replay_builds_are_counted(database_url: str) -> 
         text = (await host.http.get("/metrics")).text
         assert value(text, "cardtable_jobs_total", kind="replay", outcome="ok") == 1
         assert value(text, "cardtable_job_seconds_count", kind="replay") == 1
+
+
+async def test_commits_state_builds_bot_decisions_and_fan_out_move_with_play(database_url: str) -> None:
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Host") as host:
+        match_id = await bots_play_one_hand(server, host, "holy-grail", 4)
+        text = (await host.http.get("/metrics")).text
+    samples = _samples(text)
+
+    def total(name: str, **labels: str) -> float:
+        return sum(v for found, v in samples.get(name, []) if labels.items() <= found.items())
+
+    logged = len(stored_log(database_url, match_id))
+    assert total("cardtable_committed_actions_total") == logged  # every log row, chance included
+    commits = total("cardtable_commit_seconds_count")
+    assert 0 < commits <= logged  # a bot's move and the chance after it commit together
+    assert total("cardtable_state_build_seconds_count") == commits
+    assert total("cardtable_bot_decision_seconds_count", level="basic") > 0
+    assert total("cardtable_fanout_seconds_count") > 0  # the watcher's states

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 from sqlalchemy import create_engine, text
 
-from app.embedded_pg import free_loopback_port
+from app.store.embedded_pg import free_loopback_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,7 +22,7 @@ import pytest
 import websockets
 from sqlalchemy import create_engine, text
 
-from app.embedded_pg import free_loopback_port
+from app.store.embedded_pg import free_loopback_port
 from tests.api.harness import WAIT, Person, Server, TableSocket, make_room, play_until_over
 
 pytestmark = pytest.mark.asyncio

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.pubsub import InProcessPubSub
+from app.live.pubsub import InProcessPubSub
 from tests.api.harness import browser, make_room, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -130,7 +130,7 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
 ) -> None:
     from sqlalchemy.engine import make_url
 
-    from app.pubsub import PostgresPubSub
+    from app.live.pubsub import PostgresPubSub
 
     libpq = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
     one, two = PostgresPubSub(libpq), PostgresPubSub(libpq)

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.match_store import MatchStore
 from app.rematch import DealPlan, plan_deals
+from app.store.matches import MatchStore
 from engine import CHANCE, get_game
 from engine.bots import bot_action
 from tests.api.harness import WAIT, Person, Server, browser, make_room, running_server
@@ -331,7 +331,7 @@ async def test_two_transactions_starting_matches_in_one_room_get_consecutive_num
         async with db.session() as session:
             from sqlalchemy import select
 
-            from app.models import Room
+            from app.store.models import Room
 
             room_id = await session.scalar(select(Room.id).where(Room.code == room["code"]))
         first_session = db.session()
@@ -341,7 +341,7 @@ async def test_two_transactions_starting_matches_in_one_room_get_consecutive_num
         async def second() -> tuple[int, int]:
             async with db.session() as session_b:
                 match_id, _ = await MatchStore.create(session_b, room_id, "holy-grail", 3, {}, [])
-                from app.models import MatchRow
+                from app.store.models import MatchRow
 
                 return match_id, int((await session_b.get(MatchRow, match_id)).number)
 
@@ -351,7 +351,7 @@ async def test_two_transactions_starting_matches_in_one_room_get_consecutive_num
         await first_session.__aexit__(None, None, None)  # commits
         second_id, second_number = await waiting
         async with db.session() as session:
-            from app.models import MatchRow
+            from app.store.models import MatchRow
 
             numbers = {(await session.get(MatchRow, m)).number for m in (first, second_id)}
         assert numbers == {1, 2} and second_number == 2

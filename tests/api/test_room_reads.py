@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from app.routes.ws import RoomFeed
-from tests.api.harness import TableSocket, browser, make_room, running_server
+from tests.api.harness import Server, TableSocket, browser, make_room, running_server
 
 SOCKETS = 20
 
@@ -22,16 +23,25 @@ async def _all_shown(sockets: list[TableSocket], name: str) -> None:
     await asyncio.gather(*(s.wait_for(lambda m: _named(m, name)) for s in sockets))
 
 
+@contextlib.asynccontextmanager
+async def _room_of_sockets(
+    server: Server, code: str, stack: contextlib.AsyncExitStack
+) -> AsyncIterator[list[TableSocket]]:
+    """SOCKETS guests' sockets in the room, settled: every socket has shown the last guest, and
+    the reads their joins made have been let go."""
+    sockets = []
+    for n in range(SOCKETS):
+        guest = await stack.enter_async_context(browser(server, f"Guest {n}"))
+        sockets.append(await stack.enter_async_context(guest.socket(code)))
+    await _all_shown(sockets, f"Guest {SOCKETS - 1}")
+    await asyncio.sleep(RoomFeed.KEPT_FOR + 0.5)
+    yield sockets
+
+
 async def test_a_room_change_is_read_once_for_all_the_sockets_of_the_room(database_url: str) -> None:
     async with running_server(database_url) as server, browser(server, "Host") as host:
         code = (await make_room(host))["code"]
-        async with contextlib.AsyncExitStack() as stack:
-            sockets = []
-            for n in range(SOCKETS):
-                guest = await stack.enter_async_context(browser(server, f"Guest {n}"))
-                sockets.append(await stack.enter_async_context(guest.socket(code)))
-            await _all_shown(sockets, f"Guest {SOCKETS - 1}")
-            await asyncio.sleep(RoomFeed.KEPT_FOR + 0.5)  # the joins' reads are let go
+        async with contextlib.AsyncExitStack() as stack, _room_of_sockets(server, code, stack) as sockets:
             feed: RoomFeed = server.app.state.room_feed
             for n in range(3):
                 before = feed.reads
@@ -43,13 +53,7 @@ async def test_a_room_change_is_read_once_for_all_the_sockets_of_the_room(databa
 async def test_a_person_joining_a_room_of_many_sockets_costs_one_read(database_url: str) -> None:
     async with running_server(database_url) as server, browser(server, "Host") as host:
         code = (await make_room(host))["code"]
-        async with contextlib.AsyncExitStack() as stack:
-            sockets = []
-            for n in range(SOCKETS):
-                guest = await stack.enter_async_context(browser(server, f"Guest {n}"))
-                sockets.append(await stack.enter_async_context(guest.socket(code)))
-            await _all_shown(sockets, f"Guest {SOCKETS - 1}")
-            await asyncio.sleep(RoomFeed.KEPT_FOR + 0.5)
+        async with contextlib.AsyncExitStack() as stack, _room_of_sockets(server, code, stack) as sockets:
             feed: RoomFeed = server.app.state.room_feed
             before = feed.reads
             newcomer = await stack.enter_async_context(browser(server, "Newcomer"))

@@ -10,9 +10,9 @@ import json
 import random
 from typing import Any
 
-from app.match_store import Controller
-from app.snapshots import Parts, Reader, dumps
-from app.tables import LiveMatch
+from app.live.snapshots import Parts, Reader, dumps
+from app.live.tables import LiveMatch
+from app.store.matches import Controller
 from engine import CHANCE, GAMES
 from engine.bots import bot_action
 

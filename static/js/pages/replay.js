@@ -12,6 +12,7 @@ import { Table, loadPlugin, separatePlays } from "../table.js";
 import { cardEl, describeCard, suitName } from "../cards.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
 import { matchTitle, setTabTitle } from "./names.js";
+import { expandSteps } from "../wire.js";
 
 addStrings({
   en: {
@@ -134,21 +135,6 @@ const SHORT_PILE = 12;
 /** Piles the reader opened or closed by hand (kept while stepping). */
 const openPiles = new Set();
 const closedPiles = new Set();
-
-/** Whole views from the patch encoding (the mirror of app/replays.py `expand_steps`). */
-export function expandSteps(replay) {
-  let view = {};
-  return replay.steps.map((step) => {
-    const patch = { ...step.view };
-    const removed = patch.$removed || [];
-    delete patch.$removed;
-    const next = { ...view, ...patch };
-    for (const key of removed) delete next[key];
-    view = next;
-    return { version: step.version, seat: step.seat, action: step.action, patch: step.view,
-      view: { ...next, hands: replay.hands.slice(0, next.hands_done || 0) } };
-  });
-}
 
 /** The live table's drawing code, driven by the replay instead of a socket. */
 class ReplayTable extends Table {

@@ -3,9 +3,10 @@
 Each process counts its own sockets in memory and keeps one `room_presence` row per (room,
 person) it serves, so a room's connection dots are right when several processes share the
 database. A heartbeat refreshes the process's `server_processes.seen_at`; the rows of a process
-that stops beating (it crashed) stop counting after `STALE_AFTER` and are swept at the next start.
+that stops beating (it crashed) stop counting after a while and are swept at the next start
+(the queries: app/store/presence.py).
 
-A seated person's away deadline (app/deadlines.py) follows: their last socket anywhere closing
+A seated person's away deadline (app/live/deadlines.py) follows: their last socket anywhere closing
 starts the room's grace for their seats, and their first socket again ends it (in the same
 transaction as the presence row, so every process reads the two in agreement).
 """
@@ -17,21 +18,13 @@ import contextlib
 import logging
 import uuid
 from collections import Counter
-from datetime import timedelta
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db import Database
-from app.deadlines import mark_away, mark_back
-from app.models import RoomPresence, ServerProcess
+from app.store import presence as store
+from app.store.db import Database
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 10.0
-STALE_AFTER = timedelta(seconds=35)  # a few missed heartbeats: the process is gone
-SWEEP_AFTER = timedelta(minutes=10)  # processes this long silent are deleted with their rows
 
 
 class Presence:
@@ -48,10 +41,7 @@ class Presence:
     async def start(self) -> None:
         """Register this process, sweep long-dead ones, and start the heartbeat."""
         async with self.db.session() as session:
-            await session.execute(
-                delete(ServerProcess).where(ServerProcess.seen_at < func.now() - SWEEP_AFTER)
-            )
-            session.add(ServerProcess(id=self.process_id))
+            await store.register_process(session, self.process_id)
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def close(self) -> None:
@@ -62,18 +52,14 @@ class Presence:
                 await self._heartbeat
         with contextlib.suppress(Exception):
             async with self.db.session() as session:
-                await session.execute(delete(ServerProcess).where(ServerProcess.id == self.process_id))
+                await store.forget_process(session, self.process_id)
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
             try:
                 async with self.db.session() as session:
-                    await session.execute(
-                        update(ServerProcess)
-                        .where(ServerProcess.id == self.process_id)
-                        .values(seen_at=func.now())
-                    )
+                    await store.heartbeat(session, self.process_id)
             except Exception:  # the database may be restarting; the next beat tries again
                 log.warning("presence heartbeat failed", exc_info=True)
 
@@ -84,14 +70,7 @@ class Presence:
         if counter[person_id] > 1:
             return False
         async with self.db.session() as session:
-            elsewhere = person_id in await self.connected(session, room_id)
-            await session.execute(
-                insert(RoomPresence)
-                .values(process_id=self.process_id, room_id=room_id, person_id=person_id)
-                .on_conflict_do_nothing()
-            )
-            await mark_back(session, room_id, person_id)
-        return not elsewhere
+            return await store.socket_opened(session, self.process_id, room_id, person_id)
 
     async def leave(self, room_id: int, person_id: int) -> bool:
         """Count one socket less; True when that was the person's last socket anywhere."""
@@ -105,25 +84,6 @@ class Presence:
         if not counter:
             del self._sockets[room_id]
         async with self.db.session() as session:
-            await session.execute(
-                delete(RoomPresence).where(
-                    RoomPresence.process_id == self.process_id,
-                    RoomPresence.room_id == room_id,
-                    RoomPresence.person_id == person_id,
-                )
+            return await store.socket_closed(
+                session, self.process_id, room_id, person_id, self.deadline_scale
             )
-            gone = person_id not in await self.connected(session, room_id)
-            if gone:
-                await mark_away(session, room_id, person_id, self.deadline_scale)
-            return gone
-
-    @staticmethod
-    async def connected(session: AsyncSession, room_id: int) -> set[int]:
-        """People with an open socket to the room on any live process (read in the caller's
-        session, so a request never holds two database connections at once)."""
-        rows = await session.scalars(
-            select(RoomPresence.person_id)
-            .join(ServerProcess, ServerProcess.id == RoomPresence.process_id)
-            .where(RoomPresence.room_id == room_id, ServerProcess.seen_at > func.now() - STALE_AFTER)
-        )
-        return set(rows)

@@ -12,14 +12,15 @@ from contextlib import asynccontextmanager
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from app.config import PROJECT_ROOT, normalize_database_url
-from app.embedded_pg import EmbeddedPostgres
+from app.store.embedded_pg import EmbeddedPostgres
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Database", "EmbeddedPostgres", "migrate"]
+__all__ = ["Database", "EmbeddedPostgres", "migrate", "schema_revisions"]
 
 
 def alembic_config(url: str) -> Config:
@@ -59,3 +60,10 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+async def schema_revisions(db: Database) -> frozenset[str]:
+    """The migration revision(s) the database says it is at (for /readyz)."""
+    async with db.engine.connect() as conn:
+        rows = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
+    return frozenset(rows)

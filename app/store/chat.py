@@ -1,7 +1,7 @@
 """A room's chat: checking a line, storing it, and reading the history back.
 
 A line is committed before anyone hears of it: `post` stores it in its own transaction and
-returns it, and only then does the socket publish it on the room's channel (`app/pubsub.py`), so
+returns it, and only then does the socket publish it on the room's channel (`app/live/pubsub.py`), so
 every process serving the room hands it to its sockets (the bus carries the public line itself:
 everyone in the room may read it, and a line fits well inside a NOTIFY payload).
 
@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ChatMessage, Membership, Person
+from app.store.models import ChatMessage, Membership, Person
 
 MAX_LENGTH = 500
 RATE_COUNT = 5

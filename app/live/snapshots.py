@@ -14,70 +14,23 @@ that disappeared).
 
 from __future__ import annotations
 
-import sys
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
+from app.live.wire import Parts, compact, dumps, join_parts, patch_text, shared_text, view_parts
 
-from app.choices import compact
-
-REMOVED = "$removed"
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON, the one encoding of everything sent to clients. orjson: a view is encoded
-    key by key (for patches), where the standard library costs ~15x more per call."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-class Layout:
-    """The keys of a view, in order, with each key's JSON prefix (`"hand":`). Views of one game
-    and phase have the same keys, so one layout is shared by every table showing them."""
-
-    __slots__ = ("keys", "prefixes", "index")
-
-    def __init__(self, keys: tuple[str, ...]) -> None:
-        self.keys = keys
-        self.prefixes = tuple(f"{dumps(key)}:" for key in keys)
-        self.index = {key: n for n, key in enumerate(keys)}
-
-
-_LAYOUTS: dict[tuple[str, ...], Layout] = {}
-LAYOUTS_KEPT = 4096
-"""Distinct key sets remembered (a handful per game and phase); past this the cache starts over."""
-SHARED_TEXT = 32
-"""Parts at most this long are interned: most of a view's parts are short ("1", "[0,1,2,3]",
-"\"play\"") and the same at every table, so they are one string each, not one per table."""
-
-
-def layout_of(keys: tuple[str, ...]) -> Layout:
-    layout = _LAYOUTS.get(keys)
-    if layout is None:
-        if len(_LAYOUTS) >= LAYOUTS_KEPT:
-            _LAYOUTS.clear()
-        layout = _LAYOUTS[keys] = Layout(keys)
-    return layout
-
-
-class Parts:
-    """One view as JSON text per top-level key: a shared `Layout` and a tuple of texts.
-
-    Kept for as long as a table lives (by the match's snapshot and by each reader, for patches),
-    so it is lean: a dict of ~40 keys with a string object each was ~6 KB per table, most of it
-    dict slots and the headers of one-character strings (bench/heap_server.py)."""
-
-    __slots__ = ("layout", "texts")
-
-    def __init__(self, layout: Layout, texts: tuple[str, ...]) -> None:
-        self.layout = layout
-        self.texts = texts
-
-    def get(self, key: str) -> str | None:
-        n = self.layout.index.get(key)
-        return None if n is None else self.texts[n]
+__all__ = [
+    "Parts",
+    "Reader",
+    "RecentEvents",
+    "SeatState",
+    "Snapshot",
+    "build_seat",
+    "dumps",
+    "state_message",
+]
 
 
 @dataclass(slots=True)
@@ -89,44 +42,8 @@ class SeatState:
     legal: str
 
 
-def _shared(text: str) -> str:
-    return sys.intern(text) if len(text) <= SHARED_TEXT else text
-
-
-def view_parts(view: dict[str, Any]) -> Parts:
-    keys = tuple(view)
-    return Parts(layout_of(keys), tuple(_shared(dumps(view[key])) for key in keys))
-
-
-def join_parts(parts: Parts) -> str:
-    pairs = zip(parts.layout.prefixes, parts.texts, strict=True)
-    return "{" + ",".join(prefix + text for prefix, text in pairs) + "}"
-
-
-def patch_text(old: Parts, new: Parts) -> str:
-    """The keys of `new` whose text differs from `old`'s, in `new`'s order, then `$removed`
-    (the keys of `old` that `new` lacks, in `old`'s order)."""
-    layout = new.layout
-    if old.layout is layout:
-        changed = [
-            prefix + text
-            for prefix, text, was in zip(layout.prefixes, new.texts, old.texts, strict=True)
-            if text is not was and text != was
-        ]
-        return "{" + ",".join(changed) + "}"
-    changed = [
-        prefix + text
-        for key, prefix, text in zip(layout.keys, layout.prefixes, new.texts, strict=True)
-        if old.get(key) != text
-    ]
-    removed = [key for key in old.layout.keys if key not in layout.index]
-    if removed:
-        changed.append(f"{dumps(REMOVED)}:{dumps(removed)}")
-    return "{" + ",".join(changed) + "}"
-
-
 def build_seat(version: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> SeatState:
-    return SeatState(version=version, parts=view_parts(view), legal=_shared(dumps(compact(legal))))
+    return SeatState(version=version, parts=view_parts(view), legal=shared_text(dumps(compact(legal))))
 
 
 class RecentEvents:

@@ -10,15 +10,15 @@ Processing one action (always under the match's asyncio.Lock):
    else `stale`, and nothing changes,
 3. the engine validates and applies it on the live match (`IllegalAction` leaves it untouched),
 4. any chance actions the match now awaits are drawn from a fresh `secrets`-seeded RNG and applied
-   (a same-deal rematch takes them from its source match's log instead: app/rematch.py),
+   (a same-deal rematch takes them from its source match's log instead: app/live/chance.py),
 5. the new log rows (plus finished hands and final results) are committed in one transaction
    by `MatchStore.append`; if that fails the cached match is dropped and rebuilt from the log,
 6. only then is the shared snapshot rebuilt (once per version, for every seat being watched;
-   see app/snapshots.py) and the change published.
+   see app/live/snapshots.py) and the change published.
 
 Bots and chance are "automatic seats": one background task per match plays them, bots after
 `bot_delay` seconds so people can follow the play. A strong bot thinks in a worker process
-(app/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
+(app/live/bot_pool.py) during that delay, without holding the match's lock; its answer counts only
 if the match has not moved meanwhile.
 
 That task runs in the process that last had reason to start it (a person's action, a start, a
@@ -36,7 +36,6 @@ import contextlib
 import hashlib
 import logging
 import random
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,13 +43,17 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.bot_pool import BotPool
-from app.db import Database
-from app.match_store import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
-from app.pubsub import PubSub
+from app.limits import BIGINT_MAX
+from app.live import bus
+from app.live.bot_pool import BotPool
+from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
+from app.live.pubsub import PubSub
+from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.metrics import Metrics
 from app.races import log_commit_failure
-from app.rematch import DealPlan, PlanCache, plan_deals
-from app.snapshots import Reader, RecentEvents, Snapshot, build_seat, state_message
+from app.rematch import DealPlan
+from app.store.db import Database
+from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
 from engine import CHANCE, Game, IllegalAction, Match, get_game
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
@@ -70,16 +73,7 @@ TAKEOVER_AFTER = 2.0
 """Seconds beyond the bot delay that an automatic move may be late before another process that
 serves the room plays it (a strong bot's search, 0.5 s at most, runs within the delay)."""
 
-__all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "TableService", "room_channel"]
-
-
-def room_channel(room_id: int) -> str:
-    return f"room:{room_id}"
-
-
-SEATS_CHANNEL = "tables:seats"
-"""`{"match_id"}`: the seating of a running match changed; every process re-reads its holders
-from the database before it next sends a view or takes an action of that match."""
+__all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "Table", "TableService"]
 
 
 class ActionRejected(Exception):
@@ -239,7 +233,7 @@ class LiveMatch:
         return cached
 
     def message_for(self, person_id: int | None, reader: Reader, skip_seen: bool = False) -> str | None:
-        """One reader's `state` message at the committed version (see app/snapshots.py); ""
+        """One reader's `state` message at the committed version (see app/live/snapshots.py); ""
         when `skip_seen` and the reader already has this version for the same seats; None
         while a commit is in flight and the committed snapshot lacks this reader's seats (the
         caller then waits for the match's lock)."""
@@ -274,13 +268,77 @@ def final_ranks(match: Match) -> list[int]:
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
 
-def _chance_rng() -> random.Random:
-    return random.Random(secrets.randbits(128))
+class Table:
+    """Everything this process holds for one match, dropped together when the match leaves
+    memory: the lock its changes take turns on, the cached match (`live`: None until it is
+    loaded, and again after a failed commit until it is rebuilt from the log), the task playing
+    its bots and chance, the person seats a bot plays for while their person is away
+    (`stand_ins`), and the seats whose turn timer ran out with the version of that one move
+    (`timed_out`), and the task that takes its automation over if the process playing it stays
+    silent (`watch`). The lock, the stand-ins and the timer moves outlive a rebuilt cache."""
+
+    __slots__ = ("automation", "live", "lock", "match_id", "stand_ins", "timed_out", "watch")
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.lock = asyncio.Lock()
+        self.live: LiveMatch | None = None
+        self.automation: asyncio.Task[None] | None = None
+        self.watch: asyncio.Task[None] | None = None
+        self.stand_ins: set[int] = set()
+        self.timed_out: dict[int, int] = {}
+
+    @property
+    def idle(self) -> bool:
+        """Nobody holds or awaits the lock and no task runs for it: the table may be dropped."""
+        tasks = (self.automation, self.watch)
+        return not self.lock.locked() and all(task is None or task.done() for task in tasks)
+
+    @property
+    def automating(self) -> bool:
+        return self.automation is not None and not self.automation.done()
+
+    def automatic_seat(self, live: LiveMatch) -> int | None:
+        """The seat the automation plays next: chance, a bot, or a person's seat that a bot
+        plays for (its person is away, or its turn timer ran out at this version)."""
+        if live.finished:
+            return None
+        acting = live.match.to_act()
+        if CHANCE in acting:
+            return CHANCE
+        for seat in acting:
+            controller = live.controllers.get(seat)
+            if controller is None:
+                continue
+            if controller.kind == "bot":
+                return seat
+            if seat in self.stand_ins or self.timed_out_at(live, seat):
+                return seat
+        return None
+
+    def timed_out_at(self, live: LiveMatch, seat: int) -> bool:
+        return self.timed_out.get(seat) == live.version
+
+    def stands_in(self, live: LiveMatch, seat: int) -> bool:
+        """Whether the automation plays this person's seat because they are away (not a timer)."""
+        controller = live.controllers.get(seat)
+        return (
+            controller is not None
+            and controller.kind == "person"
+            and seat in self.stand_ins
+            and not self.timed_out_at(live, seat)
+        )
+
+    def time_out(self, seat: int, version: int) -> None:
+        """The seat's turn timer ran out at `version`: the automation plays that one move."""
+        for stale in [s for s, v in self.timed_out.items() if v != version]:
+            del self.timed_out[stale]
+        self.timed_out[seat] = version
 
 
 class TableService:
-    """Owns every live match of this process: the cache, one lock per match, bots, and the
-    shared state messages. All persistence goes through `MatchStore`."""
+    """Owns every live match of this process, one `Table` each: the cache, the action pipeline,
+    bots and chance, and the shared state messages. All persistence goes through `MatchStore`."""
 
     def __init__(
         self,
@@ -296,52 +354,53 @@ class TableService:
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(workers=2, budget=0.2)
         self.bot_level = bot_level
-        self.deal_seed = deal_seed
-        self._live: dict[int, LiveMatch] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._automation: dict[int, asyncio.Task[None]] = {}
-        self._watches: dict[int, asyncio.Task[None]] = {}
-        """Per match: the task that takes its automation over if its owner stays silent."""
+        self.randomness = Randomness(deal_seed)
+        self._tables: dict[int, Table] = {}
         self._slow_bots: set[str] = set()
         self._bot_turns = asyncio.Semaphore(BOT_TURNS)
         self._closed = False
-        self._plans = PlanCache()
+        self.deals = DealPlans(self.store)
         self.clock: Any = None
-        """app/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
-        # Per match (kept when a cache is rebuilt): person seats a bot plays for while their
-        # person is away, and seats whose turn timer ran out -> the version of that one move.
+        """app/live/deadlines.Deadlines once the app has started it: turn timers and stand-ins."""
         self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
-        self._standins: dict[int, set[int]] = {}
-        self._forced: dict[int, dict[int, int]] = {}
+        self.metrics: Metrics | None = None
+        """app/metrics.py, once the app has made it: commits, state builds, bot decisions."""
 
     # ---- cache --------------------------------------------------------------------------------
+    def table(self, match_id: int) -> Table:
+        """The match's table, made when the match first comes into this process's memory."""
+        table = self._tables.get(match_id)
+        if table is None:
+            table = self._tables[match_id] = Table(match_id)
+        return table
+
     def lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = self._locks[match_id] = asyncio.Lock()
-        return lock
+        return self.table(match_id).lock
 
     def live_count(self) -> int:
         """Matches held in memory now (the operator's `cardtable_live_tables`)."""
-        return len(self._live)
+        return sum(1 for table in self._tables.values() if table.live is not None)
 
     def live(self, match_id: int) -> LiveMatch | None:
-        return self._live.get(match_id)
+        table = self._tables.get(match_id)
+        return table.live if table is not None else None
 
     async def _load(self, match_id: int) -> LiveMatch:
         """The cached match, or one rebuilt from the database (call with the lock held)."""
-        live = self._live.get(match_id)
-        if live is not None:
-            return live
+        table = self.table(match_id)
+        if table.live is not None:
+            return table.live
         try:
             stored = await self.store.load(match_id)
         except MatchNotFound:
+            if self._tables.get(match_id) is table and table.automation is None and table.watch is None:
+                del self._tables[match_id]  # no such match: keep nothing for it
             raise KeyError(match_id) from None
         game = get_game(stored.game_id)
         match = await asyncio.to_thread(game.replay, stored.players, stored.options, stored.log)
         deals = None
         if stored.same_deals_as is not None and not stored.finished:
-            deals = await self.deal_plan(stored.same_deals_as, stored.rotate_deals)
+            deals = await self.deals.plan(stored.same_deals_as, stored.rotate_deals)
         live = LiveMatch(
             match_id=match_id,
             room_id=stored.room_id,
@@ -353,7 +412,7 @@ class TableService:
             deals=deals,
             turn_timer=stored.turn_timer,
         )
-        self._live[match_id] = live
+        table.live = live
         return live
 
     async def state_text(
@@ -366,7 +425,7 @@ class TableService:
         `at_least` is the version a pub/sub message announced: when another server process
         committed it, our cache is behind and is rebuilt from the log."""
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
-        live = self._live.get(match_id)
+        live = self.live(match_id)
         # A reader's first state reads the seats' holders from the database: a seat change made
         # through another process may not have been announced here yet.
         first = reader.version is None
@@ -380,10 +439,10 @@ class TableService:
                 self._watch(live)
                 return text or None
         async with self.lock(match_id):
-            live = self._live.get(match_id)
+            live = self.live(match_id)
             if live is not None and at_least is not None and live.committed < at_least:
                 self.forget(match_id)
-            cached = match_id in self._live
+            cached = self.live(match_id) is not None
             live = await self._load(match_id)
             if cached and (first or live.seats_stale):
                 await self._reseat(live)
@@ -391,7 +450,10 @@ class TableService:
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def forget(self, match_id: int) -> None:
-        self._live.pop(match_id, None)
+        """Drop the cached match (it is rebuilt from the log when next needed); the table stays."""
+        table = self._tables.get(match_id)
+        if table is not None:
+            table.live = None
 
     async def _reseat(self, live: LiveMatch) -> None:
         """Read who holds each seat from the database (call with the lock held)."""
@@ -408,29 +470,16 @@ class TableService:
     def _seats_moved(self, message: dict[str, Any]) -> None:
         """A bus message from any process (this one too): a match's seating changed."""
         match_id = message.get("match_id")
-        live = self._live.get(match_id) if isinstance(match_id, int) else None
+        live = self.live(match_id) if isinstance(match_id, int) else None
         if live is not None:
             live.seats_stale = True
 
     async def start(self) -> None:
-        """Hear of seat changes made through every process (see `SEATS_CHANNEL`)."""
-        self._listening = self.pubsub.listen(SEATS_CHANNEL, self._seats_moved)
+        """Hear of seat changes made through every process (see `bus.SEATS_CHANNEL`)."""
+        self._listening = self.pubsub.listen(bus.SEATS_CHANNEL, self._seats_moved)
         await self._listening.__aenter__()
 
     # ---- starting -------------------------------------------------------------------------------
-    async def deal_plan(self, source_id: int, rotate: bool) -> DealPlan:
-        """The chance actions of finished match `source_id` (rotated one seat when asked)."""
-        plan = self._plans.get(source_id, rotate)
-        if plan is None:
-            source = await self.store.load(source_id)
-            game = get_game(source.game_id)
-            actions = await asyncio.to_thread(
-                plan_deals, game, source.players, source.options, source.log, rotate
-            )
-            plan = DealPlan(source_id=source_id, rotate=rotate, actions=tuple(actions))
-            self._plans.put(plan)
-        return plan
-
     async def start_match(
         self,
         session: AsyncSession,
@@ -447,8 +496,8 @@ class TableService:
         commits, then calls `activate` with the result."""
         game = get_game(game_id)
         match = game.new_match(players, options)
-        deals = await self.deal_plan(same_deals_as, rotate) if same_deals_as is not None else None
-        events = self._settle_chance(match, deals)
+        deals = await self.deals.plan(same_deals_as, rotate) if same_deals_as is not None else None
+        events = settle_chance(match, deals, self.randomness)
         match_id, controllers = await self.store.create(
             session, room_id, game_id, players, options, list(match.log), same_deals_as, rotate
         )
@@ -469,41 +518,21 @@ class TableService:
     async def activate(self, live: LiveMatch) -> None:
         """After the start transaction committed: cache the match, tell the room, start bots.
         Finished matches of the same room leave the cache (their history lives in the database)."""
-        for old in [m for m in self._live.values() if m.room_id == live.room_id and m.finished]:
-            self.forget(old.match_id)
-            self._standins.pop(old.match_id, None)
-            self._forced.pop(old.match_id, None)
-        self._live[live.match_id] = live
+        for old in [
+            t for t in self._tables.values() if t.live is not None and t.live.room_id == live.room_id
+        ]:
+            if old.live is not None and old.live.finished:
+                old.live = None
+                if old.idle:
+                    del self._tables[old.match_id]
+        self.table(live.match_id).live = live
+        if self.metrics is not None:  # the opening chance actions, committed with the match
+            self.metrics.committed_actions.inc(live.version)
         await self.publish_state(live.match_id)
         await self._turns_changed(live, -1)
         self.kick(live.match_id)
 
     # ---- actions --------------------------------------------------------------------------------
-    def _randomness(self, match: Match, fresh: random.Random | None) -> random.Random:
-        """The RNG for the match's next chance action or bot move: `fresh` (or a new one), or with
-        a `deal_seed` one fixed by the seed and the match's game, seats and log length, so the
-        same seed deals the same cards (and basic bots play alike) whenever the move is made."""
-        if self.deal_seed is None:
-            return fresh or _chance_rng()
-        return random.Random(f"{self.deal_seed}:{match.game.id}:{match.players}:{len(match.log)}")
-
-    def _settle_chance(self, match: Match, deals: DealPlan | None = None) -> list[dict[str, Any]]:
-        """Apply every chance action the match awaits (shuffles, draws): the planned one of a
-        same-deal rematch while its plan lasts and the engine accepts it, else fresh randomness."""
-        events: list[dict[str, Any]] = []
-        rng: random.Random | None = None
-        while CHANCE in match.to_act():
-            planned = deals.next_action(match) if deals is not None else None
-            if planned is not None:
-                try:
-                    events.extend(match.apply(CHANCE, planned))
-                    continue
-                except IllegalAction as exc:  # e.g. the options changed since: deal fresh cards
-                    log.info("planned deal refused (%s); dealing at random", exc.reason)
-            rng = self._randomness(match, rng)
-            events.extend(match.deal_random(rng))
-        return events
-
     async def submit(
         self, match_id: Any, person_id: int, seat: Any, version: Any, action: Any, room_id: int | None = None
     ) -> None:
@@ -517,7 +546,7 @@ class TableService:
             raise ActionRejected("malformed", "'version' must be the state version you saw")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionRejected("malformed", "'action' must be an object with a string 'type'")
-        if room_id is not None and match_id not in self._live:
+        if room_id is not None and self.live(match_id) is None:
             # Before any lock or replay: match ids are sequential, so an outsider naming them one
             # by one must not make this process load (and keep) every match ever played.
             await self._check_room(match_id, room_id)
@@ -543,7 +572,7 @@ class TableService:
 
     async def _check_room(self, match_id: int, room_id: int) -> None:
         """Refuse an action naming a match of another room (or none) from one small read."""
-        owner = await self.store.room_of(match_id) if 0 < match_id < 2**63 else None
+        owner = await self.store.room_of(match_id) if 0 < match_id <= BIGINT_MAX else None
         if owner is None:
             raise ActionRejected("illegal", f"there is no match {match_id}")
         if owner != room_id:
@@ -562,13 +591,14 @@ class TableService:
             log.exception("engine error on match %s for %r", live.match_id, action)
             self.forget(live.match_id)
             raise ActionRejected("illegal", "the game could not apply this action") from None
-        events.extend(self._settle_chance(live.match, live.deals))
+        events.extend(settle_chance(live.match, live.deals, self.randomness))
         refusal = "the action could not be saved; the table was reloaded"
         await self._commit_or_forget(live, before, events, refusal)
 
     async def _commit_or_forget(
         self, live: LiveMatch, before: int, events: list[dict[str, Any]], refusal: str
     ) -> None:
+        started = time.perf_counter()
         try:
             await self._commit(live, before)
         except SeatNotHeld:
@@ -581,14 +611,18 @@ class TableService:
             log_commit_failure(log, exc, "could not commit match %s at version %s", live.match_id, before)
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
+        committed = time.perf_counter()
         live.committed = live.version
         live.note_events(events)
         live.note_options()
         live.current_snapshot()  # rebuild what readers of the last version look at, once
+        if self.metrics is not None:
+            built = time.perf_counter()
+            self.metrics.committed(live.version - before, committed - started, built - committed)
         await self._turns_changed(live, before)
 
     async def _turns_changed(self, live: LiveMatch, before: int) -> None:
-        """Turn timers follow the committed turns (app/deadlines.py); the action is committed
+        """Turn timers follow the committed turns (app/live/deadlines.py); the action is committed
         already, so a failure here is logged, never reported as a refusal."""
         if live.turn_timer is None or self.clock is None:
             return
@@ -625,9 +659,9 @@ class TableService:
     async def seats_changed(self, match_id: int) -> None:
         """The room's seating changed during this match: every process re-reads the holders
         (this one at once), then bots resume."""
-        await self.pubsub.publish(SEATS_CHANNEL, {"kind": "seats", "match_id": match_id})
+        await self.pubsub.publish(bus.SEATS_CHANNEL, bus.seats_changed(match_id))
         async with self.lock(match_id):
-            live = self._live.get(match_id)
+            live = self.live(match_id)
             if live is not None:
                 await self._reseat(live)
         await self.publish_state(match_id)
@@ -638,41 +672,40 @@ class TableService:
         """Make sure a task plays this match's bots and chance if any are to act."""
         if self._closed:
             return
-        task = self._automation.get(match_id)
-        if task is not None and not task.done():
+        table = self.table(match_id)
+        if table.automating:
             return
-        self._automation[match_id] = asyncio.create_task(self._automate(match_id), name=f"bots-{match_id}")
+        table.automation = asyncio.create_task(self._automate(table), name=f"bots-{match_id}")
 
     def _watch(self, live: LiveMatch) -> None:
         """A reader here was sent this match's committed state: if an automatic move is due and
         no automation of this process plays the match, make sure one will if nobody else does."""
-        match_id = live.match_id
-        if self._closed or match_id in self._watches or live.committed != live.version:
+        table = self.table(live.match_id)
+        if self._closed or table.watch is not None or live.committed != live.version:
             return
-        task = self._automation.get(match_id)
-        if (task is not None and not task.done()) or self._automatic_seat(live) is None:
+        if table.automating or table.automatic_seat(live) is None:
             return
-        self._watches[match_id] = asyncio.create_task(
-            self._take_over_if_silent(match_id, live.committed), name=f"watch-{match_id}"
+        table.watch = asyncio.create_task(
+            self._take_over_if_silent(table, live.committed), name=f"watch-{live.match_id}"
         )
 
-    async def _take_over_if_silent(self, match_id: int, version: int) -> None:
+    async def _take_over_if_silent(self, table: Table, version: int) -> None:
         """Start this process's automation of the match if it is still at `version` once its
         owner had time to move: the owner died (or hangs), so nobody else will. While the bus
         tells of newer commits with automatic moves still due, it keeps watching."""
+        match_id = table.match_id
         try:
             while True:
                 await asyncio.sleep(self.bot_delay + TAKEOVER_AFTER)
-                live = self._live.get(match_id)
+                live = table.live
                 if live is None or live.committed == version:
                     if await self.store.version(match_id) == version:
                         log.info("match %s stayed at version %s: this process plays it", match_id, version)
                         self.kick(match_id)
                     return
-                task = self._automation.get(match_id)
-                if live.committed != live.version or (task is not None and not task.done()):
+                if live.committed != live.version or table.automating:
                     return
-                if self._closed or self._automatic_seat(live) is None:
+                if self._closed or table.automatic_seat(live) is None:
                     return
                 version = live.committed  # the owner moved; watch its next move
         except asyncio.CancelledError:
@@ -680,39 +713,8 @@ class TableService:
         except Exception:
             log.exception("could not check whether match %s is still played", match_id)
         finally:
-            if self._watches.get(match_id) is asyncio.current_task():
-                del self._watches[match_id]
-
-    def _automatic_seat(self, live: LiveMatch) -> int | None:
-        """The seat the automation plays next: chance, a bot, or a person's seat that a bot
-        plays for (its person is away, or its turn timer ran out at this version)."""
-        if live.finished:
-            return None
-        acting = live.match.to_act()
-        if CHANCE in acting:
-            return CHANCE
-        for seat in acting:
-            controller = live.controllers.get(seat)
-            if controller is None:
-                continue
-            if controller.kind == "bot":
-                return seat
-            if seat in self._standins.get(live.match_id, ()) or self._forced_at(live, seat):
-                return seat
-        return None
-
-    def _forced_at(self, live: LiveMatch, seat: int) -> bool:
-        return self._forced.get(live.match_id, {}).get(seat) == live.version
-
-    def _stands_in(self, live: LiveMatch, seat: int) -> bool:
-        """Whether the automation plays this person's seat because they are away (not a timer)."""
-        controller = live.controllers.get(seat)
-        return (
-            controller is not None
-            and controller.kind == "person"
-            and seat in self._standins.get(live.match_id, ())
-            and not self._forced_at(live, seat)
-        )
+            if table.watch is asyncio.current_task():
+                table.watch = None
 
     async def _fresh(self, match_id: int) -> LiveMatch:
         """The match as committed in the database now, with its current controllers (call with
@@ -734,14 +736,14 @@ class TableService:
             controller = live.controllers.get(seat)
             if controller is None or controller.kind != "person" or controller.person_id != person_id:
                 return
-            self._standins.setdefault(match_id, set()).add(seat)
+            self.table(match_id).stand_ins.add(seat)
         self.kick(match_id)
 
     def person_back(self, room_id: int, person_id: int) -> None:
         """The person connected again: no bot plays their seats from their next turn on."""
-        for live in self._live.values():
-            if live.room_id == room_id and live.match_id in self._standins:
-                self._standins[live.match_id] -= set(live.seats_of(person_id))
+        for table in self._tables.values():
+            if table.live is not None and table.live.room_id == room_id and table.stand_ins:
+                table.stand_ins -= set(table.live.seats_of(person_id))
 
     async def timer_move(self, match_id: int, seat: int, since: int) -> bool:
         """The turn timer of `seat` (its turn began at version `since`) ran out: a bot plays that
@@ -756,10 +758,7 @@ class TableService:
                 return False
             if any(acted == seat for acted, _ in live.match.log[since:]):
                 return False
-            forced = self._forced.setdefault(match_id, {})
-            for stale in [s for s, v in forced.items() if v != live.version]:
-                del forced[stale]
-            forced[seat] = live.version
+            self.table(match_id).time_out(seat, live.version)
         self.kick(match_id)
         return True
 
@@ -781,8 +780,11 @@ class TableService:
                 live.busy = False
         started = time.perf_counter()
         action = self._bot_action(live, seat, rng)
-        if time.perf_counter() - started > SLOW_BOT_SECONDS:
+        seconds = time.perf_counter() - started
+        if seconds > SLOW_BOT_SECONDS:
             self._slow_bots.add(live.game.id)
+        if self.metrics is not None:
+            self.metrics.bot_decided("basic", seconds)
         return action
 
     def _searches(self, live: LiveMatch, seat: int) -> bool:
@@ -803,7 +805,7 @@ class TableService:
             log.exception("strong bot of match %s failed; the basic bot plays this move", match_id)
             return None
 
-    async def _automate(self, match_id: int) -> None:
+    async def _automate(self, table: Table) -> None:
         """Play chance at once and bots after `bot_delay`, until a person is to act or it ends.
 
         A strong bot thinks in a worker process during the delay (not under the lock, so people
@@ -811,7 +813,8 @@ class TableService:
         version it thought about, else it thinks again.
         A commit that fails (e.g. another server process wrote first) only costs a retry from the
         rebuilt match; a bot proposing an illegal action is a bug and stops the loop loudly."""
-        rng = _chance_rng()
+        match_id = table.match_id
+        rng = chance_rng()
         failures = 0
         loop = asyncio.get_running_loop()
         try:
@@ -819,34 +822,38 @@ class TableService:
                 thinking: asyncio.Future[dict[str, Any]] | None = None
                 async with self.lock(match_id):
                     live = await self._seated(match_id)
-                    seat = self._automatic_seat(live)
+                    seat = table.automatic_seat(live)
                     if seat is None:
                         # Leave under the lock, so a later kick() always sees this task gone.
-                        self._automation.pop(match_id, None)
+                        table.automation = None
                         return
                     thought_at = live.version
                     if seat != CHANCE and self._searches(live, seat):
-                        seed = self._randomness(live.match, rng).getrandbits(64)
+                        seed = self.randomness.for_match(live.match, rng).getrandbits(64)
                         thinking = self.bots.decide(match_id, live.match, seat, seed)
                 started = loop.time()
                 action = await self._thought(thinking, match_id) if thinking is not None else None
+                if action is not None and self.metrics is not None:
+                    self.metrics.bot_decided("strong", loop.time() - started)
                 if seat != CHANCE and self.bot_delay > 0:
                     await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
                 try:
                     async with self._bot_turns, self.lock(match_id):
                         live = await self._seated(match_id)
-                        if self._automatic_seat(live) != seat:
+                        if table.automatic_seat(live) != seat:
                             continue
                         if thinking is not None and live.version != thought_at:
                             continue  # the match moved while the bot thought: think again
-                        if self._stands_in(live, seat) and not await self._still_away(live, seat):
-                            self._standins.get(match_id, set()).discard(seat)
+                        if table.stands_in(live, seat) and not await self._still_away(live, seat):
+                            table.stand_ins.discard(seat)
                             continue  # the person came back (perhaps to another process)
                         if seat == CHANCE:
                             await self._apply_chance(live)
                         else:
                             if action is None:
-                                action = await self._decide(live, seat, self._randomness(live.match, rng))
+                                action = await self._decide(
+                                    live, seat, self.randomness.for_match(live.match, rng)
+                                )
                             await self._apply_and_commit(live, seat, action)
                 except ActionRejected as rejected:
                     failures += 1
@@ -861,7 +868,7 @@ class TableService:
             raise
         except Exception:
             log.exception("automatic play of match %s stopped", match_id)
-            self._automation.pop(match_id, None)
+            table.automation = None
 
     async def _still_away(self, live: LiveMatch, seat: int) -> bool:
         if self.clock is None:
@@ -873,17 +880,15 @@ class TableService:
 
     async def _apply_chance(self, live: LiveMatch) -> None:
         before = live.version
-        events = self._settle_chance(live.match, live.deals)
+        events = settle_chance(live.match, live.deals, self.randomness)
         await self._commit_or_forget(live, before, events, "the shuffle could not be saved")
 
     # ---- publishing ------------------------------------------------------------------------------
     async def publish_state(self, match_id: int) -> None:
-        live = self._live.get(match_id)
+        live = self.live(match_id)
         if live is None:
             return
-        await self.pubsub.publish(
-            room_channel(live.room_id), {"kind": "state", "match_id": match_id, "version": live.committed}
-        )
+        await self.pubsub.publish(bus.room_channel(live.room_id), bus.state_changed(match_id, live.committed))
 
     # ---- lifecycle ------------------------------------------------------------------------------
     async def resume_all(self) -> int:
@@ -904,13 +909,18 @@ class TableService:
         if self._listening is not None:
             await self._listening.__aexit__(None, None, None)
             self._listening = None
-        tasks = [*self._automation.values(), *self._watches.values()]
+        tasks = [
+            task
+            for table in self._tables.values()
+            for task in (table.automation, table.watch)
+            if task is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._automation.clear()
-        self._watches.clear()
+        for table in self._tables.values():
+            table.automation = table.watch = None
         await self.bots.close()
         await self.store.close()

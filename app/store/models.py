@@ -251,7 +251,7 @@ class RoomPresence(Base):
 
 
 class LoginFailure(Base):
-    """One wrong password, for the sign-in limit per account and client address (app/login_limits.py)."""
+    """One wrong password, for the sign-in limit per account and client address (app/store/people.py)."""
 
     __tablename__ = "login_failures"
     __table_args__ = (
@@ -266,7 +266,7 @@ class LoginFailure(Base):
 
 
 class ChatMessage(Base):
-    """One line of a room's chat (app/chat.py). `at` is the clock time of the insert, so a
+    """One line of a room's chat (app/store/chat.py). `at` is the clock time of the insert, so a
     match's chat is the room's lines between its start and its end."""
 
     __tablename__ = "chat_messages"
@@ -286,7 +286,7 @@ class ChatMessage(Base):
 
 
 class SeatDeadline(Base):
-    """A deadline the server enforces for one seat of a room (app/deadlines.py): `away` (the
+    """A deadline the server enforces for one seat of a room (app/live/deadlines.py): `away` (the
     seat's person is disconnected; due when the room's grace is over, then a bot plays for the
     seat until they return) or `turn` (the seat's turn started at `version`; due when the turn
     timer runs out, then a bot plays that one move). A process claims a due row for a while

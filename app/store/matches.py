@@ -1,6 +1,7 @@
-"""All persistence of matches: the one place that reads and writes match rows, logs and results.
+"""All persistence of matches: match rows, logs, seats' controllers and results (the history
+pages read results in app/store/history.py).
 
-The table service (`app/tables.py`) keeps matches in memory as caches of their logs; this module
+The table service (`app/live/tables.py`) keeps matches in memory as caches of their logs; this module
 is how those caches are filled and how every committed change reaches PostgreSQL. It raises
 domain errors (`MatchNotFound`, `VersionConflict`), never HTTP errors.
 
@@ -26,8 +27,8 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.db import Database
-from app.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
+from app.store.db import Database
+from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
@@ -105,7 +106,7 @@ class StoredMatch:
     """The finished match whose chance actions this one replays (app/rematch.py), if any."""
     rotate_deals: bool = False
     turn_timer: int | None = None
-    """The room's turn timer in seconds (None: off); see app/deadlines.py."""
+    """The room's turn timer in seconds (None: off); see app/live/deadlines.py."""
 
 
 @dataclass
@@ -124,6 +125,14 @@ class SeatResult:
     seat: int
     score: float
     rank: int
+
+
+async def match_log(session: AsyncSession, match_id: int) -> list[tuple[int, dict[str, Any]]]:
+    """A match's log, (seat, action) in order, inside the caller's transaction."""
+    rows = await session.execute(
+        select(ACTIONS.c.seat, ACTIONS.c.action).where(ACTIONS.c.match_id == match_id).order_by(ACTIONS.c.seq)
+    )
+    return [(seat, action) for seat, action in rows]
 
 
 class MatchStore:

@@ -16,7 +16,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import PROJECT_ROOT
-from app.models import GameRow, Preset
+from app.store.models import GameRow, Preset
 from engine import GAMES, Game
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,10 @@ async def seed_presets(session: AsyncSession, path: Path = PRESETS_FILE) -> None
     unknown = sorted(set(listed) - set(GAMES))
     if unknown:
         log.info("presets for games not in the engine yet (skipped): %s", ", ".join(unknown))
+
+
+async def catalog_rows(session: AsyncSession) -> list[GameRow]:
+    return list((await session.execute(select(GameRow).order_by(GameRow.id))).scalars())
 
 
 async def presets_by_game(session: AsyncSession) -> dict[str, list[dict[str, Any]]]:

@@ -4,7 +4,7 @@ A table's socket checks the session cookie once, at the handshake, and may then 
 hours. `SessionWatch` keeps, per process, which open sockets hang on which session (by the
 token's SHA-256, which is all the database stores) and ends them (close code 4401):
 - at once when the session is signed out through any process: logout publishes the session's
-  hash on `SESSIONS_CHANNEL`, and every process closes that session's sockets;
+  hash on `bus.SESSIONS_CHANNEL`, and every process closes that session's sockets;
 - at the next sweep when the session row is gone however it went (deleted by hand, the person
   deleted, an announcement lost while a process was reconnecting to the bus): every `period`
   seconds one query per process asks which of its sockets' sessions still exist.
@@ -17,16 +17,12 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from sqlalchemy import select
-
-from app.db import Database
-from app.models import Session as SessionRow
-from app.pubsub import Message, PubSub
+from app.live import bus
+from app.live.pubsub import Message, PubSub
+from app.store.db import Database
+from app.store.people import existing_sessions
 
 log = logging.getLogger(__name__)
-
-SESSIONS_CHANNEL = "sessions:ended"
-"""`{"token_hash"}`: this session was signed out; its sockets close on every process."""
 
 Ender = Callable[[], None]
 """Ends one socket (must not block: it schedules the close)."""
@@ -59,7 +55,7 @@ class SessionWatch:
 
     async def signed_out(self, token_hash: str) -> None:
         """The session was deleted (committed): end its sockets here and on every other process."""
-        await self.pubsub.publish(SESSIONS_CHANNEL, {"kind": "signed_out", "token_hash": token_hash})
+        await self.pubsub.publish(bus.SESSIONS_CHANNEL, bus.signed_out(token_hash))
 
     def _heard(self, message: Message) -> None:
         token_hash = message.get("token_hash")
@@ -75,9 +71,8 @@ class SessionWatch:
         watched = list(self._sockets)
         if not watched:
             return
-        existing = select(SessionRow.token_hash).where(SessionRow.token_hash.in_(watched))
         async with self.db.session() as session:
-            alive = set((await session.execute(existing)).scalars())
+            alive = await existing_sessions(session, watched)
         for token_hash in watched:
             if token_hash not in alive:
                 self._end(token_hash)
@@ -91,7 +86,7 @@ class SessionWatch:
                 log.warning("could not check the sessions of open sockets", exc_info=True)
 
     async def start(self) -> None:
-        self._listening = self.pubsub.listen(SESSIONS_CHANNEL, self._heard)
+        self._listening = self.pubsub.listen(bus.SESSIONS_CHANNEL, self._heard)
         await self._listening.__aenter__()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="session-sweeper")
 

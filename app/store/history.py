@@ -1,0 +1,372 @@
+"""What happened: a person's matches, one match's score table and reviews, leaderboards.
+
+Every read of finished and running matches' results for the history pages, the replay and log
+export (app/replays.py encodes them) and the same-deal comparison (app/rematch.py computes it)
+goes through here. A refusal is a domain error (app/errors.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import Conflict, Forbidden, NotFound
+from app.rematch import MAX_COMPARED_REMATCHES, compare_hands, fresh_hands_of, seat_map
+from app.room_names import room_display_name
+from app.store.matches import MatchStore, StoredMatch, match_log
+from app.store.models import HandResult, MatchResult, MatchRow, MatchSeat, Membership, Person, Room
+from app.store.people import BOT_NAME, names_of, seat_name
+from app.store.rooms import is_member
+from engine import GAMES, Game
+
+
+async def match_seats(session: AsyncSession, match_id: int) -> list[dict[str, Any]]:
+    """Each seat of a match, `{n, kind, person_id, name}`, named after whoever is credited with it
+    (bots as "Bot")."""
+    seats = (
+        (await session.execute(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.n)))
+        .scalars()
+        .all()
+    )
+    names = await names_of(session, {s.person_id for s in seats if s.person_id is not None})
+    return [
+        {"n": s.n, "kind": s.kind, "person_id": s.person_id, "name": seat_name(s.kind, s.person_id, names)}
+        for s in seats
+    ]
+
+
+async def _hand_rows(session: AsyncSession, match_id: int) -> list[HandResult]:
+    statement = select(HandResult).where(HandResult.match_id == match_id).order_by(HandResult.hand_no)
+    return list((await session.execute(statement)).scalars())
+
+
+async def _final_rows(session: AsyncSession, match_id: int, order: Any) -> list[MatchResult]:
+    statement = select(MatchResult).where(MatchResult.match_id == match_id).order_by(order)
+    return list((await session.execute(statement)).scalars())
+
+
+async def _room_facts(session: AsyncSession, room_id: int) -> tuple[str | None, dict[str, str] | None]:
+    """The room's invite code and display name (None, None when the room is gone)."""
+    room = await session.get(Room, room_id)
+    if room is None:
+        return None, None
+    host_name = (await names_of(session, {room.host_id})).get(room.host_id)
+    return room.code, room_display_name(room.name, host_name, room.game_id)
+
+
+async def my_matches(session: AsyncSession, person_id: int) -> list[dict[str, Any]]:
+    """Every match the person has been credited a seat in, newest first."""
+    match_ids = select(MatchSeat.match_id).where(MatchSeat.person_id == person_id)
+    rows = (
+        await session.execute(
+            select(MatchRow, Room.code, Room.name, Person.name)
+            .join(Room, Room.id == MatchRow.room_id)
+            .join(Person, Person.id == Room.host_id)
+            .where(MatchRow.id.in_(match_ids))
+            .order_by(MatchRow.created_at.desc(), MatchRow.id.desc())
+        )
+    ).all()
+    if not rows:
+        return []
+    ids = [m.id for m, *_ in rows]
+    seats = (await session.execute(select(MatchSeat).where(MatchSeat.match_id.in_(ids)))).scalars().all()
+    results = (
+        (await session.execute(select(MatchResult).where(MatchResult.match_id.in_(ids)))).scalars().all()
+    )
+    names = await names_of(session, {s.person_id for s in seats if s.person_id is not None})
+    seats_by_match: dict[int, list[MatchSeat]] = defaultdict(list)
+    for seat in seats:
+        seats_by_match[seat.match_id].append(seat)
+    results_by_match: dict[int, dict[int, MatchResult]] = defaultdict(dict)
+    for result in results:
+        results_by_match[result.match_id][result.seat] = result
+    answer = []
+    for match, code, room_name, host_name in rows:
+        match_seats = sorted(seats_by_match[match.id], key=lambda s: s.n)
+        finals = results_by_match.get(match.id, {})
+        my_seats = [s.n for s in match_seats if s.person_id == person_id]
+        game = GAMES.get(match.game_id)
+        answer.append(
+            {
+                "id": match.id,
+                "room_code": code,
+                "room_name": room_display_name(room_name, host_name, match.game_id),
+                "number": match.number,
+                "game_id": match.game_id,
+                "game_names": dict(game.names) if game else None,
+                "status": match.status,
+                "players": match.players,
+                "created_at": match.created_at.isoformat(),
+                "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+                "seats": [
+                    {
+                        "n": s.n,
+                        "kind": s.kind,
+                        "person_id": s.person_id,
+                        "name": seat_name(s.kind, s.person_id, names),
+                        "score": finals[s.n].score if s.n in finals else None,
+                        "rank": finals[s.n].rank if s.n in finals else None,
+                    }
+                    for s in match_seats
+                ],
+                "my_seats": my_seats,
+                "my_score": sum(finals[n].score for n in my_seats if n in finals and finals[n].counted)
+                if finals
+                else None,
+                "my_rank": min((finals[n].rank for n in my_seats if n in finals), default=None),
+            }
+        )
+    return answer
+
+
+async def visible_match(session: AsyncSession, match_id: int, person_id: int) -> MatchRow:
+    """The match, if the person is a member of its room; otherwise "not found", so that nothing
+    tells an outsider whether the match exists."""
+    row = await session.get(MatchRow, match_id)
+    if row is None or not await is_member(session, row.room_id, person_id):
+        raise NotFound(
+            "no such match, or you are not a member of its room",
+            "その対戦はないか、あなたはその部屋のメンバーではありません",
+        )
+    return row
+
+
+async def match_detail(session: AsyncSession, match_id: int, person_id: int) -> dict[str, Any]:
+    """One match's hand-by-hand score table and final ranking, for members of its room only."""
+    row = await visible_match(session, match_id, person_id)
+    seats = await match_seats(session, match_id)
+    hands = await _hand_rows(session, match_id)
+    results = await _final_rows(session, match_id, MatchResult.rank)
+    names = {s["person_id"]: s["name"] for s in seats if s["person_id"] is not None}
+    seat_kind = {s["n"]: s["kind"] for s in seats}
+    totals = [0.0] * row.players
+    table = []
+    for hand in hands:
+        for seat, value in enumerate(hand.scores):
+            totals[seat] += value
+        table.append(
+            {"hand_no": hand.hand_no, "scores": hand.scores, "totals": list(totals), "details": hand.details}
+        )
+    game = GAMES.get(row.game_id)
+    room_code, room_name = await _room_facts(session, row.room_id)
+    return {
+        "id": row.id,
+        "room_code": room_code,
+        "room_name": room_name,
+        "number": row.number,
+        "same_deals_as": row.same_deals_as,
+        "rotate_deals": row.rotate_deals,
+        "same_deals": await comparisons(session, row),
+        "game_id": row.game_id,
+        "game_names": dict(game.names) if game else None,
+        "status": row.status,
+        "players": row.players,
+        "options": row.options,
+        "version": row.version,
+        "created_at": row.created_at.isoformat(),
+        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+        "seats": seats,
+        "hands": table,
+        "totals": totals,
+        "ranking": [
+            {
+                "seat": r.seat,
+                "person_id": r.person_id,
+                "name": seat_name(seat_kind.get(r.seat) or "bot", r.person_id, names),
+                "score": r.score,
+                "rank": r.rank,
+            }
+            for r in results
+        ],
+    }
+
+
+def _rank_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    entries.sort(key=lambda e: (-e["score"], -e["wins"], e["name"] or ""))
+    for entry in entries:
+        entry["rank"] = 1 + sum(1 for other in entries if other["score"] > entry["score"])
+    return entries
+
+
+async def room_leaderboard(session: AsyncSession, room_id: int) -> list[dict[str, Any]]:
+    """Cumulative final scores per person in this room (all bots together as one entry)."""
+    rows = (
+        await session.execute(
+            select(
+                MatchResult.person_id,
+                func.count(MatchResult.match_id.distinct()),
+                func.sum(MatchResult.score),
+                func.count().filter(MatchResult.rank == 1),
+            )
+            .join(MatchRow, MatchRow.id == MatchResult.match_id)
+            .where(MatchRow.room_id == room_id, MatchResult.counted)
+            .group_by(MatchResult.person_id)
+        )
+    ).all()
+    names = await names_of(session, {pid for pid, *_ in rows if pid is not None})
+    entries = [
+        {
+            "person_id": pid,
+            "kind": "person" if pid is not None else "bot",
+            "name": names.get(pid) if pid is not None else BOT_NAME,
+            "matches": int(matches),
+            "score": float(score or 0),
+            "wins": int(wins),
+        }
+        for pid, matches, score, wins in rows
+    ]
+    return _rank_entries(entries)
+
+
+async def overall_leaderboard(session: AsyncSession, person_id: int) -> list[dict[str, Any]]:
+    """Cumulative scores per game of the viewer and everyone who shares a room with them.
+
+    Scores of different games are never added together; each entry is one person in one game."""
+    my_rooms = select(Membership.room_id).where(Membership.person_id == person_id)
+    circle = select(Membership.person_id).where(Membership.room_id.in_(my_rooms))
+    rows = (
+        await session.execute(
+            select(
+                MatchRow.game_id,
+                MatchResult.person_id,
+                func.count(MatchResult.match_id.distinct()),
+                func.sum(MatchResult.score),
+                func.count().filter(MatchResult.rank == 1),
+            )
+            .join(MatchRow, MatchRow.id == MatchResult.match_id)
+            .where(MatchResult.person_id.in_(circle), MatchResult.counted)
+            .group_by(MatchRow.game_id, MatchResult.person_id)
+        )
+    ).all()
+    names = await names_of(session, {pid for _, pid, *_ in rows})
+    by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for game_id, pid, matches, score, wins in rows:
+        by_game[game_id].append(
+            {
+                "game_id": game_id,
+                "person_id": pid,
+                "kind": "person",
+                "name": names.get(pid),
+                "matches": int(matches),
+                "score": float(score or 0),
+                "wins": int(wins),
+                "is_me": pid == person_id,
+            }
+        )
+    answer: list[dict[str, Any]] = []
+    for game_id in sorted(by_game):
+        answer.extend(_rank_entries(by_game[game_id]))
+    return answer
+
+
+# ---- the same-deal comparison ------------------------------------------------------------------
+async def hand_scores(session: AsyncSession, match_id: int) -> list[list[Any]]:
+    rows = await session.execute(
+        select(HandResult.scores).where(HandResult.match_id == match_id).order_by(HandResult.hand_no)
+    )
+    return [list(scores) for (scores,) in rows]
+
+
+async def comparisons(session: AsyncSession, row: MatchRow) -> list[dict[str, Any]]:
+    """For a match page: the same-deal comparison with the match it replays, and with the
+    newest matches that replay it (app/rematch.py). Each holds, hand by hand, this match's
+    scores per seat and the other match's score of the seat that held the same cards, and the
+    hands in which the rematch had to deal fresh cards."""
+    pairs: list[tuple[MatchRow, bool]] = []
+    if row.same_deals_as is not None:
+        source = await session.get(MatchRow, row.same_deals_as)
+        if source is not None:
+            pairs.append((source, True))
+    later = (
+        await session.execute(
+            select(MatchRow)
+            .where(MatchRow.same_deals_as == row.id)
+            .order_by(MatchRow.number.desc())
+            .limit(MAX_COMPARED_REMATCHES)
+        )
+    ).scalars()
+    pairs.extend((rematch, False) for rematch in later)
+    answer = []
+    this_hands = await hand_scores(session, row.id)
+    for other, this_is_rematch in pairs:
+        source, rematch = (other, row) if this_is_rematch else (row, other)
+        fresh = await asyncio.to_thread(
+            fresh_hands_of,
+            source,
+            await match_log(session, source.id),
+            rematch,
+            await match_log(session, rematch.id),
+        )
+        mapping = seat_map(row.players, rematch.rotate_deals, this_is_rematch)
+        by_n = {seat["n"]: seat for seat in await match_seats(session, other.id)}
+        hands = compare_hands(this_hands, await hand_scores(session, other.id), mapping)
+        for hand in hands:
+            hand["fresh"] = hand["hand_no"] in fresh
+        answer.append(
+            {
+                "match_id": other.id,
+                "number": other.number,
+                "status": other.status,
+                "relation": "replay_of" if this_is_rematch else "replayed_by",
+                "rotate": rematch.rotate_deals,
+                "seat_map": mapping,
+                "other_seats": [by_n.get(n) for n in mapping],
+                "hands": hands,
+                "fresh_hands": fresh,
+            }
+        )
+    return answer
+
+
+# ---- reviewing a finished match ----------------------------------------------------------------
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match a member may review: the row's facts, its seats and its stored log."""
+
+    row: MatchRow
+    room_code: str | None
+    room_name: dict[str, str] | None
+    seats: list[dict[str, Any]]
+    stored: StoredMatch
+
+    @property
+    def game(self) -> Game:
+        return GAMES[self.row.game_id]
+
+
+async def finished_match(
+    session: AsyncSession, matches: MatchStore, match_id: int, person_id: int
+) -> FinishedMatch:
+    """The match if the person may review it: not found when there is none, forbidden for
+    someone who was never a member of its room, a conflict while it runs (checked before its log
+    is read, so a refusal names no card)."""
+    row = await session.get(MatchRow, match_id)
+    if row is None:
+        raise NotFound("no such match", "その対戦はありません")
+    if not await is_member(session, row.room_id, person_id):
+        raise Forbidden(
+            "only members of the match's room may review it",
+            "この対戦を振り返れるのは、その部屋のメンバーだけです",
+        )
+    if row.status != "finished" or row.game_id not in GAMES:
+        raise Conflict(
+            "the match is not finished yet: its replay opens when it ends",
+            "対戦はまだ終わっていません。リプレイは終了後に見られます",
+        )
+    room_code, room_name = await _room_facts(session, row.room_id)
+    seats = await match_seats(session, match_id)
+    stored = await matches.load(match_id)
+    return FinishedMatch(row=row, room_code=room_code, room_name=room_name, seats=seats, stored=stored)
+
+
+async def stored_scores(session: AsyncSession, match_id: int) -> tuple[list[dict[str, Any]], list[float]]:
+    """The stored results to check a replay against: `[{hand_no, scores}]` per hand from
+    `hand_results`, and the final score per seat from `match_results`."""
+    hands = await _hand_rows(session, match_id)
+    finals = await _final_rows(session, match_id, MatchResult.seat)
+    return [{"hand_no": hand.hand_no, "scores": hand.scores} for hand in hands], [f.score for f in finals]

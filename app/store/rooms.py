@@ -1,0 +1,526 @@
+"""Rooms: invite codes, membership, seats, settings, and the one room JSON every reader gets.
+
+Every check a room change needs is made here, inside the caller's transaction (the routes open
+it with `Database.session` and commit it), and a refusal is a domain error (app/errors.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
+from app.limits import AWAY_GRACE_MAX, AWAY_GRACE_MIN, check_option_bounds
+from app.room_names import clean_room_name, room_display_name
+from app.security import new_invite_code
+from app.store import presence
+from app.store.matches import MatchStore
+from app.store.models import MatchRow, MatchSeat, Membership, Person, Preset, Room, RoomSeat
+from app.store.people import BOT_NAME
+from engine import GAMES, Game, IllegalAction, get_game
+
+UNSET: Any = object()
+"""A setting the caller leaves as it is (None is a value: no name, no turn timer)."""
+
+
+# ---- rules of a table ----------------------------------------------------------------------------
+def game_or_error(game_id: str) -> Game:
+    game = GAMES.get(game_id)
+    if game is None:
+        raise Invalid(
+            f"unknown game {game_id!r}; available: {', '.join(sorted(GAMES))}",
+            f"ゲーム {game_id!r} はありません。選べるゲーム: {', '.join(sorted(GAMES))}",
+        )
+    return game
+
+
+def effective_options(game: Game, seats: int, overrides: dict[str, Any]) -> dict[str, Any]:
+    """The engine's defaults for `seats` players with the host's choices on top, validated."""
+    try:
+        parsed = game.parse_options({**game.default_options(seats), **overrides}, seats)
+    except IllegalAction as exc:
+        raise Invalid(exc.reason, exc.ja or f"この設定では始められません: {exc.reason}") from None
+    return parsed.model_dump(mode="json")
+
+
+def check_seat_count(game: Game, seats: int) -> None:
+    if not game.min_players <= seats <= game.max_players:
+        raise Invalid(
+            f"{game.names['en']} needs {game.min_players} to {game.max_players} seats",
+            f"{game.names.get('ja', game.names['en'])}は{game.min_players}〜{game.max_players}席です",
+        )
+
+
+def check_table(game: Game, seats: int, options: dict[str, Any]) -> None:
+    """A seat count and options the room may be set to."""
+    check_option_bounds(options)
+    check_seat_count(game, seats)
+    effective_options(game, seats, options)
+
+
+def _host_only(room: Room, person_id: int) -> None:
+    if room.host_id != person_id:
+        raise Forbidden("only the host can do that", "それはホストだけができます")
+
+
+# ---- reading ---------------------------------------------------------------------------------------
+async def room_by_code(session: AsyncSession, code: str, *, lock: bool = False) -> Room:
+    """The room for an invite code; a wrong code is a plain "not found" (codes are the only key)."""
+    statement = select(Room).where(Room.code == code)
+    if lock:
+        statement = statement.with_for_update()
+    room = await session.scalar(statement)
+    if room is None:
+        raise NotFound("no room has this invite code", "この招待コードの部屋はありません")
+    return room
+
+
+async def join_room(session: AsyncSession, room: Room, person_id: int) -> bool:
+    """Make the person a member (holding the code is what entitles them); True if they were not one."""
+    result = await session.execute(
+        insert(Membership).values(room_id=room.id, person_id=person_id).on_conflict_do_nothing()
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def open_room(session: AsyncSession, code: str, person_id: int | None) -> tuple[int, bool]:
+    """The room's id, with a signed-in person made a member: (room id, whether they joined now)."""
+    room = await room_by_code(session, code)
+    joined = person_id is not None and await join_room(session, room, person_id)
+    return room.id, joined
+
+
+async def is_member(session: AsyncSession, room_id: int, person_id: int) -> bool:
+    found = await session.scalar(
+        select(Membership.person_id).where(Membership.room_id == room_id, Membership.person_id == person_id)
+    )
+    return found is not None
+
+
+MEMBERS_ONLY = {
+    "chat": (
+        "only the room's members can read its chat; open the room first",
+        "チャットは部屋のメンバーだけが読めます。先に部屋を開いてください",
+    ),
+    "leaderboard": (
+        "only the room's members can see its leaderboard; open the room first",
+        "ランキングは部屋のメンバーだけが見られます。先に部屋を開いてください",
+    ),
+}
+"""What a non-member is told, per members-only part of a room."""
+
+
+async def require_member(session: AsyncSession, code: str, person_id: int, what: str) -> Room:
+    """The room, for one of its members only (`what`: a key of MEMBERS_ONLY)."""
+    room = await room_by_code(session, code)
+    if not await is_member(session, room.id, person_id):
+        raise Forbidden(*MEMBERS_ONLY[what])
+    return room
+
+
+async def latest_match(session: AsyncSession, room_id: int) -> MatchRow | None:
+    return await session.scalar(
+        select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.number.desc()).limit(1)
+    )
+
+
+async def room_seats(session: AsyncSession, room_id: int) -> dict[int, RoomSeat]:
+    rows = (await session.execute(select(RoomSeat).where(RoomSeat.room_id == room_id))).scalars()
+    return {seat.n: seat for seat in rows}
+
+
+# ---- the room JSON ---------------------------------------------------------------------------------
+async def room_json(session: AsyncSession, code: str, viewer_id: int | None) -> dict[str, Any]:
+    """The room as `viewer_id` sees it (docs/ARCHITECTURE.md, "Room JSON"): what every reader
+    shares (`shared_room_json`) with the viewer's own `me`."""
+    room = await room_by_code(session, code)
+    return for_viewer(await shared_room_json(session, room), viewer_id)
+
+
+def for_viewer(room: dict[str, Any], person_id: int | None) -> dict[str, Any]:
+    """The shared room JSON with this reader's own `me` (a WebSocket reads the room once per
+    event and gives each socket its `me` this way)."""
+    return {
+        **room,
+        "me": {
+            "person_id": person_id,
+            "is_host": person_id == room["host_id"],
+            "is_member": any(m["person_id"] == person_id for m in room["members"]),
+            "seats": [s["n"] for s in room["seats"] if s["kind"] == "person" and s["person_id"] == person_id],
+        },
+    }
+
+
+async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
+    """The room as every reader sees it (`me` as for nobody: see `for_viewer`): seats, members
+    and who is connected, options, the latest match, the room's deadline settings, `stand_ins`
+    (seats a bot plays for while their person is away; a seat's person is away when its
+    `connected` is false) and the running match's turn countdowns (`timers`: seconds per seat)."""
+    game = GAMES.get(room.game_id)
+    connected = await presence.connected(session, room.id)
+    members = (
+        await session.execute(
+            select(Person.id, Person.name)
+            .join(Membership, Membership.person_id == Person.id)
+            .where(Membership.room_id == room.id)
+            .order_by(Membership.joined_at, Person.id)
+        )
+    ).all()
+    names = {person_id: name for person_id, name in members}
+    seats = await room_seats(session, room.id)
+    missing = {s.person_id for s in seats.values() if s.person_id is not None and s.person_id not in names}
+    if room.host_id not in names:
+        missing.add(room.host_id)
+    if missing:
+        for person_id, name in await session.execute(
+            select(Person.id, Person.name).where(Person.id.in_(missing))
+        ):
+            names[person_id] = name
+    seat_list = []
+    for n in range(room.seat_count):
+        seat = seats.get(n)
+        if seat is None:
+            seat_list.append(
+                {"n": n, "kind": None, "person_id": None, "name": None, "connected": False, "level": None}
+            )
+        elif seat.kind == "bot":
+            seat_list.append(
+                {
+                    "n": n,
+                    "kind": "bot",
+                    "person_id": None,
+                    "name": BOT_NAME,
+                    "connected": True,
+                    "level": seat.bot_level,
+                }
+            )
+        else:
+            seat_list.append(
+                {
+                    "n": n,
+                    "kind": "person",
+                    "person_id": seat.person_id,
+                    "name": names.get(seat.person_id),
+                    "connected": seat.person_id in connected,
+                    "level": None,
+                }
+            )
+    match = await latest_match(session, room.id)
+    options = dict(room.options)
+    if game is not None:
+        with contextlib.suppress(DomainError):  # show the stored choices if the engine now rejects them
+            options = effective_options(game, room.seat_count, room.options)
+    answer = for_viewer(
+        {
+            "code": room.code,
+            "name": room.name,
+            "display_name": room_display_name(room.name, names.get(room.host_id), room.game_id),
+            "game_id": room.game_id,
+            "game_names": dict(game.names) if game else None,
+            "host_id": room.host_id,
+            "seat_count": room.seat_count,
+            "options": options,
+            "option_overrides": dict(room.options),
+            "seats": seat_list,
+            "members": [
+                {
+                    "person_id": pid,
+                    "name": name,
+                    "connected": pid in connected,
+                    "is_host": pid == room.host_id,
+                }
+                for pid, name in members
+            ],
+            "match": (
+                {"id": match.id, "number": match.number, "status": match.status, "version": match.version}
+                if match
+                else None
+            ),
+            "invite_url": f"/r/{room.code}",
+            "me": None,
+        },
+        None,
+    )
+    running = match is not None and match.status == "running"
+    due = await presence.away_due(session, room.id) if running else set()
+    answer["stand_ins"] = [
+        seat["n"]
+        for seat in seat_list
+        if seat["kind"] == "person" and not seat["connected"] and seat["n"] in due
+    ]
+    answer["away_grace"] = room.away_grace
+    answer["turn_timer"] = room.turn_timer
+    answer["timers"] = await presence.timers(session, room.id)
+    return answer
+
+
+async def invitation_json(session: AsyncSession, code: str) -> dict[str, Any]:
+    """What holding the code shows someone who has not joined: enough to decide to join (the
+    room's name, host and game), never who is in it or how its match stands."""
+    room = await room_by_code(session, code)
+    game = GAMES.get(room.game_id)
+    host_name = await session.scalar(select(Person.name).where(Person.id == room.host_id))
+    return {
+        "code": room.code,
+        "name": room.name,
+        "display_name": room_display_name(room.name, host_name, room.game_id),
+        "game_id": room.game_id,
+        "game_names": dict(game.names) if game else None,
+        "host_name": host_name,
+        "seat_count": room.seat_count,
+        "invite_url": f"/r/{room.code}",
+    }
+
+
+# ---- changing ----------------------------------------------------------------------------------------
+async def create_room(
+    session: AsyncSession,
+    host_id: int,
+    game_id: str,
+    seats: int | None,
+    options: dict[str, Any],
+    preset: str | None,
+    name: str | None,
+    away_grace: int,
+    turn_timer: int | None,
+) -> str:
+    """A new room whose host (and first member) is `host_id`; returns its invite code. A preset's
+    options and seat count apply under the host's own choices; `name` None: the default name."""
+    game = game_or_error(game_id)
+    check_option_bounds(options)
+    if preset is not None:
+        found = await session.scalar(select(Preset).where(Preset.game_id == game.id, Preset.key == preset))
+        if found is None:
+            raise Invalid(f"no preset {preset!r} for this game", f"プリセット {preset!r} はありません")
+        options = {**found.options, **options}
+        seats = seats or found.seats
+    seats = seats or game.min_players
+    check_seat_count(game, seats)
+    effective_options(game, seats, options)
+    name = clean_room_name(name) if name is not None else None
+    room = Room(
+        code=new_invite_code(),
+        game_id=game.id,
+        host_id=host_id,
+        seat_count=seats,
+        options=options,
+        name=name,
+        away_grace=away_grace,
+        turn_timer=turn_timer,
+    )
+    session.add(room)
+    await session.flush()
+    await join_room(session, room, host_id)
+    return room.code
+
+
+async def change_settings(
+    session: AsyncSession,
+    code: str,
+    host_id: int,
+    *,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    name: str | None = UNSET,
+    away_grace: int | None = UNSET,
+    turn_timer: int | None = UNSET,
+) -> int:
+    """The host changes the room (only what is given): seat count, options, `away_grace` and
+    `turn_timer` between matches, the name (None: the default) at any time. Returns the room's id."""
+    room = await room_by_code(session, code, lock=True)
+    _host_only(room, host_id)
+    timing = [
+        key for key, value in (("away_grace", away_grace), ("turn_timer", turn_timer)) if value is not UNSET
+    ]
+    if timing:
+        if await MatchStore.running_match(session, room.id) is not None:
+            raise Conflict(
+                f"a match is running; {' and '.join(sorted(timing))} can be changed between matches",
+                "対戦中は離席の猶予と手番の制限時間を変えられません。対戦が終わってから変更してください",
+            )
+        if away_grace is not UNSET:
+            if away_grace is None:
+                raise Invalid(
+                    f"away_grace must be {AWAY_GRACE_MIN} to {AWAY_GRACE_MAX} seconds",
+                    f"離席の猶予は{AWAY_GRACE_MIN}〜{AWAY_GRACE_MAX}秒です",
+                )
+            room.away_grace = away_grace
+        if turn_timer is not UNSET:
+            room.turn_timer = turn_timer
+    if seats is not None or options is not None:
+        if await MatchStore.running_match(session, room.id) is not None:
+            raise Conflict("a match is running; change the table after it ends", "対戦中は変更できません")
+        game = game_or_error(room.game_id)
+        new_seats = seats if seats is not None else room.seat_count
+        new_options = options if options is not None else room.options
+        check_table(game, new_seats, new_options)
+        room.seat_count = new_seats
+        room.options = dict(new_options)
+        await session.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id, RoomSeat.n >= new_seats))
+    if name is not UNSET:
+        room.name = clean_room_name(name) if name is not None else None
+    return room.id
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """What a seat change touched: the room, and its running match (whose table must hear of it)."""
+
+    room_id: int
+    match_id: int | None
+
+
+async def take_seat(
+    session: AsyncSession,
+    code: str,
+    n: int,
+    person_id: int,
+    *,
+    as_bot: bool = False,
+    replace: bool = False,
+    level: str | None = None,
+    default_level: str = "strong",
+) -> SeatChange:
+    """A person sits down in seat `n` (empty, or kept warm by a bot), or the host seats a bot
+    there (`replace`: even over a person, who stays credited with the seat's scores). A bot gets
+    `level`, else keeps the level it had, else `default_level`."""
+    room = await room_by_code(session, code, lock=True)
+    await join_room(session, room, person_id)
+    if not 0 <= n < room.seat_count:
+        raise NotFound(
+            f"this room has seats 0 to {room.seat_count - 1}", f"席は0〜{room.seat_count - 1}番です"
+        )
+    seats = await room_seats(session, room.id)
+    current = seats.get(n)
+    running = await MatchStore.running_match(session, room.id)
+    if not as_bot:
+        if current is not None and current.kind == "person" and current.person_id != person_id:
+            raise Conflict(f"seat {n} is taken", f"{n}番の席はふさがっています")
+        if running is not None:
+            await _check_one_seat(session, running, seats, n, person_id)
+        if current is None:
+            session.add(RoomSeat(room_id=room.id, n=n, kind="person", person_id=person_id))
+        else:
+            current.kind, current.person_id, current.bot_level = "person", person_id, None
+        if running is not None:
+            await MatchStore.seat_changed(session, running.id, n, "person", person_id)
+    else:
+        _host_only(room, person_id)
+        if current is not None and current.kind == "person" and not replace:
+            raise Conflict(
+                f"seat {n} has a person in it; remove them first",
+                f"{n}番の席には人がいます。先に外してください",
+            )
+        kept = current.bot_level if current is not None and current.kind == "bot" else None
+        chosen = level or kept or default_level
+        if current is None:
+            session.add(RoomSeat(room_id=room.id, n=n, kind="bot", person_id=None, bot_level=chosen))
+        else:
+            current.kind, current.person_id, current.bot_level = "bot", None, chosen
+        if running is not None:
+            await MatchStore.seat_changed(session, running.id, n, "bot")
+    return SeatChange(room.id, running.id if running else None)
+
+
+async def _check_one_seat(
+    session: AsyncSession, running: MatchRow, seats: dict[int, RoomSeat], n: int, person_id: int
+) -> None:
+    """During a match a person holds one seat: each seat's view goes to its holder, so a second
+    seat would show them another hand (in Familia, their partner's). The one exception is the
+    game's own: a person taking back a seat of their team that was theirs in this match
+    (Familia's two-person table, where each person plays both seats of a pair)."""
+    held = sorted(k for k, seat in seats.items() if k != n and seat.person_id == person_id)
+    if not held:
+        return
+    teams = get_game(running.game_id).new_match(running.players, running.options).teams
+    credited = await session.scalar(
+        select(MatchSeat.person_id).where(MatchSeat.match_id == running.id, MatchSeat.n == n)
+    )
+    if teams is not None and credited == person_id and all(teams[k] == teams[n] for k in held):
+        return
+    listed = ", ".join(str(k) for k in held)
+    raise Conflict(
+        f"you already hold seat {listed} of this match; a person plays one seat of a match",
+        f"この対戦ではすでに{listed}番の席に座っています。1人が座れるのは1つの席だけです",
+    )
+
+
+async def leave_seat(session: AsyncSession, code: str, n: int, person_id: int) -> SeatChange:
+    """Leave one's own seat, or (host) clear anyone's. During a match the seat waits, empty."""
+    room = await room_by_code(session, code, lock=True)
+    current = (await room_seats(session, room.id)).get(n)
+    if current is None:
+        raise Conflict(f"seat {n} is already empty", f"{n}番の席は空いています")
+    if not (current.kind == "person" and current.person_id == person_id):
+        _host_only(room, person_id)
+    await session.delete(current)
+    running = await MatchStore.running_match(session, room.id)
+    if running is not None:
+        await MatchStore.seat_changed(session, running.id, n, None)
+    return SeatChange(room.id, running.id if running else None)
+
+
+@dataclass(frozen=True)
+class Start:
+    """A room ready to start a match: everything the table service needs to create it."""
+
+    room_id: int
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    turn_timer: int | None
+
+
+async def ready_to_start(session: AsyncSession, code: str, host_id: int, same_deals_as: int | None) -> Start:
+    """Check that the host may start a match now (no match running, every seat filled, a valid
+    source match for `same_deals_as`), holding the room's row until the caller commits."""
+    room = await room_by_code(session, code, lock=True)
+    _host_only(room, host_id)
+    if await MatchStore.running_match(session, room.id) is not None:
+        raise Conflict("a match is already running", "すでに対戦中です")
+    game = game_or_error(room.game_id)
+    seats = await room_seats(session, room.id)
+    empty = [n for n in range(room.seat_count) if n not in seats]
+    if empty:
+        listed = ", ".join(str(n) for n in empty)
+        raise Conflict(
+            f"empty seats: {listed}; fill them with people or bots first",
+            f"空席があります（{listed}）。人かボットで埋めてください",
+        )
+    if same_deals_as is not None:
+        await _check_same_deals(session, room, host_id, same_deals_as)
+    options = effective_options(game, room.seat_count, room.options)
+    return Start(room.id, game.id, room.seat_count, options, room.turn_timer)
+
+
+async def _check_same_deals(session: AsyncSession, room: Room, person_id: int, source_id: int) -> None:
+    """The match whose cards are dealt again must be a finished match of this room's game and
+    seat count, played in this room. A match of a room the host is not a member of is "not found"."""
+    source = await session.get(MatchRow, source_id)
+    if source is None or not await is_member(session, source.room_id, person_id):
+        raise NotFound(f"there is no match {source_id} you can see", f"対戦 {source_id} は見つかりません")
+    if source.status != "finished":
+        raise Conflict(
+            f"match {source_id} has not finished; only a finished match's cards can be dealt again",
+            f"対戦 {source_id} はまだ終わっていません。終わった対戦の配札だけを使えます",
+        )
+    if source.game_id != room.game_id:
+        raise Conflict(
+            f"match {source_id} was a game of {source.game_id}; this room plays {room.game_id}",
+            f"対戦 {source_id} は別のゲーム（{source.game_id}）です。この部屋のゲームは {room.game_id} です",
+        )
+    if source.players != room.seat_count:
+        raise Conflict(
+            f"match {source_id} had {source.players} seats; this room has {room.seat_count}",
+            f"対戦 {source_id} は{source.players}席でした。この部屋は{room.seat_count}席です",
+        )
+    if source.room_id != room.id:
+        raise Conflict(
+            f"match {source_id} was played in another room; only this room's matches can be dealt again here",
+            f"対戦 {source_id} は別の部屋の対戦です。この部屋の対戦の配札だけを使えます",
+        )
