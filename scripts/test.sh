@@ -5,8 +5,9 @@
 #   engine   the engine's tests as built (compiled when the build worked), two workers (xdist)
 #   engine   once more from the pure-Python sources (CARDTABLE_PURE_PYTHON=1): both must behave
 #            alike (skipped only when nothing is compiled: the first pass was that already)
-#   api      the server's tests, two workers; the ones that run several server, nginx or bot
-#            worker processes share one worker (`xdist_group("processes")`, `--dist loadgroup`)
+#   api      the server's tests (and every other folder: tests/wire, …), two workers; the ones
+#            that start server, nginx, PostgreSQL or bot worker processes share one worker
+#            (tests/api/conftest.py: `xdist_group("processes")`, `--dist loadgroup`)
 #   browser  Chromium against the real server, two workers, each test with its own server
 # Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
 # the exit status is non-zero when any pass failed. Afterwards no process the run started may be
@@ -52,7 +53,8 @@ run_pass "engine: ${mode}" "${pytest[@]}" -q -n 2 tests/engine
 if .venv/bin/python -c "import sys, engine._mode as m; sys.exit(0 if m.compiled_modules() else 1)"; then
   run_pass "engine: from the pure-Python sources" env CARDTABLE_PURE_PYTHON=1 "${pytest[@]}" -q -n 2 tests/engine
 fi
-run_pass "api" "${pytest[@]}" -q -n 2 --dist loadgroup tests/api
+# Every other folder of tests/ (api, wire, and any added later), so none is skipped unnoticed.
+run_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup tests --ignore=tests/engine --ignore=tests/browser
 run_pass "browser" "${pytest[@]}" -q -n 2 tests/browser
 
 # Processes of this run still alive: found by the marker in their environment (our own only).

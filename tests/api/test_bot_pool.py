@@ -11,7 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from app import bot_pool
+from app.live import bot_pool
 from engine import CHANCE, Match, get_game
 from engine.bots import bot_action
 
