@@ -198,8 +198,10 @@ def test_fairy_500_open_hand_misere_on_a_phone_in_japanese(new_person: NewPerson
     result = erin.locator(RESULT).get_by_test_id("f5-result")
     expect(result.get_by_test_id("f5-r-contract")).to_contain_text("オープンハンドミゼール")
     taken = int(re.findall(r"\d+", result.get_by_test_id("f5-r-tricks").inner_text())[0])
-    score_cells = erin.locator(RESULT).locator(".hand-score tbody tr").first.locator("td")
-    scores = [int(text.replace("−", "-").replace("+", "")) for text in score_cells.all_inner_texts()]
+    # A phone's result lists one row per seat: its name, the hand's score, the total.
+    rows = erin.locator(RESULT).locator(".hand-score tbody tr")
+    score_texts = [row.locator("td").first.inner_text() for row in rows.all()]
+    scores = [int(text.replace("−", "-").replace("+", "")) for text in score_texts]
     # seed 000: a failed misère loses the declared points; the others get 10 per declarer trick
     if taken:
         assert scores == [-550, 10 * taken, 10 * taken], scores
