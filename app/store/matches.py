@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store.db import Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
-from app.store.presence import STALE_AFTER_SECONDS
+from app.store.presence import PRESENT
 
 ACTIONS = MatchAction.__table__
 MATCHES = MatchRow.__table__
@@ -66,10 +66,8 @@ UPDATE matches m SET status = 'finished', finished_at = now(),
     abandoned = EXISTS (SELECT 1 FROM match_seats ms WHERE ms.match_id = m.id AND ms.person_id IS NOT NULL)
         AND NOT EXISTS (
             SELECT 1 FROM room_seats s
-            JOIN room_presence p ON p.room_id = s.room_id AND p.person_id = s.person_id
-            JOIN server_processes sp ON sp.id = p.process_id
             WHERE s.room_id = m.room_id AND s.kind = 'person'
-              AND sp.seen_at > now() - make_interval(secs => {STALE_AFTER_SECONDS})
+              AND {PRESENT.format(room="s.room_id", person="s.person_id")}
         )
 WHERE m.id = %(match_id)s
 """

@@ -89,11 +89,13 @@ async def connected(session: AsyncSession, room_id: int) -> set[int]:
 
 
 # ---- deadlines -----------------------------------------------------------------------------------
-_PRESENT = f"""
+PRESENT = f"""
     EXISTS (SELECT 1 FROM room_presence p JOIN server_processes sp ON sp.id = p.process_id
             WHERE p.room_id = {{room}} AND p.person_id = {{person}}
               AND sp.seen_at > now() - make_interval(secs => {STALE_AFTER_SECONDS}))
 """
+"""SQL: the person `{person}` has a socket open to room `{room}` on a live process (format in
+the column names); the deadlines here and the end of a match (store/matches.py) share it."""
 
 MARK_AWAY = text(
     """
@@ -123,7 +125,7 @@ HEAL_AWAY = text(
     JOIN rooms r ON r.id = s.room_id
     JOIN matches m ON m.room_id = s.room_id AND m.status = 'running'
     WHERE s.kind = 'person' AND NOT """
-    + _PRESENT.format(room="s.room_id", person="s.person_id")
+    + PRESENT.format(room="s.room_id", person="s.person_id")
     + """
     ON CONFLICT DO NOTHING
     """
@@ -134,7 +136,7 @@ HEAL_BACK = text(
     """
     DELETE FROM seat_deadlines d
     WHERE d.kind = 'away' AND ("""
-    + _PRESENT.format(room="d.room_id", person="d.person_id")
+    + PRESENT.format(room="d.room_id", person="d.person_id")
     + """
       OR NOT EXISTS (SELECT 1 FROM room_seats s WHERE s.room_id = d.room_id AND s.n = d.seat
                      AND s.kind = 'person' AND s.person_id = d.person_id)
