@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, text
 from app.store.embedded_pg import free_loopback_port
 from tests.api.harness import Person, Server, browser, make_room, play_until_over, running_server
 from tests.api.test_crash_restart import PROJECT_ROOT, _alive, _descendants_of
+from tests.api.test_metrics import _samples
 from tests.api.test_replays import stored_log
 
 pytestmark = pytest.mark.asyncio
@@ -102,8 +103,21 @@ async def test_only_members_read_a_review_and_only_once_the_match_is_over(databa
         refused = await stranger.get(f"/api/matches/{match_id}/analysis", expect=403)
         assert refused["messages"]["ja"]
         review = await until_done(aiko, match_id)
+        # The operator sees the job: one review done and its CPU seconds, then none waiting
+        # (counted when the process next looks for work, right after the job).
+        deadline = time.monotonic() + 15
+        while True:
+            samples = _samples((await aiko.http.get("/metrics")).text)
+            waiting = {labels["state"]: value for labels, value in samples.get("cardtable_analysis_jobs", [])}
+            if waiting == {"queued": 0, "running": 0}:
+                break
+            assert time.monotonic() < deadline, waiting
+            await asyncio.sleep(0.05)
     check_review(review, stored_log(database_url, match_id), 0, "Aiko")
     assert review["budget"]["playouts"] == 2
+    jobs = {(labels["kind"], labels["outcome"]): value for labels, value in samples["cardtable_jobs_total"]}
+    assert jobs[("analysis", "ok")] == 1 and ("analysis", "failed") not in jobs
+    assert [value for _, value in samples["cardtable_analysis_cpu_seconds_count"]] == [1]
 
 
 async def test_a_review_queued_at_the_end_waits_with_progress_and_is_the_same_when_redone(
