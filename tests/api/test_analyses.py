@@ -159,6 +159,30 @@ async def test_a_match_only_bots_played_is_reviewed_at_once_with_nothing_in_it(d
     assert review["budget"]["playouts"] == 2
 
 
+async def test_an_abandoned_match_is_reviewed_at_once_with_nothing_in_it(database_url: str) -> None:
+    # Gin leaves as the match starts; after the (scaled) grace a stand-in bot plays her seat out.
+    fast = {**QUICK, "deadline_scale": 0.02, "deadline_poll": 0.05, "bot_level": "basic"}
+    async with running_server(database_url, bot_delay=0, **fast) as server, browser(server, "Gin") as gin:
+        code = (await make_room(gin, "holy-grail", 3, hands=1))["code"]
+        await gin.http.patch(f"/api/rooms/{code}", json={"away_grace": 10})
+        await gin.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+        for n in (1, 2):
+            await gin.post(f"/api/rooms/{code}/seats/{n}", {"as": "bot", "level": "basic"})
+        async with gin.socket(code) as socket:
+            await socket.wait_for(lambda m: m["type"] == "room")
+            match_id = int((await gin.post(f"/api/rooms/{code}/start"))["match"]["id"])
+            await socket.wait_state()
+        deadline = time.monotonic() + 60
+        while (await gin.get(f"/api/matches/{match_id}"))["status"] != "finished":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        assert (await gin.get(f"/api/matches/{match_id}"))["abandoned"] is True
+        review = await gin.get(f"/api/matches/{match_id}/analysis")
+    assert review["status"] == "done" and review["decisions"] == [] and review["summaries"] == {}
+    row = analysis_row(database_url, match_id)
+    assert row is not None and row["attempts"] == 0  # nothing was ever run
+
+
 async def test_two_processes_on_one_database_analyse_each_match_once(database_url: str) -> None:
     fast = {**QUICK, "analysis_poll": 0.02}
     async with (
