@@ -1,0 +1,241 @@
+"""More of the feel of a real table (issue 22) in headless Chromium, on the seeded deals every
+browser test's server deals: the optional sounds (off until switched on; then a card played, your
+turn and a trick won each sound, heard through a spy on the page's WebAudio, not by timing);
+"confirm each card", on by default on a touch screen and off with a mouse, remembered once
+changed; and a finished trick, shown on the felt and in the last-trick box one play per seat in
+play order, with its leader and its winner marked."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.layout import check_screen
+from tests.browser.test_platform_browser import create_room, sign_up, start_solo_table
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+LEGAL = "[data-testid=hand] .card.is-legal"
+MY_TURN = "[data-testid=turn].my-turn"
+DONE = ".felt .trick-play.done"
+
+# Every tone the page starts, by its frequency: static/js/sounds.js makes each sound of its own
+# tones (a card: 320 Hz; your turn: 660 then 880 Hz; a trick won: 523, 659, 784 Hz).
+SPY_ON_SOUNDS_JS = """
+window.__tones = [];
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() {
+    const tone = super.createOscillator();
+    const start = tone.start.bind(tone);
+    tone.start = (...args) => { window.__tones.push(tone.frequency.value); return start(...args); };
+    return tone;
+  }
+};
+"""
+CARD_TONES, TURN_TONES, TRICK_TONES = [320], [660, 880], [523, 659, 784]
+
+
+def sounds_heard(page: Page) -> dict[str, bool]:
+    """Which of the three sounds the page has played since the spy was last emptied."""
+    tones = page.evaluate("() => window.__tones")
+
+    def played(sound: list[int]) -> bool:
+        return any(tones[i : i + len(sound)] == sound for i in range(len(tones)))
+
+    return {"card": played(CARD_TONES), "turn": played(TURN_TONES), "trick": played(TRICK_TONES)}
+
+
+def play_when_my_turn(page: Page) -> tuple[int, str] | None:
+    """Click the first legal card if this page's person is to act and nothing is on its way;
+    returns the seat shown and the card, or None when there was nothing to do (or the hand was
+    redrawn under the click)."""
+    if not page.locator(MY_TURN).count() or page.locator(".table-pending").count():
+        return None
+    card = page.locator(LEGAL).first
+    with contextlib.suppress(Exception):  # redrawn under the click: the caller looks again
+        seat = page.get_by_test_id("hand").get_attribute("data-seat", timeout=1000)
+        code = card.get_attribute("data-card", timeout=1000)
+        card.click(timeout=1500)
+        assert seat is not None and code is not None
+        return int(seat), code
+    return None
+
+
+def play_one_trick(pages: list[Page]) -> list[int]:
+    """Whoever is to act plays their first legal card until the three plays of a trick are made
+    and it shows finished on the felt; returns the seats in the order they played."""
+    order: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(order) < 3 or not all(page.locator(DONE).count() for page in pages):
+        assert time.monotonic() < deadline, f"the trick did not end: {order}"
+        for page in pages if len(order) < 3 else ():
+            played = play_when_my_turn(page)
+            if played is not None:
+                order.append(played[0])
+                expect(page.locator(".table-pending")).to_have_count(0)
+                break
+        pages[0].wait_for_timeout(100)
+    return order
+
+
+def test_sounds_are_off_until_switched_on_then_a_card_your_turn_and_a_won_trick_each_sound(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    ada = new_person(viewport=DESKTOP)
+    ada.context.add_init_script(SPY_ON_SOUNDS_JS)
+    start_solo_table(ada, "Ada", seats=3, my_seats=[0])
+    toggle = ada.get_by_test_id("sound-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+
+    # Off: cards are played, tricks won and turns come, and nothing sounds.
+    deadline = time.monotonic() + 60
+    played = 0
+    while played < 2:
+        assert time.monotonic() < deadline, "Ada was not given two turns"
+        if play_when_my_turn(ada):
+            played += 1
+            expect(ada.locator(".table-pending")).to_have_count(0)
+        ada.wait_for_timeout(100)
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
+    assert ada.evaluate("() => window.__tones") == []
+
+    # On: the toggle answers with the turn's beep, then each sound comes with its moment.
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert sounds_heard(ada)["turn"]
+    ada.evaluate("() => { window.__tones = []; }")
+    check_screen(ada, artifacts, "senses-sound-on-desktop")
+    deadline = time.monotonic() + 60
+    while not all((heard := sounds_heard(ada)).values()):
+        assert time.monotonic() < deadline, f"not every sound was played: {heard}"
+        play_when_my_turn(ada)
+        ada.wait_for_timeout(100)
+
+    # The choice is remembered.
+    ada.reload()
+    expect(ada.get_by_test_id("sound-toggle")).to_have_attribute("aria-pressed", "true")
+    ada.set_viewport_size(PHONE)
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
+    check_screen(ada, artifacts, "senses-sound-on-phone")
+    assert not [e for e in ada.console_errors if "ERR_CONNECTION_REFUSED" not in e]  # type: ignore[attr-defined]
+
+
+def test_confirm_each_card_is_on_by_default_on_a_touch_screen_off_with_a_mouse_and_remembered(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    ada = new_person(viewport=PHONE, has_touch=True)
+    invite = start_solo_table(ada, "Ada", seats=3, my_seats=[0])
+    toggle = ada.get_by_test_id("confirm-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    # Ben watches from a laptop with a mouse: off for him.
+    ben = new_person(viewport=DESKTOP)
+    sign_up(ben, "Ben", path=invite)
+    expect(ben.get_by_test_id("confirm-toggle")).to_have_attribute("aria-pressed", "false")
+
+    # A first tap raises the card and says what it would do; the second plays it.
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
+    hint = "Tap a highlighted card, then tap it again to play it."
+    expect(ada.get_by_test_id("hand-hint")).to_have_text(hint)
+    held = ada.locator("[data-testid=hand] .card").count()
+    card = ada.locator(LEGAL).first
+    code = card.get_attribute("data-card")
+    card.tap()
+    raised = ada.locator(f"[data-testid=hand] .card.is-selected[data-card='{code}']")
+    expect(raised).to_have_count(1)
+    expect(ada.get_by_test_id("raised-card")).to_contain_text("Play ")
+    check_screen(ada, artifacts, "senses-touch-raised-phone")
+    assert ada.locator("[data-testid=hand] .card").count() == held, "nothing is played at the first tap"
+    raised.tap()
+    expect(ada.locator("[data-testid=hand] .card")).to_have_count(held - 1)
+
+    # Turned off on the touch screen, it stays off after a reload: one tap plays.
+    ada.get_by_test_id("confirm-toggle").tap()
+    ada.reload()
+    expect(ada.get_by_test_id("confirm-toggle")).to_have_attribute("aria-pressed", "false")
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
+    held = ada.locator("[data-testid=hand] .card").count()
+    deadline = time.monotonic() + 20
+    while ada.locator("[data-testid=hand] .card").count() == held:
+        assert time.monotonic() < deadline, "one tap did not play a card"
+        with contextlib.suppress(Exception):  # redrawn under the tap: look again
+            ada.locator(LEGAL).first.tap(timeout=1500)
+        ada.wait_for_timeout(300)
+    expect(ada.locator("[data-testid=hand] .card.is-selected")).to_have_count(0)
+    ada.set_viewport_size(DESKTOP)
+    check_screen(ada, artifacts, "senses-touch-confirm-off-desktop", required=("[data-testid=turn]",))
+
+
+def test_a_finished_trick_shows_each_play_in_order_with_its_leader_and_winner_marked(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    """Ada holds seats 0 and 2 on a laptop, Ben seat 1 on his phone: the table waits for people
+    only, so the finished trick stays on the felt until its winner leads."""
+    ada = new_person(viewport=DESKTOP)
+    sign_up(ada, "Ada")
+    invite = create_room(ada, "holy-grail", seats=3, hands=1)
+    ben = new_person(viewport=PHONE)
+    sign_up(ben, "Ben", path=invite)
+    ada.get_by_test_id("take-0").click()
+    ada.get_by_test_id("take-2").click()
+    ben.get_by_test_id("take-1").click()
+    expect(ada.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Ben")
+    ada.get_by_test_id("start").click()
+    names = {0: "Ada", 1: "Ben", 2: "Ada"}
+
+    # Tricks are played until one is won by another seat than its leader's (seeded: the third).
+    for _ in range(6):
+        order = play_one_trick([ada, ben])
+        winner = int(ada.locator(".felt .seat.to-act").get_attribute("data-seat") or "-1")
+        leader = order[0]
+        if winner != leader:
+            break
+    assert sorted(order) == [0, 1, 2] and leader != winner, (order, winner)
+
+    # On the felt: one play per seat, numbered in play order, the leader's badge and the
+    # winner's star marked.
+    for page in (ada, ben):
+        done = page.locator(DONE)
+        expect(done).to_have_count(3)
+        expect(page.locator(f"{DONE}.winner")).to_have_attribute("data-seat", str(winner))
+        for place, seat in enumerate(order, start=1):
+            badge = page.locator(f"{DONE}[data-seat='{seat}'] .play-badge")
+            if seat == winner:
+                expect(badge).to_have_text("★")
+                expect(badge).to_have_attribute("title", f"{names[seat]} won this trick")
+            else:
+                expect(badge).to_have_text(str(place))
+        lead = page.locator(f"{DONE}[data-seat='{leader}'] .play-badge.led")
+        expect(lead).to_have_attribute("title", f"{names[leader]} led this trick")
+    # In the laptop's last-trick box: the plays grouped one per seat in play order, marked too.
+    box = ada.get_by_test_id("last-trick")
+    plays = box.get_by_test_id("last-play")
+    expect(plays).to_have_count(3)
+    assert [int(s) for s in plays.evaluate_all("(ps) => ps.map((p) => p.dataset.seat)")] == order
+    expect(box.locator(".last-play.winner")).to_have_attribute("data-seat", str(winner))
+    expect(box.locator(".last-play.led")).to_have_attribute("data-seat", str(leader))
+    expect(box.locator(".last-winner")).to_have_text(f"won by {names[winner]}")
+    expect(box.locator(".last-play.winner .last-play-mark")).to_have_text("won")
+    expect(box.locator(".last-play.led .last-play-mark")).to_have_text("led")
+    check_screen(ada, artifacts, "senses-finished-trick-desktop", required=("[data-testid=last-trick]",))
+    # On the phone the felt shows it: no second copy.
+    expect(ben.get_by_test_id("last-trick")).to_have_count(0)
+    check_screen(ben, artifacts, "senses-finished-trick-phone", required=("[data-testid=turn]", DONE))
+
+    # Once the winner leads, the phone shows the finished trick in its box instead.
+    winner_page = ben if winner == 1 else ada
+    deadline = time.monotonic() + 20
+    while not play_when_my_turn(winner_page):
+        assert time.monotonic() < deadline, "the winner could not lead"
+        winner_page.wait_for_timeout(100)
+    phone_box = ben.get_by_test_id("last-trick")
+    expect(phone_box.get_by_test_id("last-play")).to_have_count(3)
+    expect(phone_box.locator(".last-play.winner")).to_have_attribute("data-seat", str(winner))
+    expect(phone_box.locator(".last-play.led")).to_have_attribute("data-seat", str(leader))
+    check_screen(ben, artifacts, "senses-last-trick-phone", required=("[data-testid=last-trick]",))
