@@ -2,14 +2,16 @@
 browser test's server deals: the optional sounds (off until switched on; then a card played, your
 turn and a trick won each sound, heard through a spy on the page's WebAudio, not by timing);
 "confirm each card", on by default on a touch screen and off with a mouse, remembered once
-changed; and a finished trick, shown on the felt and in the last-trick box one play per seat in
-play order, with its leader and its winner marked."""
+changed; a finished trick, shown on the felt and in the last-trick box one play per seat in
+play order, with its leader and its winner marked; and a deal that fills the hand, while a page
+that catches up on many actions at once (a page load mid-hand) draws them without motion."""
 
 from __future__ import annotations
 
 import contextlib
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -40,6 +42,26 @@ window.AudioContext = class extends Real {
 };
 """
 CARD_TONES, TURN_TONES, TRICK_TONES = [320], [660, 880], [523, 659, 784]
+
+# Every card drawn in the hand or on the felt, as each redraw adds it: whether an animation runs
+# on it then (the motion is laid over each drawing as it is made). Installed before the page's
+# scripts run, so a page load's first drawing is seen too.
+WATCH_DRAWINGS_JS = """
+window.__drawn = [];
+let batch = 0;
+new MutationObserver((records) => {
+  batch += 1;
+  for (const record of records) for (const node of record.addedNodes) {
+    if (!(node instanceof Element)) continue;
+    const cards = [...node.querySelectorAll('[data-testid=hand] .card[data-card], .felt .trick-card')];
+    if (node.matches('[data-testid=hand] .card[data-card], .felt .trick-card')) cards.push(node);
+    for (const el of cards) window.__drawn.push({
+      batch, where: el.closest('.felt') ? 'felt' : 'hand', card: el.dataset.card,
+      moving: el.getAnimations().length > 0,
+    });
+  }
+}).observe(document, {childList: true, subtree: true});  // no documentElement yet
+"""
 
 
 def sounds_heard(page: Page) -> dict[str, bool]:
@@ -239,3 +261,65 @@ def test_a_finished_trick_shows_each_play_in_order_with_its_leader_and_winner_ma
     expect(phone_box.locator(".last-play.winner")).to_have_attribute("data-seat", str(winner))
     expect(phone_box.locator(".last-play.led")).to_have_attribute("data-seat", str(leader))
     check_screen(ben, artifacts, "senses-last-trick-phone", required=("[data-testid=last-trick]",))
+
+
+def first_drawing_of(page: Page, where: str) -> list[dict[str, Any]]:
+    """The cards of the first redraw that drew any card at `where` ("hand" or "felt")."""
+    deadline = time.monotonic() + 20
+    while True:
+        drawn = [d for d in page.evaluate("() => window.__drawn") if d["where"] == where]
+        if drawn:
+            return [d for d in drawn if d["batch"] == drawn[0]["batch"]]
+        assert time.monotonic() < deadline, f"nothing was drawn at {where}"
+        page.wait_for_timeout(50)
+
+
+def test_a_deal_fills_the_hand_and_a_page_catching_up_on_many_actions_draws_them_still(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    ada = new_person(viewport=DESKTOP)
+    ada.context.add_init_script(WATCH_DRAWINGS_JS)
+    start_solo_table(ada, "Ada", seats=3, my_seats=[0])
+
+    # The deal: the hand's cards arrive one after another, each moving as it is first drawn.
+    dealt = first_drawing_of(ada, "hand")
+    assert len(dealt) > 2 and all(d["moving"] for d in dealt), dealt
+
+    # Ada plays three tricks (more than eight actions), then opens the table again: what is on
+    # the felt and in her hand is simply there.
+    played = 0
+    deadline = time.monotonic() + 60
+    while played < 3:
+        assert time.monotonic() < deadline, f"Ada played {played} cards only"
+        if play_when_my_turn(ada):
+            played += 1
+            expect(ada.locator(".table-pending")).to_have_count(0)
+        ada.wait_for_timeout(100)
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
+    version = ada.evaluate(
+        "(code) => fetch(`/api/rooms/${code}`).then((r) => r.json())", ada.url.split("/r/")[1]
+    )
+    assert version["match"]["version"] > 8 + 2  # the opening draw and deal, and nine plays
+    ada.reload()
+    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
+    shown = first_drawing_of(ada, "hand")
+    assert shown and not any(d["moving"] for d in shown), shown
+    check_screen(ada, artifacts, "senses-caught-up-desktop")
+
+    # From then on the table moves again: her next card travels to the felt.
+    mine = None
+    deadline = time.monotonic() + 20
+    while mine is None:
+        assert time.monotonic() < deadline, "Ada could not play"
+        played_now = play_when_my_turn(ada)
+        mine = played_now[1] if played_now else None
+        ada.wait_for_timeout(50)
+    deadline = time.monotonic() + 15
+    while not (
+        drawn := [
+            d for d in ada.evaluate("() => window.__drawn") if d["card"] == mine and d["where"] == "felt"
+        ]
+    ):
+        assert time.monotonic() < deadline, f"{mine} never reached the felt"
+        ada.wait_for_timeout(50)
+    assert drawn[0]["moving"], drawn
