@@ -92,6 +92,8 @@ def test_host_renames_the_room_and_plays_the_same_cards_again_with_a_comparison(
     hana.get_by_test_id("fill-bots").click()
     expect(hana.get_by_test_id("start")).to_be_enabled()
     hana.get_by_test_id("start").click()
+    # Only once the match has begun with her in seat 0 (else she never sat in it).
+    expect(hana.locator("[data-testid=hand] .card").first).to_be_visible(timeout=20_000)
     status = hana.evaluate(
         """(code) => fetch(`/api/rooms/${code}/seats/0`, {method: "POST",
              headers: {"Content-Type": "application/json"}, body: JSON.stringify({as: "bot", replace: true})})

@@ -43,7 +43,7 @@ export async function matchPage(id) {
   replace(main,
     h("p", null, h("a", { class: "tap", href: "/history" }, `← ${t("nav.history")}`)),
     h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
-    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
+    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(match.abandoned ? "status.abandoned" : `status.${match.status}`),
       match.room_code ? [" · ", h("a", { class: "tap", href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
     match.abandoned ? h("p", { class: "notice", "data-testid": "match-abandoned" }, t("match.abandoned")) : null,
     match.status === "finished" ? h("p", null, h("a", { class: "replay-link tap", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
