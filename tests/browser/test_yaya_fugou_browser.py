@@ -20,6 +20,8 @@ pytestmark = pytest.mark.browser
 HAND_CARDS = "[data-testid=hand] .card"
 LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
 SELECTED_CARDS = "[data-testid=hand] .card.is-selected"
+NEW_CARDS = "[data-testid=hand] .card.is-new"
+CODES_JS = "(cards) => cards.map((c) => c.dataset.card)"
 RESULT = "[data-testid=hand-result]"
 
 FACTS_JS = """() => ({
@@ -108,7 +110,8 @@ def _follow(page: Page, facts: dict, done: dict) -> None:
 
 def _exchange(page: Page, facts: dict, done: dict) -> None:
     selected = facts["selected"]
-    if facts["give"] and selected:
+    poorer = facts["give"] and selected
+    if poorer:
         # A poorer player finds its forced cards already selected; a richer one picks its own.
         done["forced_preselected"] += 1
     else:
@@ -122,8 +125,19 @@ def _exchange(page: Page, facts: dict, done: dict) -> None:
                 break
             _select(page, [card])
         assert len(page.locator(SELECTED_CARDS).all()) == need
+    given = page.locator(SELECTED_CARDS).evaluate_all(CODES_JS)
     page.get_by_test_id("yf-give").click()
     done["gives"] += 1
+    for card in given:  # exactly the chosen cards left the hand
+        expect(page.locator(f"{HAND_CARDS}[data-card='{card}']")).to_have_count(0)
+    if poorer:
+        # The richer player's cards come back in return: marked new in the hand until she acts.
+        kept = set(facts["hand"]) - set(given)
+        expect(page.locator(HAND_CARDS)).to_have_count(len(facts["hand"]), timeout=20_000)
+        received = set(page.locator(HAND_CARDS).evaluate_all(CODES_JS)) - kept
+        assert len(received) == len(given)
+        assert set(page.locator(NEW_CARDS).evaluate_all(CODES_JS)) == received
+        done["new_marked"] += len(received)
 
 
 def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) -> dict[str, int]:
@@ -137,6 +151,7 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
             "illegal_seen",
             "gives",
             "forced_preselected",
+            "new_marked",
             "results",
         ],
         0,
@@ -214,6 +229,7 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     done = play_hands(alice, artifacts, hands=2)
     assert done["leads"] + done["follows"] >= 1
     assert done["gives"] == 1, done  # at 4 players every seat is in one exchange pair
+    assert done["forced_preselected"] == 0 or done["new_marked"] > 0, done
     assert done["results"] == 2
     assert not alice.console_errors, alice.console_errors
 
