@@ -140,6 +140,28 @@ def _exchange(page: Page, facts: dict, done: dict) -> None:
         done["new_marked"] += len(received)
 
 
+# The "Last play" box's plays: each one's seat label, and whether the labels stand apart (each
+# play names its seat once, under its own cards, with a gap before the next play's name).
+LAST_PLAY_JS = """() => {
+  const plays = [...document.querySelectorAll('[data-testid=last-trick] [data-testid=last-play]')];
+  const labels = plays.map((p) => p.querySelectorAll('.last-play-seat'));
+  const boxes = labels.map((l) => (l.length ? l[0].getBoundingClientRect() : null));
+  const apart = boxes.every((b, i) => b
+    && (i === 0 || boxes[i - 1].right + 4 <= b.left || boxes[i - 1].bottom <= b.top));
+  return {plays: plays.length, once: labels.every((l) => l.length === 1), apart};
+}"""
+
+
+def _last_play_names_apart(page: Page) -> int:
+    """1 once the "Last play" box showed several plays, each naming its seat once and apart from
+    the next one's name (they once ran together); 0 while it has not shown several plays."""
+    seen = page.evaluate(LAST_PLAY_JS)
+    if seen["plays"] < 2:
+        return 0
+    assert seen["once"] and seen["apart"], seen
+    return 1
+
+
 def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) -> dict[str, int]:
     done = dict.fromkeys(
         [
@@ -152,6 +174,7 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
             "gives",
             "forced_preselected",
             "new_marked",
+            "last_play_names",
             "results",
         ],
         0,
@@ -178,6 +201,8 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
                 return done
             page.locator(RESULT).locator("button.primary").click()
             continue
+        if not done["last_play_names"]:
+            done["last_play_names"] = _last_play_names_apart(page)
         facts = page.evaluate(FACTS_JS)
         if facts["pending"]:
             page.wait_for_timeout(30)
@@ -230,6 +255,7 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     assert done["leads"] + done["follows"] >= 1
     assert done["gives"] == 1, done  # at 4 players every seat is in one exchange pair
     assert done["forced_preselected"] == 0 or done["new_marked"] > 0, done
+    assert done["last_play_names"] == 1, done
     assert done["results"] == 2
     assert not alice.console_errors, alice.console_errors
 
