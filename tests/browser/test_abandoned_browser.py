@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.layout import check_screen
 from tests.browser.test_platform_browser import create_room, sign_up
-from tests.browser.test_rematch_browser import LAPTOP, wait_finished
+from tests.browser.test_rematch_browser import LAPTOP, leave_the_match_to_bots, wait_finished
 
 pytestmark = pytest.mark.browser
 
@@ -27,16 +27,7 @@ def test_a_match_the_bots_finished_alone_is_marked_abandoned_in_history_and_on_i
     hana.get_by_test_id("take-0").click()
     expect(hana.get_by_test_id("leave-0")).to_be_visible()
     hana.get_by_test_id("fill-bots").click()
-    hana.get_by_test_id("start").click()
-    # Only once the match has begun with her in seat 0 (else she never sat in it).
-    expect(hana.locator("[data-testid=hand] .card").first).to_be_visible(timeout=20_000)
-    status = hana.evaluate(
-        """(code) => fetch(`/api/rooms/${code}/seats/0`, {method: "POST",
-             headers: {"Content-Type": "application/json"}, body: JSON.stringify({as: "bot", replace: true})})
-             .then((r) => r.status)""",
-        code,
-    )
-    assert status == 200
+    leave_the_match_to_bots(hana, code)
     match = wait_finished(hana, code, 1)["match"]
 
     hana.goto("/history")

@@ -90,6 +90,18 @@ def play_when_my_turn(page: Page) -> tuple[int, str] | None:
     return None
 
 
+def play_turns(page: Page, count: int) -> None:
+    """Play the first legal card at each of this page's next `count` turns."""
+    played = 0
+    deadline = time.monotonic() + 60
+    while played < count:
+        assert time.monotonic() < deadline, f"only {played} of {count} turns came"
+        if play_when_my_turn(page):
+            played += 1
+            expect(page.locator(".table-pending")).to_have_count(0)
+        page.wait_for_timeout(100)
+
+
 def play_one_trick(pages: list[Page]) -> list[int]:
     """Whoever is to act plays their first legal card until the three plays of a trick are made
     and it shows finished on the felt; returns the seats in the order they played."""
@@ -117,14 +129,7 @@ def test_sounds_are_off_until_switched_on_then_a_card_your_turn_and_a_won_trick_
     expect(toggle).to_have_attribute("aria-pressed", "false")
 
     # Off: cards are played, tricks won and turns come, and nothing sounds.
-    deadline = time.monotonic() + 60
-    played = 0
-    while played < 2:
-        assert time.monotonic() < deadline, "Ada was not given two turns"
-        if play_when_my_turn(ada):
-            played += 1
-            expect(ada.locator(".table-pending")).to_have_count(0)
-        ada.wait_for_timeout(100)
+    play_turns(ada, 2)
     expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
     assert ada.evaluate("() => window.__tones") == []
 
@@ -287,14 +292,7 @@ def test_a_deal_fills_the_hand_and_a_page_catching_up_on_many_actions_draws_them
 
     # Ada plays three tricks (more than eight actions), then opens the table again: what is on
     # the felt and in her hand is simply there.
-    played = 0
-    deadline = time.monotonic() + 60
-    while played < 3:
-        assert time.monotonic() < deadline, f"Ada played {played} cards only"
-        if play_when_my_turn(ada):
-            played += 1
-            expect(ada.locator(".table-pending")).to_have_count(0)
-        ada.wait_for_timeout(100)
+    play_turns(ada, 3)
     expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
     version = ada.evaluate(
         "(code) => fetch(`/api/rooms/${code}`).then((r) => r.json())", ada.url.split("/r/")[1]
