@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
+from tests.browser.test_table_senses_browser import WATCH_DRAWINGS_JS
 
 pytestmark = pytest.mark.browser
 
@@ -234,6 +235,7 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     new_person: NewPerson, artifacts: Path
 ) -> None:
     alice = new_person()
+    alice.context.add_init_script(WATCH_DRAWINGS_JS)
     sign_up(alice, "Alice")
     create_room(alice, "yaya-fugou", seats=4, hands=2)
     alice.get_by_test_id("take-0").click()
@@ -256,6 +258,9 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     assert done["gives"] == 1, done  # at 4 players every seat is in one exchange pair
     assert done["forced_preselected"] == 0 or done["new_marked"] > 0, done
     assert done["last_play_names"] == 1, done
+    # Plays slide onto the pile: cards that reached the felt were moving as they were drawn.
+    on_felt = [d for d in alice.evaluate("() => window.__drawn") if d["where"] == "felt"]
+    assert any(d["moving"] for d in on_felt), on_felt[:8]
     assert done["results"] == 2
     assert not alice.console_errors, alice.console_errors
 
