@@ -19,12 +19,10 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.layout import check_screen
 from tests.browser.test_platform_browser import create_room, sign_up, start_solo_table
+from tests.browser.test_table_feel_browser import DESKTOP, LEGAL, MY_TURN, raise_then_play
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1280, "height": 800}
-LEGAL = "[data-testid=hand] .card.is-legal"
-MY_TURN = "[data-testid=turn].my-turn"
 DONE = ".felt .trick-play.done"
 
 # Every tone the page starts, by its frequency: static/js/sounds.js makes each sound of its own
@@ -167,20 +165,7 @@ def test_confirm_each_card_is_on_by_default_on_a_touch_screen_off_with_a_mouse_a
     expect(ben.get_by_test_id("confirm-toggle")).to_have_attribute("aria-pressed", "false")
 
     # A first tap raises the card and says what it would do; the second plays it.
-    expect(ada.locator(MY_TURN)).to_be_visible(timeout=20_000)
-    hint = "Tap a highlighted card, then tap it again to play it."
-    expect(ada.get_by_test_id("hand-hint")).to_have_text(hint)
-    held = ada.locator("[data-testid=hand] .card").count()
-    card = ada.locator(LEGAL).first
-    code = card.get_attribute("data-card")
-    card.tap()
-    raised = ada.locator(f"[data-testid=hand] .card.is-selected[data-card='{code}']")
-    expect(raised).to_have_count(1)
-    expect(ada.get_by_test_id("raised-card")).to_contain_text("Play ")
-    check_screen(ada, artifacts, "senses-touch-raised-phone")
-    assert ada.locator("[data-testid=hand] .card").count() == held, "nothing is played at the first tap"
-    raised.tap()
-    expect(ada.locator("[data-testid=hand] .card")).to_have_count(held - 1)
+    raise_then_play(ada, artifacts, "senses-touch-raised-phone", touch=True)
 
     # Turned off on the touch screen, it stays off after a reload: one tap plays.
     ada.get_by_test_id("confirm-toggle").tap()
