@@ -1,4 +1,4 @@
-"""Match reviews in PostgreSQL (`match_analyses`, migration 0011): every statement about them.
+"""Match reviews in PostgreSQL (`match_analyses`, migration 0012): every statement about them.
 
 A row is queued in the transaction that finishes the match (`ENQUEUE`, run by
 app/store/matches.py), or when someone first asks for the review of a match that ended before

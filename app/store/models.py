@@ -183,7 +183,7 @@ class MatchRow(Base):
 
 class MatchAnalysis(Base):
     """The review of a finished match (engine/analysis.py), analysed in the background by one
-    process at a time (app/live/reviews.py, SQL in app/store/analyses.py; migration 0011)."""
+    process at a time (app/live/reviews.py, SQL in app/store/analyses.py; migration 0012)."""
 
     __tablename__ = "match_analyses"
     __table_args__ = (
@@ -229,13 +229,19 @@ class MatchAction(Base):
     """The ordered action log of a match, chance included: replaying it rebuilds the match."""
 
     __tablename__ = "match_actions"
-    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),
+        CheckConstraint("auto IN ('time', 'away')", name="match_action_auto"),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]]
+    auto: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """A bot's move for a person's seat: "time" (their turn timer ran out) or "away" (a stand-in
+    played while they were away); NULL otherwise (migration 0011, app/live/hand_log.py)."""
     created_at: Mapped[datetime] = _now()
 
 

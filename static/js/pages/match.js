@@ -10,6 +10,13 @@ import { ChatPanel } from "../chat.js";
 import { takeBackCounts } from "../takeback.js";
 import { matchTitle, roomName, setTabTitle } from "./names.js";
 
+/** Hand numbers as a sentence names them: "2", "2 and 3", "2, 3 and 4" (「2・3・4」). */
+function handList(numbers) {
+  if (numbers.length < 2) return numbers.join("");
+  const first = numbers.slice(0, -1).join(lang() === "ja" ? "・" : ", ");
+  return t("match.same_deals.hand_list", { first, last: numbers[numbers.length - 1] });
+}
+
 export async function matchPage(id) {
   loading();
   const person = await me();
@@ -36,7 +43,7 @@ export async function matchPage(id) {
   replace(main,
     h("p", null, h("a", { class: "tap", href: "/history" }, `← ${t("nav.history")}`)),
     h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
-    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
+    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(match.abandoned ? "status.abandoned" : `status.${match.status}`),
       match.room_code ? [" · ", h("a", { class: "tap", href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
     match.abandoned ? h("p", { class: "notice", "data-testid": "match-abandoned" }, t("match.abandoned")) : null,
     match.status === "finished" ? h("p", null, h("a", { class: "replay-link tap", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
@@ -94,7 +101,7 @@ function sameDealsSection(match, versus, seatName, seatNumbers) {
     line("match.same_deals.legend"),
     fresh.length ? h("p", { class: "notice", "data-testid": "same-deals-fresh" },
       t(`match.same_deals.fresh.${fresh.length === 1 ? "one" : "many"}`, {
-        hands: fresh.join(", "), match: matchTitle(match.room_name, rematchNo), source: matchTitle(match.room_name, sourceNo),
+        hands: handList(fresh), match: matchTitle(match.room_name, rematchNo), source: matchTitle(match.room_name, sourceNo),
       })) : null,
     rows.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "same-deals-table" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n),

@@ -8,8 +8,8 @@ analysis worker renews with the progress (`done` of `total` decisions); a lease 
 `result` is written only with `status = 'done'`, in one statement, so a half-finished analysis
 is never taken for a complete one. See app/store/analyses.py.
 
-Revision ID: 0011
-Revises: 0010 (file 0011_r0011: eleventh in the chain)
+Revision ID: 0012
+Revises: 0011 (file 0012_r0012: twelfth in the chain)
 Create Date: 2026-11-26
 """
 
@@ -21,8 +21,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0011"
-down_revision: str | None = "0010"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
