@@ -314,3 +314,39 @@ class ChatPage(_Open):
 
     messages: list[ChatMessageOut]
     has_more: bool
+
+
+class RecentMatchOut(_Open):
+    match_id: int
+    number: int
+    players: int
+    finished_at: str | None
+    score: Score
+    """The person's final score (their credited seats added up)."""
+    place: int | None
+    """Their finishing place: 1 = won (a tie shares the place)."""
+    viewable: bool
+    """Whether the reader is a member of the match's room and so may open it."""
+
+
+class GameRecordOut(_Open):
+    game_id: str
+    game_names: dict[str, str] | None
+    matches: int
+    wins: int
+    average_place: float | None
+    hands: int
+    """Finished hands played in those matches."""
+    average_hand_score: float | None
+    average_loss: float | None
+    """Average points lost per choice in the analysed matches (the match review); null when none
+    of this game's matches has been analysed."""
+    recent: list[RecentMatchOut]
+    """The last matches, oldest first (at most 10)."""
+
+
+class PersonRecordOut(_Open):
+    person_id: int
+    name: str
+    is_me: bool
+    games: list[GameRecordOut]
