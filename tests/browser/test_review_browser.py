@@ -170,6 +170,17 @@ def test_the_match_page_charts_the_totals_and_links_the_costliest_decisions_into
         vertical=False,
     )
     check_accessibility(page, f"review-match-{size}")
+    page.screenshot(path=str(artifacts / f"review-match-{size}-full.png"), full_page=True)
+
+    # In Japanese: the same review, the chart's words in Japanese.
+    page.get_by_test_id("lang-switch").click()
+    expect(page.get_by_test_id("review-honest")).to_contain_text("全員の手札が見えている状態での評価")
+    expect(page.get_by_test_id("review-average")).to_have_text("選択1回あたりの平均損失：+5.7点")
+    expect(page.get_by_test_id("match-chart-plot")).to_have_attribute("data-drawn", "true")
+    check_accessibility(page, f"review-match-{size}-ja")
+    page.screenshot(path=str(artifacts / f"review-match-{size}-ja-full.png"), full_page=True)
+    page.get_by_test_id("lang-switch").click()
+    links = page.get_by_test_id("review-person").get_by_test_id("review-costly")
 
     # The link opens the replay at that decision, which names the best card and the loss.
     links.first.click()
@@ -249,9 +260,9 @@ def test_a_persons_record_page_shows_each_game_and_a_chart_of_the_last_matches(
     (grail,) = record["games"]
     size = f"{viewport['width']}x{viewport['height']}"
 
-    # From the person's name on the match page to their record.
-    page.goto(f"/matches/{match_id}")
-    page.get_by_test_id("ranking").locator("a.person-link").first.click()
+    # From the person's name on the overall leaderboard to their record.
+    page.goto("/history")
+    page.get_by_test_id("leaderboard").locator("a.person-link", has_text="Nao").click()
     expect(page).to_have_url(re.compile(r"/people/\d+$"))
     expect(page.get_by_test_id("record-title")).to_have_text(
         "あなたの戦績" if locale == "ja-JP" else "Your record"
@@ -275,5 +286,6 @@ def test_a_persons_record_page_shows_each_game_and_a_chart_of_the_last_matches(
         vertical=False,
     )
     check_accessibility(page, f"record-{locale}-{size}")
+    page.screenshot(path=str(artifacts / f"record-{locale}-{size}-full.png"), full_page=True)
     errors = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e and "404" not in e]  # type: ignore[attr-defined]
     assert not errors, errors

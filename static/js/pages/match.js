@@ -28,6 +28,12 @@ export async function matchPage(id) {
   const plugin = await loadPlugin(match.game_id);
   const seats = match.seats || [];
   const seatName = (n) => seatLabel(seats.find((s) => s.n === n), n);
+  // The person a seat links to: only a seat shown with a person's name (one a bot finished for
+  // them is shown as that bot, so a link to the person would not say where it goes).
+  const personOf = (n) => {
+    const seat = seats.find((s) => s.n === n);
+    return seat && seat.kind === "person" ? seat.person_id : null;
+  };
   const players = match.players || seats.length;
   const seatNumbers = Array.from({ length: players }, (_, n) => n);
   const hands = match.hands || [];
@@ -46,7 +52,7 @@ export async function matchPage(id) {
     (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
     h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank },
-      personLink(r.person_id ?? seats.find((s) => s.n === r.seat)?.person_id, seatName(r.seat)), ` ${formatScore(r.score)}`))),
+      personLink(personOf(r.seat), seatName(r.seat)), ` ${formatScore(r.score)}`))),
     takeBackCounts(seats, seatName),
     h("h2", null, t("match.hands")),
     scoreChart(hands, seatName, seatNumbers),
@@ -57,7 +63,7 @@ export async function matchPage(id) {
       h("tfoot", null, h("tr", null, h("th", null, t("match.total")),
         seatNumbers.map((n) => h("td", { class: "num strong", "data-label": seatName(n) }, formatScore(totals[n])))))),
     handExplanations(plugin, match, hands, seatName, totals)),
-    match.status === "finished" ? reviewSection(match, plugin, seats, seatName) : null,
+    match.status === "finished" ? reviewSection(match, plugin, personOf, seatName) : null,
     matchChat(match, person));
 }
 
@@ -96,7 +102,7 @@ function scoreChart(hands, seatName, seatNumbers) {
 
 /** Each analysed person's review: average loss, and their costliest decisions as links into the
  * replay at that step. Shows the analysis's progress while the server works on it. */
-function reviewSection(match, plugin, seats, seatName) {
+function reviewSection(match, plugin, personOf, seatName) {
   const body = h("div", { "data-testid": "match-review-body", "aria-live": "polite" }, h("p", { class: "muted" }, t("common.loading")));
   const section = h("section", { class: "match-review", "data-testid": "match-review" },
     h("h2", null, t("review.title")),
@@ -111,7 +117,7 @@ function reviewSection(match, plugin, seats, seatName) {
       loss: lossText(d.loss),
     })));
   const summary = (s) => h("div", { class: "review-person", "data-testid": "review-person", dataset: { seat: String(s.seat) } },
-    h("h3", null, personLink(seats.find((seat) => seat.n === s.seat)?.person_id, seatName(s.seat))),
+    h("h3", null, personLink(personOf(s.seat), seatName(s.seat))),
     h("p", null, h("strong", { "data-testid": "review-average" }, t("review.average", { loss: lossText(s.average_loss) })),
       h("span", { class: "muted small" }, ` · ${t("review.counts", { choices: s.choices, decisions: s.decisions })}`)),
     s.costliest && s.costliest.length

@@ -217,6 +217,7 @@ function secretPartner(view, n) {
 }
 
 let keyHandler = null;
+let hashHandler = null;
 let timer = null;
 
 export async function replayPage(id) {
@@ -253,8 +254,11 @@ export async function replayPage(id) {
     if (!handStarts.has(n) || (isDeal(step) && !isDeal(steps[handStarts.get(n)]))) handStarts.set(n, i);
   });
   const firstDeal = steps.findIndex(isDeal);
-  const fromHash = Number((location.hash.match(/step=(\d+)/) || [])[1]);
-  let index = fromHash >= 1 && fromHash <= steps.length ? fromHash - 1 : Math.max(0, firstDeal);
+  const stepInHash = () => {
+    const n = Number((location.hash.match(/step=(\d+)/) || [])[1]);
+    return n >= 1 && n <= steps.length ? n - 1 : null;
+  };
+  let index = stepInHash() ?? Math.max(0, firstDeal);
   let speed = 1;
   let panelOpen = window.innerWidth >= 900;
   // The analysis, once the server has it: each decision by the version its action made, and the
@@ -429,6 +433,13 @@ export async function replayPage(id) {
     handler();
   };
   document.addEventListener("keydown", keyHandler);
+  // A link to another step of this replay (#step=n, as the match page's review links) moves there.
+  if (hashHandler) window.removeEventListener("hashchange", hashHandler);
+  hashHandler = () => {
+    const wanted = stepInHash();
+    if (document.body.contains(root) && wanted !== null && wanted !== index) go(wanted);
+  };
+  window.addEventListener("hashchange", hashHandler);
   stop();
   replace(main, root);
   draw();
