@@ -299,6 +299,61 @@ class MatchLogExport(_Open):
     finished_at: str | None
 
 
+class AnalysisProgress(_Open):
+    done: int
+    total: int | None
+    """Decisions to analyse; None until a worker has replayed the match."""
+
+
+class AnalysisPending(_Open):
+    """202 while a match's review waits for a worker or runs."""
+
+    status: Literal["queued", "running"]
+    progress: AnalysisProgress
+
+
+class AnalysedDecision(_Open):
+    """One decision of a person's seat. `version` is the replay step the action made; `played`
+    and `best` are engine actions as in the log; `loss` = value(best) − value(played) ≥ 0 in the
+    game's points for the seat (its team in Familia); `compared` of `legal` actions were valued,
+    by `method` "forced" (one legal action), "exact" (the rest of the hand enumerated) or
+    "playouts"."""
+
+    version: int
+    seat: int
+    played: dict[str, Any]
+    best: dict[str, Any]
+    loss: float
+    legal: int
+    compared: int
+    method: Literal["forced", "exact", "playouts"]
+
+
+class AnalysisSummary(_Open):
+    """A person's seat: `choices` are decisions with more than one legal action, `average_loss`
+    is per choice, `costliest` the three highest losses."""
+
+    seat: int
+    name: str | None
+    decisions: int
+    choices: int
+    total_loss: float
+    average_loss: float
+    costliest: list[AnalysedDecision]
+
+
+class MatchAnalysisOut(_Open):
+    """200: the finished review (`status` "done"), or "failed" with nothing in it. Values are
+    found with every hand known, which no player at the table could see."""
+
+    status: Literal["done", "failed"]
+    budget: dict[str, Any]
+    with_every_hand_known: Literal[True]
+    progress: AnalysisProgress
+    decisions: list[AnalysedDecision]
+    summaries: dict[str, AnalysisSummary]
+
+
 class ChatMessageOut(_Open):
     """One chat line; `at` is an ISO 8601 time with its offset."""
 

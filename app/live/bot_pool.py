@@ -71,17 +71,44 @@ def _exit_with(server_pid: int) -> None:
     threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
 
 
-def _warm_up(server_pid: int) -> None:
-    """Tie this worker's life to its server's; lower its priority; import every game once,
-    before the first real decision."""
+def prepare_worker(server_pid: int, niceness: int) -> None:
+    """Tie this worker's life to its server's; lower its priority to `niceness`; import every
+    game once, before the first real job."""
     from engine import GAMES
 
     _exit_with(server_pid)
-    if os.nice(0) < WORKER_NICENESS:
-        os.nice(WORKER_NICENESS - os.nice(0))
+    if os.nice(0) < niceness:
+        os.nice(niceness - os.nice(0))
 
     for game in GAMES.values():
         game.new_match(game.min_players)
+
+
+FORKSERVER_PRELOAD = ["app.live.bot_pool", "app.live.reviews"]
+"""What the forkserver imports once for every worker it forks. A process has one forkserver,
+started with the first pool (bots' or reviews'), so it preloads the modules of both."""
+
+
+def start_workers(workers: int, niceness: int) -> ProcessPoolExecutor:
+    """Runs in a thread: a pool of `workers` processes forked by the forkserver, every one started
+    before this returns, each at `niceness` and ending with this process (`prepare_worker`, run
+    before its first job)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(FORKSERVER_PRELOAD)
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=prepare_worker, initargs=(os.getpid(), niceness)
+    )
+    for started in [executor.submit(os.getpid) for _ in range(workers)]:
+        started.result()  # each submit finds no idle worker and starts one
+    return executor
+
+
+def kill_workers(executor: ProcessPoolExecutor) -> None:
+    """End a pool's processes now, busy or not (Python 3.11's executor has no public way to do it,
+    hence its process table), and let the executor go."""
+    for process in list(getattr(executor, "_processes", {}).values()):
+        process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _match_for(
@@ -132,17 +159,8 @@ class BotPool:
         """Decisions sent to the workers so far (tests and operators read it)."""
 
     def _start(self) -> ProcessPoolExecutor:
-        """Runs in a thread: every worker forked (from a forkserver that has already imported
-        the engine) before the first decision is sent. Each worker lowers its priority and
-        imports the games in its initializer, which runs before its first job."""
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
-        executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_warm_up, initargs=(os.getpid(),)
-        )
-        for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
-            started.result()  # each submit finds no idle worker and starts one
-        return executor
+        """Runs in a thread: every worker forked before the first decision is sent."""
+        return start_workers(self.workers, WORKER_NICENESS)
 
     async def _executor(self) -> ProcessPoolExecutor:
         if self._starting is None:
@@ -173,8 +191,7 @@ class BotPool:
 
     def _retire(self, executor: ProcessPoolExecutor, kill: bool) -> None:
         """Stop using `executor` (if it is still the current pool): the next decision starts a
-        fresh one. `kill` ends its processes too, since a stuck worker never ends by itself
-        (Python 3.11's executor has no public way to do it, hence its process table)."""
+        fresh one. `kill` ends its processes too, since a stuck worker never ends by itself."""
         starting = self._starting
         if starting is None or not starting.done() or starting.cancelled() or starting.exception():
             return
@@ -182,9 +199,9 @@ class BotPool:
             return
         self._starting = None
         if kill:
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+            kill_workers(executor)
+        else:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
         starting, self._starting = self._starting, None

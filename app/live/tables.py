@@ -37,7 +37,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -411,6 +411,9 @@ class TableService:
         self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
         self.metrics: Metrics | None = None
         """app/metrics.py, once the app has made it: commits, state builds, bot decisions."""
+        self.match_ended: Callable[[int], None] | None = None
+        """Told the id of each match this process ends, once its end is committed (with its review
+        queued): app/live/reviews.py's `Reviews.kick`."""
 
     # ---- cache --------------------------------------------------------------------------------
     def table(self, match_id: int) -> Table:
@@ -770,6 +773,8 @@ class TableService:
         await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams, holder)
         live.hands_stored = match.hands_done
         live.finished = match.is_over
+        if final is not None and self.match_ended is not None:
+            self.match_ended(live.match_id)
 
     # ---- seats ---------------------------------------------------------------------------------
     async def seats_changed(self, match_id: int) -> None:

@@ -12,7 +12,8 @@ the new log rows, atomically and in a single round trip, with no BEGIN/COMMIT, p
 reset round trips and no ORM. When a hand or the match ends, the same statement runs in a
 transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
 Route handlers that change seats during a match call the helpers that take their session, so
-the seat change and the room change commit together.
+the seat change and the room change commit together. The transaction that ends a match also
+queues its review (app/store/analyses.py).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from typing import Any
 from psycopg import AsyncConnection as PgConnection
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.store import analyses
 from app.store.db import Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 from app.store.presence import PRESENT
@@ -156,9 +157,8 @@ class MatchStore:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        libpq = make_url(db.url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.pool = AsyncConnectionPool(
-            libpq,
+            db.libpq_url,
             min_size=1,
             max_size=db.pool_size,
             kwargs={"autocommit": True},
@@ -377,6 +377,7 @@ class MatchStore:
                 if final is not None:
                     await conn.execute(FINISH, {"match_id": match_id})
                     await self._store_final(conn, match_id, final, teams)
+                    await conn.execute(analyses.ENQUEUE, {"match_id": match_id})
 
     @staticmethod
     async def _extend(conn: PgConnection[Any], params: dict[str, Any]) -> None:
