@@ -393,9 +393,11 @@ class GameRecordOut(_Open):
     hands: int
     """Finished hands played in those matches."""
     average_hand_score: float | None
+    analysed: int
+    """How many of those matches have a finished review."""
     average_loss: float | None
-    """Average points lost per choice in the analysed matches (the match review); null when none
-    of this game's matches has been analysed."""
+    """Points lost per choice (a decision with more than one legal action) over the analysed
+    matches (the match review, every hand known); null when none is analysed."""
     recent: list[RecentMatchOut]
     """The last matches, oldest first (at most 10)."""
 

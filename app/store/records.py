@@ -3,7 +3,9 @@
 Who may read it follows the leaderboards: the person themselves and everyone who shares a room
 with them (`GET /api/leaderboard` shows the same circle's totals). Abandoned matches are left out,
 as the leaderboards leave them out. A person who holds several seats of one team in a match
-(Familia) is credited once, through `match_results.counted`, as everywhere else.
+(Familia) is credited once, through `match_results.counted`, as everywhere else; their
+decisions at every seat they held count towards the average loss, which comes from the stored
+reviews (`match_analyses`, app/store/analyses.py) of the matches already analysed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.errors import Forbidden
-from app.store.models import HandResult, MatchResult, MatchRow, Membership, Person
+from app.store.models import HandResult, MatchAnalysis, MatchResult, MatchRow, Membership, Person
 from engine import GAMES
 
 RECENT_MATCHES = 10
@@ -38,10 +40,12 @@ async def shares_a_room(session: AsyncSession, person_id: int, other_id: int) ->
 
 @dataclass
 class _PlayedMatch:
-    """One finished match of the person: the seats credited to them and their results."""
+    """One finished match of the person: the seats credited to them (`counted`: those their
+    score comes from; `seats`: all, whose decisions are theirs) and their results."""
 
     row: MatchRow
     seats: list[int] = field(default_factory=list)
+    counted: list[int] = field(default_factory=list)
     score: float = 0.0
     place: int | None = None
 
@@ -61,7 +65,6 @@ async def person_record(session: AsyncSession, person_id: int, viewer_id: int) -
             .join(MatchResult, MatchResult.match_id == MatchRow.id)
             .where(
                 MatchResult.person_id == person_id,
-                MatchResult.counted,
                 MatchRow.status == "finished",
                 MatchRow.abandoned.is_(False),
             )
@@ -72,9 +75,12 @@ async def person_record(session: AsyncSession, person_id: int, viewer_id: int) -
     for match, result in rows:
         entry = played.setdefault(match.id, _PlayedMatch(match))
         entry.seats.append(result.seat)
-        entry.score += result.score
         entry.place = result.rank if entry.place is None else min(entry.place, result.rank)
+        if result.counted:
+            entry.counted.append(result.seat)
+            entry.score += result.score
     hand_scores = await _hand_scores(session, played)
+    losses = await _losses(session, played)
     viewer_rooms = set(
         (await session.scalars(select(Membership.room_id).where(Membership.person_id == viewer_id))).all()
     )
@@ -86,7 +92,8 @@ async def person_record(session: AsyncSession, person_id: int, viewer_id: int) -
         "name": person.name,
         "is_me": person_id == viewer_id,
         "games": [
-            _game_record(game_id, by_game[game_id], hand_scores, viewer_rooms) for game_id in sorted(by_game)
+            _game_record(game_id, by_game[game_id], hand_scores, losses, viewer_rooms)
+            for game_id in sorted(by_game)
         ],
     }
 
@@ -102,17 +109,45 @@ async def _hand_scores(session: AsyncSession, played: dict[int, _PlayedMatch]) -
     )
     scores: dict[int, list[float]] = defaultdict(list)
     for match_id, per_seat in hands:
-        seats = played[match_id].seats
+        seats = played[match_id].counted
         scores[match_id].append(sum(float(per_seat[seat]) for seat in seats if seat < len(per_seat)))
     return scores
 
 
+async def _losses(session: AsyncSession, played: dict[int, _PlayedMatch]) -> dict[int, tuple[float, int]]:
+    """Per analysed match, the points the person's decisions lost in all and their choices (the
+    decisions that had more than one legal action), from the stored review's seat summaries."""
+    if not played:
+        return {}
+    rows = await session.execute(
+        select(MatchAnalysis.match_id, MatchAnalysis.result["summaries"]).where(
+            MatchAnalysis.match_id.in_(list(played)), MatchAnalysis.status == "done"
+        )
+    )
+    losses: dict[int, tuple[float, int]] = {}
+    for match_id, summaries in rows:
+        mine = [summaries[str(seat)] for seat in played[match_id].seats if str(seat) in (summaries or {})]
+        if mine:
+            losses[match_id] = (
+                sum(float(s["total_loss"]) for s in mine),
+                sum(int(s["choices"]) for s in mine),
+            )
+    return losses
+
+
 def _game_record(
-    game_id: str, matches: list[_PlayedMatch], hand_scores: dict[int, list[float]], viewer_rooms: set[int]
+    game_id: str,
+    matches: list[_PlayedMatch],
+    hand_scores: dict[int, list[float]],
+    losses: dict[int, tuple[float, int]],
+    viewer_rooms: set[int],
 ) -> dict[str, Any]:
-    """One game's line of the record; `matches` oldest first."""
+    """One game's line of the record; `matches` oldest first. The average loss is per choice
+    over every analysed match of the game (None when none is analysed, or none had a choice)."""
     game = GAMES.get(game_id)
     hands = [score for entry in matches for score in hand_scores.get(entry.row.id, [])]
+    analysed = [losses[entry.row.id] for entry in matches if entry.row.id in losses]
+    choices = sum(count for _, count in analysed)
     places = [entry.place for entry in matches if entry.place is not None]
     return {
         "game_id": game_id,
@@ -122,7 +157,8 @@ def _game_record(
         "average_place": sum(places) / len(places) if places else None,
         "hands": len(hands),
         "average_hand_score": sum(hands) / len(hands) if hands else None,
-        "average_loss": None,
+        "analysed": len(analysed),
+        "average_loss": sum(loss for loss, _ in analysed) / choices if choices else None,
         "recent": [
             {
                 "match_id": entry.row.id,

@@ -99,8 +99,8 @@ const LONGEST_POLL_MS = 10000;
 /**
  * Follow the match's analysis: `onChange` gets `{state: "running", done, total}` while the server
  * works (polled every 2 s, then less often, up to every 10 s), then `{state: "done", analysis}`
- * once, or `{state: "none"}` when there is none to show (not a member, a running match, no
- * analysis service). Returns a function that stops the polling (a page that is left calls it;
+ * once, or `{state: "none"}` when there is none to show: not a member, a running match, a
+ * review that failed, or one with nobody in it (an abandoned match, one only bots played). Returns a function that stops the polling (a page that is left calls it;
  * a poll also stops by itself once `isLive()` says the page is gone).
  */
 export function watchAnalysis(matchId, onChange, isLive = () => true) {
@@ -117,8 +117,12 @@ export function watchAnalysis(matchId, onChange, isLive = () => true) {
       return;
     }
     if (stopped || !isLive()) return;
-    if (answer && answer.status === "done") {
+    if (answer && answer.status === "done" && Object.keys(answer.summaries || {}).length) {
       onChange({ state: "done", analysis: answer });
+      return;
+    }
+    if (!answer || (answer.status !== "queued" && answer.status !== "running")) {
+      onChange({ state: "none" });
       return;
     }
     const progress = (answer && answer.progress) || {};

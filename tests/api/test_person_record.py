@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import null, select
 
-from app.store.models import HandResult, MatchResult, MatchRow, MatchSeat, Room
+from app.store.models import HandResult, MatchAnalysis, MatchResult, MatchRow, MatchSeat, Room
 from tests.api.harness import Server, browser, make_room, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -72,6 +72,27 @@ async def store_match(
         return row.id
 
 
+async def store_review(
+    server: Server, match_id: int, losses: dict[int, tuple[float, int]], status: str = "done"
+) -> None:
+    """The match's review as the analysis stores it, with per seat `(total_loss, choices)`."""
+    summaries = {
+        str(seat): {"seat": seat, "decisions": choices + 2, "choices": choices, "total_loss": loss,
+                    "average_loss": loss / choices, "costliest": []}
+        for seat, (loss, choices) in losses.items()
+    }  # fmt: skip
+    async with server.services.db.session() as session:
+        session.add(
+            MatchAnalysis(
+                match_id=match_id,
+                status=status,
+                seats=sorted(losses),
+                result={"decisions": [], "summaries": summaries} if status == "done" else null(),
+                error=None if status == "done" else "constructed",
+            )
+        )
+
+
 async def test_a_record_adds_up_each_games_finished_matches(database_url: str) -> None:
     async with (
         running_server(database_url, bot_delay=0) as server,
@@ -107,6 +128,12 @@ async def test_a_record_adds_up_each_games_finished_matches(database_url: str) -
             uncounted=(2,),
         )
 
+        # Reviews: the first Holy Grail match's and the Familia match's (both of the host's seats);
+        # the second match's review failed, so it adds nothing.
+        await store_review(server, first, {0: (9.0, 6), 1: (1.0, 5)})
+        await store_review(server, second, {0: (50.0, 1), 1: (0.0, 1)}, status="failed")
+        await store_review(server, team, {0: (4.0, 3), 2: (2.0, 3)})
+
         record = await guest.get(f"/api/people/{me}/record")
         assert record["person_id"] == me and record["name"] == "Host" and record["is_me"] is False
         games = {entry["game_id"]: entry for entry in record["games"]}
@@ -116,7 +143,7 @@ async def test_a_record_adds_up_each_games_finished_matches(database_url: str) -
         assert (grail["matches"], grail["wins"], grail["hands"]) == (2, 1, 3)
         assert grail["average_place"] == pytest.approx(1.5)
         assert grail["average_hand_score"] == pytest.approx((10 - 2 + 0) / 3)
-        assert grail["average_loss"] is None  # no stored analysis of these matches
+        assert grail["analysed"] == 1 and grail["average_loss"] == pytest.approx(9 / 6)
         assert [(m["match_id"], m["score"], m["place"], m["viewable"]) for m in grail["recent"]] == [
             (first, 8, 1, True),
             (second, 0, 2, True),
@@ -126,6 +153,7 @@ async def test_a_record_adds_up_each_games_finished_matches(database_url: str) -
         familia = games["familia"]
         assert (familia["matches"], familia["wins"], familia["hands"]) == (1, 1, 2)
         assert familia["average_place"] == 1 and familia["average_hand_score"] == pytest.approx(4)
+        assert familia["analysed"] == 1 and familia["average_loss"] == pytest.approx((4 + 2) / (3 + 3))
         assert [(m["match_id"], m["score"]) for m in familia["recent"]] == [(team, 8)]
         assert familia["recent"][0]["viewable"] is False  # the guest is not in that room
 
@@ -137,6 +165,7 @@ async def test_a_record_adds_up_each_games_finished_matches(database_url: str) -
         (guest_grail,) = guest_record["games"]
         assert (guest_grail["matches"], guest_grail["wins"]) == (2, 1)
         assert guest_grail["average_hand_score"] == pytest.approx((-5 + 6 + 4) / 3)
+        assert guest_grail["average_loss"] == pytest.approx(1 / 5)
 
 
 async def test_a_record_lists_at_most_the_last_ten_matches_of_a_game(database_url: str) -> None:
@@ -149,6 +178,7 @@ async def test_a_record_lists_at_most_the_last_ten_matches_of_a_game(database_ur
         ]
         (grail,) = (await host.get(f"/api/people/{me}/record"))["games"]
         assert grail["matches"] == 12 and grail["wins"] == 12
+        assert grail["analysed"] == 0 and grail["average_loss"] is None
         assert [m["match_id"] for m in grail["recent"]] == ids[2:]
         assert [m["score"] for m in grail["recent"]] == list(range(3, 13))
 
