@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,18 @@ def counted(database_url: str, match_id: int) -> None:
     try:
         with engine.begin() as conn:
             conn.execute(sql("UPDATE matches SET abandoned = false WHERE id = :m"), {"m": match_id})
+    finally:
+        engine.dispose()
+
+
+def reviewed_again(database_url: str, match_id: int) -> None:
+    """Count the match (see `counted`) and drop its empty review, so that the next request for it
+    queues the server's analysis of the person's seat."""
+    counted(database_url, match_id)
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sql("DELETE FROM match_analyses WHERE match_id = :m"), {"m": match_id})
     finally:
         engine.dispose()
 
@@ -289,3 +302,47 @@ def test_a_persons_record_page_shows_each_game_and_a_chart_of_the_last_matches(
     page.screenshot(path=str(artifacts / f"record-{locale}-{size}-full.png"), full_page=True)
     errors = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e and "404" not in e]  # type: ignore[attr-defined]
     assert not errors, errors
+
+
+def test_the_servers_own_review_shows_on_the_match_page_and_in_the_replay(
+    new_person: NewPerson, artifacts: Path, database_url: str
+) -> None:
+    """No constructed analysis here: the server analyses the person's seat, and the pages show
+    what `GET /api/matches/{id}/analysis` answers."""
+    page = new_person(viewport=LAPTOP)
+    match_id = bots_play_a_match(page, "Kai")
+    reviewed_again(database_url, match_id)
+    deadline = time.monotonic() + 180
+    while (answer := page.request.get(f"/api/matches/{match_id}/analysis")).status == 202:
+        assert time.monotonic() < deadline, "the server did not analyse the match in time"
+        time.sleep(1)
+    analysis = answer.json()
+    assert analysis["status"] == "done", analysis
+    summary = analysis["summaries"]["0"]
+    costly = sorted(d["version"] for d in summary["costliest"])
+    assert costly, "the seeded match has costly decisions to show"
+    total = len(page.request.get(f"/api/matches/{match_id}/log").json()["log"])
+
+    page.goto(f"/matches/{match_id}")
+    person = page.get_by_test_id("review-person")
+    expect(person).to_have_count(1)
+    expect(person.get_by_test_id("review-average")).to_contain_text(signed(round(summary["average_loss"], 1)))
+    hrefs = [link.get_attribute("href") for link in person.get_by_test_id("review-costly").all()]
+    assert hrefs == [f"/matches/{match_id}/replay#step={d['version']}" for d in summary["costliest"]]
+
+    # N visits each costly decision in log order; each names the best action and the loss.
+    by_version = {d["version"]: d for d in analysis["decisions"]}
+    page.goto(f"/matches/{match_id}/replay#step=1")
+    expect(page.get_by_test_id("replay-marks").locator(".replay-mark")).to_have_count(len(costly))
+    for version in costly:
+        page.keyboard.press("n")
+        expect(page.get_by_test_id("replay-step")).to_contain_text(f"{version} / {total}")
+        decision = by_version[version]
+        best = decision["best"]
+        words = card_label(page, best["cards"][0]) if best.get("cards") else ""
+        loss = signed(round(decision["loss"], 1))
+        expect(page.get_by_test_id("replay-review")).to_contain_text(f"Best: {words}, {loss}")
+    page.screenshot(path=str(artifacts / "review-replay-server.png"))
+    for version in reversed(costly[:-1]):
+        page.keyboard.press("Shift+N")
+        expect(page.get_by_test_id("replay-step")).to_contain_text(f"{version} / {total}")

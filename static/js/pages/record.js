@@ -25,6 +25,8 @@ addStrings({
     "record.hands.one": "over 1 hand",
     "record.loss": "Average loss per choice",
     "record.loss.none": "no analysed match yet",
+    "record.analysed": "in {n} analysed matches, every hand known",
+    "record.analysed.one": "in 1 analysed match, every hand known",
     "record.recent": "Last matches",
     "record.chart": "Final score of each recent match, oldest first",
     "record.chart.match": "Match",
@@ -48,6 +50,8 @@ addStrings({
     "record.hands.one": "1ハンド",
     "record.loss": "選択1回あたりの平均損失",
     "record.loss.none": "分析済みの対戦はまだありません",
+    "record.analysed": "分析済みの{n}試合・全員の手札が見えている状態での評価",
+    "record.analysed.one": "分析済みの1試合・全員の手札が見えている状態での評価",
     "record.recent": "直近の対戦",
     "record.chart": "直近の対戦の最終得点（古い順）",
     "record.chart.match": "試合",
@@ -77,7 +81,9 @@ function gameSection(game) {
         stat("record.hand", [game.average_hand_score === null ? "—" : formatScore(Math.round(game.average_hand_score * 10) / 10),
           h("span", { class: "muted small" }, ` (${game.hands === 1 ? t("record.hands.one") : t("record.hands", { n: game.hands })})`)], "record-hand"),
         stat("record.loss", game.average_loss === null || game.average_loss === undefined
-          ? h("span", { class: "muted small" }, t("record.loss.none")) : oneDecimal(game.average_loss), "record-loss"))),
+          ? h("span", { class: "muted small" }, t("record.loss.none"))
+          : [oneDecimal(game.average_loss), h("span", { class: "muted small" },
+            ` (${game.analysed === 1 ? t("record.analysed.one") : t("record.analysed", { n: game.analysed })})`)], "record-loss"))),
     recent.length ? lineChart({
       caption: t("record.chart"),
       xName: t("record.chart.match"),
