@@ -94,27 +94,32 @@ def serve_analysis(page: Page, analysis: dict[str, Any], running_answers: int) -
     return answered
 
 
+def run_sql(database_url: str, *statements: str, **params: Any) -> None:
+    """Run statements against the server's database in one transaction."""
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            for statement in statements:
+                conn.execute(sql(statement), params)
+    finally:
+        engine.dispose()
+
+
 def counted(database_url: str, match_id: int) -> None:
     """Count the match as if the person had stayed at the table: bots played it for them after
     they left, which marks it abandoned, and records (like leaderboards) leave those out."""
-    engine = create_engine(database_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(sql("UPDATE matches SET abandoned = false WHERE id = :m"), {"m": match_id})
-    finally:
-        engine.dispose()
+    run_sql(database_url, "UPDATE matches SET abandoned = false WHERE id = :m", m=match_id)
 
 
 def reviewed_again(database_url: str, match_id: int) -> None:
-    """Count the match (see `counted`) and drop its empty review, so that the next request for it
-    queues the server's analysis of the person's seat."""
-    counted(database_url, match_id)
-    engine = create_engine(database_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(sql("DELETE FROM match_analyses WHERE match_id = :m"), {"m": match_id})
-    finally:
-        engine.dispose()
+    """Count the match (see `counted`) and drop its empty review (an abandoned match gets one at
+    once), so that the next request for it queues the server's analysis of the person's seat."""
+    run_sql(
+        database_url,
+        "UPDATE matches SET abandoned = false WHERE id = :m",
+        "DELETE FROM match_analyses WHERE match_id = :m",
+        m=match_id,
+    )
 
 
 def card_label(page: Page, code: str) -> str:
