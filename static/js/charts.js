@@ -127,7 +127,8 @@ export function lineChart({ caption, xName, yName, xLabels, series, testid, form
 /** One bar per entry (`labels[i]`, `values[i]`), from zero up or down. */
 export function barChart({ caption, xName, yName, labels, values, testid, format = formatScore }) {
   const xs = labels.map((_, i) => i);
-  const short = (text) => (text.length > 10 ? `${text.slice(0, 9)}…` : text);
+  // A name is cut to what its bar's share of the width holds (about 7 px a character).
+  const short = (text, room) => (text.length > room ? `${text.slice(0, room - 1)}…` : text);
   return figure({
     caption,
     testid,
@@ -143,7 +144,10 @@ export function barChart({ caption, xName, yName, labels, values, testid, format
         y: { range: (u, min, max) => uPlot.rangeNum(Math.min(0, min), Math.max(0, max), 0.1, true) },
       },
       axes: [
-        { ...AXIS, incrs: [1], values: (u, ticks) => ticks.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? short(labels[v]) : "")) },
+        { ...AXIS, incrs: [1], values: (u, ticks) => {
+          const room = Math.max(6, Math.floor((u.width - 70) / labels.length / 7));
+          return ticks.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? short(labels[v], room) : ""));
+        } },
         { ...AXIS, label: yName, size: 56, values: (u, ticks) => ticks.map((v) => format(v)) },
       ],
       series: [{}, {

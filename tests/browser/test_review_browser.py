@@ -305,6 +305,22 @@ def test_a_persons_record_page_shows_each_game_and_a_chart_of_the_last_matches(
     )
     check_accessibility(page, f"record-{locale}-{size}")
     page.screenshot(path=str(artifacts / f"record-{locale}-{size}-full.png"), full_page=True)
+
+    # The room page keeps its leaderboard table and draws it as bars too.
+    code = page.request.get(f"/api/matches/{match_id}").json()["room_code"]
+    board = page.request.get(f"/api/rooms/{code}/leaderboard").json()
+    page.goto(f"/r/{code}")
+    expect(page.get_by_test_id("leaderboard-chart-plot")).to_have_attribute("data-drawn", "true")
+    expect(page.get_by_test_id("room-leaderboard").get_by_test_id("leaderboard")).to_be_visible()
+    bars = hidden_table(page, "leaderboard-chart")
+    assert [row[1] for row in bars[1:]] == [signed(entry["score"]) for entry in board]
+    result = page.get_by_test_id("hand-result")  # the finished match's last result, shown on arrival
+    if result.count():
+        result.locator("button.primary").first.click()
+    page.get_by_test_id("room-leaderboard").screenshot(
+        path=str(artifacts / f"record-room-board-{locale}-{size}.png")
+    )
+    check_accessibility(page, f"record-room-board-{locale}-{size}")
     errors = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e and "404" not in e]  # type: ignore[attr-defined]
     assert not errors, errors
 
