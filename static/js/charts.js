@@ -87,8 +87,8 @@ function figure({ caption, testid, table, legendOf, height, build }) {
   return el;
 }
 
-/** Whole numbers on an axis (hands, matches): uPlot would otherwise tick 0.5 steps on a short one. */
-const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+/** Whole numbers on an axis (hands, matches, points): uPlot would otherwise tick 0.5 or 2.5 steps. */
+const WHOLE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000];
 
 /**
  * A line per series over x = 0, 1, 2 … (`xLabels[i]` names x = i in the table and on the axis).
@@ -110,7 +110,7 @@ export function lineChart({ caption, xName, yName, xLabels, series, testid, form
       scales: { x: { time: false, range: xs.length === 1 ? [-0.5, 0.5] : undefined } },
       axes: [
         { ...AXIS, label: xName, incrs: WHOLE_STEPS, values: (u, ticks) => ticks.map((v) => xLabels[v] ?? "") },
-        { ...AXIS, label: yName, size: 56, values: (u, ticks) => ticks.map((v) => format(v)) },
+        { ...AXIS, label: yName, size: 56, incrs: WHOLE_STEPS, values: (u, ticks) => ticks.map((v) => format(v)) },
       ],
       series: [{}, ...series.map((s, i) => ({
         label: s.label,
@@ -148,7 +148,7 @@ export function barChart({ caption, xName, yName, labels, values, testid, format
           const room = Math.max(6, Math.floor((u.width - 70) / labels.length / 7));
           return ticks.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? short(labels[v], room) : ""));
         } },
-        { ...AXIS, label: yName, size: 56, values: (u, ticks) => ticks.map((v) => format(v)) },
+        { ...AXIS, label: yName, size: 56, incrs: WHOLE_STEPS, values: (u, ticks) => ticks.map((v) => format(v)) },
       ],
       series: [{}, {
         label: yName,

@@ -95,9 +95,21 @@ function scoreChart(hands, seatName, seatNumbers) {
     xName: t("match.chart.hand"),
     yName: t("match.chart.score"),
     xLabels: [t("match.chart.start"), ...hands.map((hand, i) => String(hand.hand_no ?? i + 1))],
-    series: seatNumbers.map((n) => ({ label: seatName(n), values: [0, ...after.map((totals) => totals[n])] })),
+    series: sameLines(seatNumbers.map((n) => ({ label: seatName(n), values: [0, ...after.map((totals) => totals[n])] }))),
     testid: "match-chart",
   });
+}
+
+/** Seats whose lines are the same all along (a Familia team shows the team's total on every
+ * seat) as one line named after all of them, so no line hides another. */
+function sameLines(series) {
+  const byValues = new Map();
+  for (const line of series) {
+    const key = JSON.stringify(line.values);
+    if (byValues.has(key)) byValues.get(key).labels.push(line.label);
+    else byValues.set(key, { labels: [line.label], values: line.values });
+  }
+  return [...byValues.values()].map((line) => ({ label: line.labels.join(" · "), values: line.values }));
 }
 
 /** Each analysed person's review: average loss, and their costliest decisions as links into the
