@@ -243,10 +243,13 @@ class Deflate:
 class Human:
     """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
 
-    def __init__(self, base: str, game_id: str, seed: int, level: str | None = None) -> None:
+    def __init__(
+        self, base: str, game_id: str, seed: int, level: str | None = None, options: dict | None = None
+    ) -> None:
         self.base = base
         self.game_id = game_id
         self.level = level  # the bots' level; None: the server's default
+        self.options = options or {}  # the room's options; none: the game's defaults
         self.rng = random.Random(seed)
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.code = ""
@@ -284,7 +287,8 @@ class Human:
     async def setup(self) -> None:
         await self.http.post("/api/people", json={"name": "Load"})
         seats = GAME_SEATS.get(self.game_id, GAMES[self.game_id].min_players)
-        room = (await self.http.post("/api/rooms", json={"game_id": self.game_id, "seats": seats})).json()
+        body = {"game_id": self.game_id, "seats": seats, "options": self.options}
+        room = (await self.http.post("/api/rooms", json=body)).json()
         self.code = room["code"]
         await self.http.post(f"/api/rooms/{self.code}/seats/0", json={"as": "me"})
         bot = {"as": "bot", "level": self.level} if self.level else {"as": "bot"}

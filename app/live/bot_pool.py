@@ -25,6 +25,7 @@ the log is not an extension of its copy), so the log is the cheaper message on b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -34,6 +35,7 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 from engine import Match, get_game
@@ -71,14 +73,24 @@ def _exit_with(server_pid: int) -> None:
     threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
 
 
-def prepare_worker(server_pid: int, niceness: int) -> None:
+def prepare_worker(server_pid: int, niceness: int, own_group: bool = False) -> None:
     """Tie this worker's life to its server's; lower its priority to `niceness`; import every
-    game once, before the first real job."""
+    game once, before the first real job.
+
+    With `own_group` the worker also leaves the server's session for one of its own, whose
+    scheduling group (Linux's autogroup, one per session) it gives the same niceness: a niceness
+    only ranks tasks inside one group, and the machine's CPU is shared between groups, so a
+    busy worker in the server's group was charged to the server's share (bench/analysis_load.py:
+    a review running cost live tables a third of their throughput on a loaded machine)."""
     from engine import GAMES
 
     _exit_with(server_pid)
     if os.nice(0) < niceness:
         os.nice(niceness - os.nice(0))
+    if own_group:
+        os.setsid()
+        with contextlib.suppress(OSError):  # no autogroups (a kernel without them): nothing to do
+            Path("/proc/self/autogroup").write_text(str(niceness))
 
     for game in GAMES.values():
         game.new_match(game.min_players)
@@ -89,14 +101,15 @@ FORKSERVER_PRELOAD = ["app.live.bot_pool", "app.live.reviews"]
 started with the first pool (bots' or reviews'), so it preloads the modules of both."""
 
 
-def start_workers(workers: int, niceness: int) -> ProcessPoolExecutor:
+def start_workers(workers: int, niceness: int, own_group: bool = False) -> ProcessPoolExecutor:
     """Runs in a thread: a pool of `workers` processes forked by the forkserver, every one started
-    before this returns, each at `niceness` and ending with this process (`prepare_worker`, run
-    before its first job)."""
+    before this returns, each at `niceness` (in a scheduling group of its own with `own_group`)
+    and ending with this process (`prepare_worker`, run before its first job)."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(FORKSERVER_PRELOAD)
     executor = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=prepare_worker, initargs=(os.getpid(), niceness)
+        max_workers=workers, mp_context=context, initializer=prepare_worker,
+        initargs=(os.getpid(), niceness, own_group),
     )
     for started in [executor.submit(os.getpid) for _ in range(workers)]:
         started.result()  # each submit finds no idle worker and starts one

@@ -231,7 +231,7 @@ class Reviews:
     async def _executor(self) -> ProcessPoolExecutor:
         if self._starting is None:
             self._starting = asyncio.ensure_future(
-                asyncio.to_thread(start_workers, self.workers, WORKER_NICENESS)
+                asyncio.to_thread(start_workers, self.workers, WORKER_NICENESS, True)
             )
         return await asyncio.shield(self._starting)
 

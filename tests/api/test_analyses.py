@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, text
 from app.store.embedded_pg import free_loopback_port
 from tests.api.harness import Person, Server, browser, make_room, play_until_over, running_server
 from tests.api.test_crash_restart import PROJECT_ROOT, _alive, _descendants_of
+from tests.api.test_metrics import _samples
 from tests.api.test_replays import stored_log
 
 pytestmark = pytest.mark.asyncio
@@ -102,8 +103,21 @@ async def test_only_members_read_a_review_and_only_once_the_match_is_over(databa
         refused = await stranger.get(f"/api/matches/{match_id}/analysis", expect=403)
         assert refused["messages"]["ja"]
         review = await until_done(aiko, match_id)
+        # The operator sees the job: one review done and its CPU seconds, then none waiting
+        # (counted when the process next looks for work, right after the job).
+        deadline = time.monotonic() + 15
+        while True:
+            samples = _samples((await aiko.http.get("/metrics")).text)
+            waiting = {labels["state"]: value for labels, value in samples.get("cardtable_analysis_jobs", [])}
+            if waiting == {"queued": 0, "running": 0}:
+                break
+            assert time.monotonic() < deadline, waiting
+            await asyncio.sleep(0.05)
     check_review(review, stored_log(database_url, match_id), 0, "Aiko")
     assert review["budget"]["playouts"] == 2
+    jobs = {(labels["kind"], labels["outcome"]): value for labels, value in samples["cardtable_jobs_total"]}
+    assert jobs[("analysis", "ok")] == 1 and ("analysis", "failed") not in jobs
+    assert [value for _, value in samples["cardtable_analysis_cpu_seconds_count"]] == [1]
 
 
 async def test_a_review_queued_at_the_end_waits_with_progress_and_is_the_same_when_redone(
@@ -143,6 +157,30 @@ async def test_a_match_only_bots_played_is_reviewed_at_once_with_nothing_in_it(d
         review = await host.get(f"/api/matches/{match_id}/analysis")
     assert review["status"] == "done" and review["decisions"] == [] and review["summaries"] == {}
     assert review["budget"]["playouts"] == 2
+
+
+async def test_an_abandoned_match_is_reviewed_at_once_with_nothing_in_it(database_url: str) -> None:
+    # Gin leaves as the match starts; after the (scaled) grace a stand-in bot plays her seat out.
+    fast = {**QUICK, "deadline_scale": 0.02, "deadline_poll": 0.05, "bot_level": "basic"}
+    async with running_server(database_url, bot_delay=0, **fast) as server, browser(server, "Gin") as gin:
+        code = (await make_room(gin, "holy-grail", 3, hands=1))["code"]
+        await gin.http.patch(f"/api/rooms/{code}", json={"away_grace": 10})
+        await gin.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+        for n in (1, 2):
+            await gin.post(f"/api/rooms/{code}/seats/{n}", {"as": "bot", "level": "basic"})
+        async with gin.socket(code) as socket:
+            await socket.wait_for(lambda m: m["type"] == "room")
+            match_id = int((await gin.post(f"/api/rooms/{code}/start"))["match"]["id"])
+            await socket.wait_state()
+        deadline = time.monotonic() + 60
+        while (await gin.get(f"/api/matches/{match_id}"))["status"] != "finished":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        assert (await gin.get(f"/api/matches/{match_id}"))["abandoned"] is True
+        review = await gin.get(f"/api/matches/{match_id}/analysis")
+    assert review["status"] == "done" and review["decisions"] == [] and review["summaries"] == {}
+    row = analysis_row(database_url, match_id)
+    assert row is not None and row["attempts"] == 0  # nothing was ever run
 
 
 async def test_two_processes_on_one_database_analyse_each_match_once(database_url: str) -> None:
