@@ -6,8 +6,9 @@ reviews at start-up and every `analysis_poll` seconds, so a review queued by ano
 left by one that died (its lease runs out), is picked up. Each process runs at most
 `analysis_workers` reviews at once (1 by default), each in a process of its own pool: a sibling of
 the strong bots' pool (app/live/bot_pool.py: forked by the same forkserver, ended with the server
-by a pidfd however it dies) at the lowest CPU priority (niceness 19, the bots' workers have 10),
-so live tables and bots are served first when the cores are busy.
+by a pidfd however it dies) at the lowest CPU priority (niceness 19, the bots' workers have 10)
+in a scheduling group of its own, so live tables and bots are served first when the cores are
+busy (docs/BENCHMARKS.md, "Live tables while reviews run").
 
 The worker (`analyse_job`) replays the log with engine/analysis.py at the configured budget, the
 match id as its random seed (a redone job finds the same numbers), and writes to PostgreSQL

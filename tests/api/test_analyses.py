@@ -41,6 +41,11 @@ def analysis_row(database_url: str, match_id: int) -> dict[str, Any] | None:
     return None if row is None else dict(row._mapping)
 
 
+def finished_jobs(samples: dict[str, list[tuple[dict[str, str], float]]]) -> dict[tuple[str, str], float]:
+    """`cardtable_jobs_total` by (kind, outcome)."""
+    return {(labels["kind"], labels["outcome"]): n for labels, n in samples.get("cardtable_jobs_total", [])}
+
+
 async def play_a_hand(player: Person, code: str) -> int:
     """The player takes seat 0 of a one-hand Holy Grail room, basic bots the others, and plays it
     to the end; returns the match id."""
@@ -109,14 +114,14 @@ async def test_only_members_read_a_review_and_only_once_the_match_is_over(databa
         while True:
             samples = _samples((await aiko.http.get("/metrics")).text)
             waiting = {labels["state"]: value for labels, value in samples.get("cardtable_analysis_jobs", [])}
-            if waiting == {"queued": 0, "running": 0}:
+            jobs = finished_jobs(samples)
+            if waiting == {"queued": 0, "running": 0} and jobs:
                 break
             assert time.monotonic() < deadline, waiting
             await asyncio.sleep(0.05)
     check_review(review, stored_log(database_url, match_id), 0, "Aiko")
     assert review["budget"]["playouts"] == 2
-    jobs = {(labels["kind"], labels["outcome"]): value for labels, value in samples["cardtable_jobs_total"]}
-    assert jobs[("analysis", "ok")] == 1 and ("analysis", "failed") not in jobs
+    assert jobs == {("analysis", "ok"): 1}
     assert [value for _, value in samples["cardtable_analysis_cpu_seconds_count"]] == [1]
 
 
@@ -143,6 +148,42 @@ async def test_a_review_queued_at_the_end_waits_with_progress_and_is_the_same_wh
         again = await until_done(ben, match_id)
     check_review(first, stored_log(database_url, match_id), 0, "Ben")
     assert again["decisions"] == first["decisions"] and again["summaries"] == first["summaries"]
+
+
+async def test_a_review_that_cannot_replay_its_log_fails_once_and_says_so(database_url: str) -> None:
+    async with running_server(database_url, **QUICK) as server, browser(server, "Hal") as hal:
+        code = (await make_room(hal, "holy-grail", 3, hands=1))["code"]
+        match_id = await play_a_hand(hal, code)
+        await until_done(hal, match_id)
+        # A log no engine replays (a card played twice), and the review asked for afresh.
+        engine = create_engine(database_url)
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "UPDATE match_actions SET action = (SELECT action FROM match_actions WHERE match_id = :m"
+                    " AND seat = 0 ORDER BY seq LIMIT 1) WHERE match_id = :m AND seq = ("
+                    "SELECT max(seq) FROM match_actions WHERE match_id = :m AND seat = 0)"
+                ),
+                {"m": match_id},
+            )
+            conn.execute(text("DELETE FROM match_analyses WHERE match_id = :m"), {"m": match_id})
+        engine.dispose()
+        deadline = time.monotonic() + 30
+        while (response := await hal.http.get(f"/api/matches/{match_id}/analysis")).status_code == 202:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        failed = response.json()
+        while True:  # the process counts the job once its worker has answered, just after the row
+            jobs = finished_jobs(_samples((await hal.http.get("/metrics")).text))
+            if ("analysis", "failed") in jobs:
+                break
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+    assert response.status_code == 200 and failed["status"] == "failed"
+    assert failed["decisions"] == [] and failed["summaries"] == {}
+    row = analysis_row(database_url, match_id)
+    assert row is not None and row["attempts"] == 1 and row["result"] is None
+    assert jobs == {("analysis", "ok"): 1, ("analysis", "failed"): 1}
 
 
 async def test_a_match_only_bots_played_is_reviewed_at_once_with_nothing_in_it(database_url: str) -> None:
