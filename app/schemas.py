@@ -369,3 +369,41 @@ class ChatPage(_Open):
 
     messages: list[ChatMessageOut]
     has_more: bool
+
+
+class RecentMatchOut(_Open):
+    match_id: int
+    number: int
+    players: int
+    finished_at: str | None
+    score: Score
+    """The person's final score (their credited seats added up)."""
+    place: int | None
+    """Their finishing place: 1 = won (a tie shares the place)."""
+    viewable: bool
+    """Whether the reader is a member of the match's room and so may open it."""
+
+
+class GameRecordOut(_Open):
+    game_id: str
+    game_names: dict[str, str] | None
+    matches: int
+    wins: int
+    average_place: float | None
+    hands: int
+    """Finished hands played in those matches."""
+    average_hand_score: float | None
+    analysed: int
+    """How many of those matches have a finished review."""
+    average_loss: float | None
+    """Points lost per choice (a decision with more than one legal action) over the analysed
+    matches (the match review, every hand known); null when none is analysed."""
+    recent: list[RecentMatchOut]
+    """The last matches, oldest first (at most 10)."""
+
+
+class PersonRecordOut(_Open):
+    person_id: int
+    name: str
+    is_me: bool
+    games: list[GameRecordOut]
