@@ -24,6 +24,8 @@ from tests.browser.test_platform_browser import (
 
 pytestmark = pytest.mark.browser
 
+MY_TURN = "[data-testid=turn].my-turn"
+
 
 def play_until_take_back_offered(page: Page) -> tuple[str, int]:
     """Play the first legal card of whichever seat is shown until the "Take back" button is
@@ -43,9 +45,12 @@ def play_until_take_back_offered(page: Page) -> tuple[str, int]:
             expect(page.get_by_test_id("take-back")).to_be_visible(timeout=1500)
         except AssertionError:
             continue  # a play that ended a trick with a deal
-        # After a play the bot answers (20 ms here), the button is gone again at once: wait for
-        # a play after which it stays (Ada's other seat is to act).
-        page.wait_for_timeout(400)
+        # When the bot is next it answers (20 ms here, longer on a busy machine) and takes the
+        # button away: use a play after which Ada's other seat is to act, so that it stays.
+        try:
+            expect(page.locator(MY_TURN)).to_be_visible(timeout=1500)
+        except AssertionError:
+            continue
         if page.get_by_test_id("take-back").count():
             return seat, before
     raise AssertionError("no play could be taken back within a minute")
