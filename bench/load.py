@@ -109,6 +109,37 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_of(pid: int) -> list[int]:
+    """Every live descendant of `pid` (from /proc/*/stat parent ids)."""
+    parents: dict[int, list[int]] = defaultdict(list)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(fields[1])].append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children: its own, its reaped children's (cutime, cstime)
+    and each live descendant's. PostgreSQL's work is in its backends, one per connection."""
+    total = 0.0
+    for n, process in enumerate([pid, *children_of(pid)]):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            used = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if n == 0 else 0)
+            total += used / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def postmaster_pid(pgdata: Path) -> int:
+    return int((pgdata / "postmaster.pid").read_text().split()[0])
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -124,6 +155,7 @@ class Processes:
     echo_url: str
     libpq: str
     log: Path
+    pg_pid: int = 0
     trace_heap: Path | None = None
     snapshots: int = 0
 
@@ -195,6 +227,7 @@ async def processes(
             echo_url=f"ws://127.0.0.1:{echo_port}/echo",
             libpq=pg.libpq_url("cardtable"),
             log=workdir / "app.log",
+            pg_pid=postmaster_pid(workdir / "pgdata"),
             trace_heap=trace_heap,
         )
     finally:
@@ -243,10 +276,19 @@ class Deflate:
 class Human:
     """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
 
-    def __init__(self, base: str, game_id: str, seed: int, level: str | None = None) -> None:
+    def __init__(
+        self, base: str, game_id: str, seed: int, level: str | None = None, seat: int = 0, host: bool = True
+    ) -> None:
         self.base = base
         self.game_id = game_id
         self.level = level  # the bots' level; None: the server's default
+        self.seat = seat
+        self.host = host
+        """The host sets the table up and starts each rematch; the other people only play."""
+        self.first_legal = False
+        """Play the first legal action (the --people mode) instead of a seeded random one."""
+        self.mates: list[Human] = []
+        """The host's fellow people at the table (the --people mode), seated by its set-up."""
         self.rng = random.Random(seed)
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.code = ""
@@ -282,13 +324,22 @@ class Human:
             self.go.clear()
 
     async def setup(self) -> None:
+        """The host makes the room, sits in seat 0, seats its mates (each a person of their own)
+        and bots in the rest, and starts; a mate has nothing to set up."""
+        if not self.host:
+            return
         await self.http.post("/api/people", json={"name": "Load"})
         seats = GAME_SEATS.get(self.game_id, GAMES[self.game_id].min_players)
         room = (await self.http.post("/api/rooms", json={"game_id": self.game_id, "seats": seats})).json()
         self.code = room["code"]
         await self.http.post(f"/api/rooms/{self.code}/seats/0", json={"as": "me"})
+        for mate in self.mates:
+            mate.code = self.code
+            await mate.http.post("/api/people", json={"name": f"Load {mate.seat}"})
+            seated = await mate.http.post(f"/api/rooms/{self.code}/seats/{mate.seat}", json={"as": "me"})
+            seated.raise_for_status()
         bot = {"as": "bot", "level": self.level} if self.level else {"as": "bot"}
-        for n in range(1, seats):
+        for n in range(1 + len(self.mates), seats):
             await self.http.post(f"/api/rooms/{self.code}/seats/{n}", json=bot)
         response = await self.http.post(f"/api/rooms/{self.code}/start")
         response.raise_for_status()
@@ -324,7 +375,7 @@ class Human:
                 data = text.encode()
                 self.sizes.raw.append(len(data))
                 self.sizes.deflated.append(deflate.size(data))
-                view = state["views"].get("0") or {}
+                view = state["views"].get(str(self.seat)) or {}
                 self.sizes.by_hand[int(view.get("hand_no") or 0)].append(len(data))
                 self.sizes.hands_seen = len(view.get("hands") or [])
                 if pending is not None and state["version"] > pending[0]:
@@ -336,11 +387,12 @@ class Human:
                     self.bot_gaps.append(now - last_state[2])
                 last_state = (state["match_id"], state["version"], now)
                 if view.get("phase") == "match_over":
-                    self.waiting.set()
-                    await self.go.wait()
-                    await self.http.post(f"/api/rooms/{self.code}/start")
+                    if self.host:
+                        self.waiting.set()
+                        await self.go.wait()
+                        await self.http.post(f"/api/rooms/{self.code}/start")
                     continue
-                legal = state["legal"].get("0") or []
+                legal = state["legal"].get(str(self.seat)) or []
                 key = (state["match_id"], state["version"])
                 if legal and pending is None and key not in acted:
                     self.waiting.set()
@@ -350,11 +402,11 @@ class Human:
                         await asyncio.Event().wait()  # done: the table stays open, idle
                     self.moves += 1
                     acted.add(key)
-                    action = self.rng.choice(legal)
+                    action = legal[0] if self.first_legal else self.rng.choice(legal)
                     pending = (state["version"], time.perf_counter())
                     await ws.send(
                         json.dumps(
-                            {"type": "action", "match_id": state["match_id"], "seat": 0,
+                            {"type": "action", "match_id": state["match_id"], "seat": self.seat,
                              "version": state["version"], "action": action}
                         )
                     )  # fmt: skip
@@ -403,6 +455,15 @@ class Result:
     bot_gaps: list[float] = field(default_factory=list)
     timeline: list[tuple[int, float, float, int]] = field(default_factory=list)
     """(round, seconds since the round began, human latency in seconds, table) per timed action."""
+    people: int = 1
+    server_ms: list[float] = field(default_factory=list)
+    """Server CPU ms per committed action, per round (the app process and its children)."""
+    postgres_ms: list[float] = field(default_factory=list)
+    """PostgreSQL CPU ms per committed action, per round (the postmaster and its backends)."""
+    echo_ms: list[float] = field(default_factory=list)
+    """The echo server's CPU ms per message echoed, per round."""
+    loads: list[float] = field(default_factory=list)
+    """The one-minute load average at the end of each round."""
 
 
 async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
@@ -413,15 +474,16 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     before, start = await committed(procs.libpq), time.perf_counter()
     for human in humans:
         human.started = start
-    # The people begin one by one over the round's first STAGGER * T seconds, in a fixed
+    # The tables begin one by one over the round's first STAGGER * T seconds, in a fixed
     # random order: with every one of them answering at the same instant, the round began with
     # one burst of T moves (and their bots' replies) whose queue was most of its tail.
-    order = humans[:]
-    random.Random(len(humans)).shuffle(order)
-    for human in order:
-        human.active = True
+    order = [[h, *h.mates] for h in humans if h.host]
+    random.Random(len(order)).shuffle(order)
+    for table in order:
+        for human in table:
+            human.active = True
         await asyncio.sleep(STAGGER)
-    await asyncio.sleep(max(0.0, seconds - STAGGER * len(humans)))
+    await asyncio.sleep(max(0.0, seconds - STAGGER * len(order)))
     for human in humans:
         human.active = False
     after, elapsed = await committed(procs.libpq), time.perf_counter() - start
@@ -447,10 +509,25 @@ async def start_humans(humans: list[Human]) -> list[asyncio.Task[None]]:
     return tasks
 
 
+def seat_people(base: str, game: str, seed: int, people: int) -> list[Human]:
+    """One table's people: a host in seat 0 and `people - 1` mates in the next seats, all
+    playing the first legal action and sharing one `waiting` event (the table waits for any of
+    them). With one person, the person-and-bots table of the default mode."""
+    host = Human(base, game, seed=seed)
+    if people <= 1:
+        return [host]
+    host.first_legal = True
+    host.mates = [Human(base, game, seed=seed, seat=n, host=False) for n in range(1, people)]
+    for mate in host.mates:
+        mate.first_legal = True
+        mate.waiting = host.waiting
+    return [host, *host.mates]
+
+
 async def open_tables(
-    procs: Processes, game: str, tables: int, seed: int
+    procs: Processes, game: str, tables: int, seed: int, people: int = 1
 ) -> tuple[list[Human], list[asyncio.Task[None]]]:
-    humans = [Human(procs.app_url, game, seed=seed + i) for i in range(tables)]
+    humans = [h for i in range(tables) for h in seat_people(procs.app_url, game, seed + i, people)]
     return humans, await start_humans(humans)
 
 
@@ -463,11 +540,17 @@ async def close_tables(humans: Iterable[Human], tasks: list[asyncio.Task[None]])
 
 
 async def run_tables(
-    procs: Processes, tables: int, seconds: float, rounds: int, game: str, profile: str | None = None
+    procs: Processes,
+    tables: int,
+    seconds: float,
+    rounds: int,
+    game: str,
+    profile: str | None = None,
+    people: int = 1,
 ) -> Result:
-    result = Result(tables)
+    result = Result(tables, people=people)
     rss_before = rss_kb(procs.app.pid)
-    humans, tasks = await open_tables(procs, game, tables, seed=tables * 1000)
+    humans, tasks = await open_tables(procs, game, tables, seed=tables * 1000, people=people)
     try:
         for round_no in range(rounds):
             profiler = None
@@ -478,7 +561,15 @@ async def run_tables(
                      "--format", "raw" if profile.endswith(".txt") else "flamegraph"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip
+            moves, server, postgres = (
+                await committed(procs.libpq),
+                tree_cpu_seconds(procs.app.pid),
+                tree_cpu_seconds(procs.pg_pid),
+            )
             rate, lat = await app_phase(procs, humans, seconds / rounds)
+            moves = await committed(procs.libpq) - moves
+            result.server_ms.append((tree_cpu_seconds(procs.app.pid) - server) * 1e3 / max(1, moves))
+            result.postgres_ms.append((tree_cpu_seconds(procs.pg_pid) - postgres) * 1e3 / max(1, moves))
             result.timeline.extend(
                 (round_no, at - h.started, latency, table)
                 for table, h in enumerate(humans)
@@ -489,7 +580,11 @@ async def run_tables(
             result.actions_per_s.append(rate)
             result.human.extend(lat)
             result.bot_gaps.extend(gap for h in humans for gap in h.bot_gaps)
-            result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
+            echo_cpu = cpu_seconds(procs.echo.pid)
+            echoed = await echo_phase(procs.echo_url, len(humans), seconds / rounds)
+            result.echo_ms.append((cpu_seconds(procs.echo.pid) - echo_cpu) * 1e3 / max(1, len(echoed)))
+            result.echo.extend(echoed)
+            result.loads.append(os.getloadavg()[0])
         result.memory_kb_per_table = (rss_kb(procs.app.pid) - rss_before) / tables
     finally:
         await close_tables(humans, tasks)
@@ -631,22 +726,32 @@ def write_timeline(path: Path, results: list[Result]) -> None:
 def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
-    print("tables | committed actions/s (per round) | human p50 / p99 ms | echo p50 / p99 ms | "
+    print("people | tables | committed actions/s (per round) | human p50 / p99 ms | echo p50 / p99 ms | "
           "p50 ratio | p99 ratio | memory/table KB")  # fmt: skip
     for r in results:
         rates = ", ".join(f"{x:.0f}" for x in r.actions_per_s)
         h50, h99 = pct(r.human, 0.5) * 1e3, pct(r.human, 0.99) * 1e3
         e50, e99 = pct(r.echo, 0.5) * 1e3, pct(r.echo, 0.99) * 1e3
         print(
-            f"{r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} ({rates}) | {h50:7.2f} / {h99:7.2f} | "
-            f"{e50:6.2f} / {e99:6.2f} | {h50 / e50:6.1f} | {h99 / e99:6.1f} | {r.memory_kb_per_table:6.1f}"
+            f"{r.people:6d} | {r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} ({rates}) | "
+            f"{h50:7.2f} / {h99:7.2f} | {e50:6.2f} / {e99:6.2f} | {h50 / e50:6.1f} | {h99 / e99:6.1f} | "
+            f"{r.memory_kb_per_table:6.1f}"
+        )
+    print("people | tables | server CPU ms per action (per round) | PostgreSQL CPU ms per action | "
+          "echo CPU ms per message | server/echo CPU | load average per round")  # fmt: skip
+    for r in results:
+        server, postgres, echo = (statistics.mean(x) for x in (r.server_ms, r.postgres_ms, r.echo_ms))
+        print(
+            f"{r.people:6d} | {r.tables:6d} | {server:5.3f} ({', '.join(f'{x:.3f}' for x in r.server_ms)}) | "
+            f"{postgres:5.3f} ({', '.join(f'{x:.3f}' for x in r.postgres_ms)}) | {echo:5.3f} | "
+            f"{server / echo if echo else float('nan'):5.1f} | {', '.join(f'{x:.2f}' for x in r.loads)}"
         )
     for r in results:
         rounds = sorted({entry[0] for entry in r.timeline})
         per_round = ", ".join(
             f"{pct([e[2] for e in r.timeline if e[0] == n], 0.99) * 1e3:.1f}" for n in rounds
         )
-        print(f"  {r.tables} tables: human p99 per round {per_round} ms")
+        print(f"  {r.people} people x {r.tables} tables: human p99 per round {per_round} ms")
     if sizes:
         print("game | state messages | JSON bytes median / max | deflated median / max | "
               "median JSON bytes by hand number | live match heap KB")  # fmt: skip
@@ -780,10 +885,14 @@ async def main_async(args: argparse.Namespace) -> None:
     sizes: dict[str, Sizes] = {}
     if counts or args.bytes_seconds > 0:
         async with processes(args.port_base, args.app_root) as procs:
+            people_counts = [int(x) for x in args.people.split(",") if x]
             for tables in counts:
-                profile = args.profile if tables == max(counts) else None
-                results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile))
-                print(f"... {tables} tables done", file=sys.stderr)
+                for people in people_counts:
+                    profile = args.profile if tables == max(counts) and people == max(people_counts) else None
+                    results.append(
+                        await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile, people)
+                    )
+                    print(f"... {people} people x {tables} tables done", file=sys.stderr)
             sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
             server_errors(procs)
         report(results, sizes)
@@ -827,6 +936,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="app time per table count (echo: the same)")
     parser.add_argument("--rounds", type=int, default=2, help="app/echo alternations per table count")
     parser.add_argument("--game", default="holy-grail", choices=sorted(GAMES))
+    parser.add_argument(
+        "--people",
+        default="1",
+        help="people per table, comma-separated modes (1: a person and bots; 4: every seat a person "
+        "playing its first legal action)",
+    )
     parser.add_argument(
         "--bytes-seconds", type=float, default=20, help="per-game message size phase (0: skip)"
     )
