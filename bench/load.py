@@ -158,6 +158,13 @@ class Processes:
     pg_pid: int = 0
     trace_heap: Path | None = None
     snapshots: int = 0
+    cpu_profile: Path | None = None
+    """Where the server (bench/cpu_server.py) writes its CPU profile of the profiled round."""
+
+    def cpu_profiling(self, on: bool) -> None:
+        """Start (or stop and write) the server's CPU profile, when it runs under one."""
+        if self.cpu_profile is not None:
+            self.app.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
 
     async def heap_snapshot(self) -> None:
         """With --trace-heap, have the server write its heap snapshots (bench/heap_server.py)."""
@@ -187,6 +194,7 @@ async def processes(
     app_root: Path | None = None,
     bots: dict[str, str] = BASIC_BOTS,
     trace_heap: Path | None = None,
+    cpu_profile: Path | None = None,
 ) -> AsyncIterator[Processes]:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     pg = EmbeddedPostgres(workdir / "pgdata")
@@ -212,6 +220,9 @@ async def processes(
         if trace_heap is not None:  # the same server under tracemalloc (bench/heap_server.py)
             command = [str(python), str(root / "bench" / "heap_server.py")]
             env |= {"CARDTABLE_HEAP_DIR": str(trace_heap), "PYTHONPATH": str(server_root)}
+        elif cpu_profile is not None:  # the same server, sampled by CPU time (bench/cpu_server.py)
+            command = [str(python), str(root / "bench" / "cpu_server.py")]
+            env |= {"CARDTABLE_CPU_PROFILE": str(cpu_profile.resolve()), "PYTHONPATH": str(server_root)}
         app = subprocess.Popen(command, env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT)
         started.append(app)
         echo = subprocess.Popen(
@@ -229,6 +240,7 @@ async def processes(
             log=workdir / "app.log",
             pg_pid=postmaster_pid(workdir / "pgdata"),
             trace_heap=trace_heap,
+            cpu_profile=cpu_profile,
         )
     finally:
         for process in started:
@@ -554,7 +566,7 @@ async def run_tables(
     try:
         for round_no in range(rounds):
             profiler = None
-            if profile and round_no == 0:
+            if profile and round_no == 0 and procs.cpu_profile is None:
                 profiler = subprocess.Popen(
                     [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(procs.app.pid),
                      "-o", profile, "-d", str(max(1, int(seconds / rounds))), "-r", "200",
@@ -566,7 +578,10 @@ async def run_tables(
                 tree_cpu_seconds(procs.app.pid),
                 tree_cpu_seconds(procs.pg_pid),
             )
+            procs.cpu_profiling(profile is not None and round_no == 0)
             rate, lat = await app_phase(procs, humans, seconds / rounds)
+            if profile is not None and round_no == 0:
+                procs.cpu_profiling(False)
             moves = await committed(procs.libpq) - moves
             result.server_ms.append((tree_cpu_seconds(procs.app.pid) - server) * 1e3 / max(1, moves))
             result.postgres_ms.append((tree_cpu_seconds(procs.pg_pid) - postgres) * 1e3 / max(1, moves))
@@ -884,13 +899,16 @@ async def main_async(args: argparse.Namespace) -> None:
     results: list[Result] = []
     sizes: dict[str, Sizes] = {}
     if counts or args.bytes_seconds > 0:
-        async with processes(args.port_base, args.app_root) as procs:
+        async with processes(args.port_base, args.app_root, cpu_profile=args.cpu_profile) as procs:
             people_counts = [int(x) for x in args.people.split(",") if x]
             for tables in counts:
                 for people in people_counts:
-                    profile = args.profile if tables == max(counts) and people == max(people_counts) else None
+                    largest = tables == max(counts) and people == max(people_counts)
+                    profile = str(args.profile or args.cpu_profile or "") if largest else ""
                     results.append(
-                        await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile, people)
+                        await run_tables(
+                            procs, tables, args.seconds, args.rounds, args.game, profile or None, people
+                        )
                     )
                     print(f"... {people} people x {tables} tables done", file=sys.stderr)
             sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
@@ -969,6 +987,13 @@ def main() -> None:
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument(
         "--profile", default=None, help="py-spy profile of the largest T, or of the storm (.txt: stacks)"
+    )
+    parser.add_argument(
+        "--cpu-profile",
+        type=Path,
+        default=None,
+        help="sample the server by its CPU time (bench/cpu_server.py) and write the first round "
+        "of the largest T (and the most people) to this file as collapsed stacks",
     )
     parser.add_argument(
         "--latency-log",
