@@ -69,7 +69,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from app.live.wire import StateReader
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from app.ws_protocol import MEM_LEVEL, WINDOW_BITS
+from app.ws_protocol import MEM_LEVEL, PLAIN_BELOW, WINDOW_BITS
 from engine import GAMES
 
 GAME_SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
@@ -268,7 +268,7 @@ class Sizes:
 class Deflate:
     """The bytes permessage-deflate puts on the wire for a message, with the server's settings
     (app/ws_protocol.py, CARDTABLE_WS_COMPRESSION): one zlib stream per socket, or a fresh one
-    per message."""
+    per message (a message shorter than PLAIN_BELOW then goes plain)."""
 
     def __init__(self) -> None:
         self.mode = os.environ.get("CARDTABLE_WS_COMPRESSION", "message")
@@ -279,7 +279,7 @@ class Deflate:
         return zlib.compressobj(6, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
 
     def size(self, data: bytes) -> int:
-        if self.mode == "off":
+        if self.mode == "off" or (self.mode == "message" and len(data) < PLAIN_BELOW):
             return len(data)
         stream = self.stream if self.mode == "stream" else self._new()
         return len(stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)) - 4  # RFC 7692 drops the tail
