@@ -50,7 +50,7 @@ from app.live.bot_pool import BotPool
 from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
 from app.live.hand_log import AutoMoves, auto_mark, current_hand_events
 from app.live.pubsub import PubSub
-from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
+from app.live.snapshots import Parts, Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
 from app.metrics import Metrics
 from app.races import log_commit_failure
 from app.rematch import DealPlan
@@ -220,15 +220,16 @@ class LiveMatch:
         one (right after the commit, once). Call only when no commit is in flight."""
         assert self.version == self.committed, "a commit is in flight"
         snapshot = self.snapshot
+        like: tuple[dict[str, Any], Parts] | None = None  # the last view built now, and its parts
         if snapshot is None or snapshot.version != self.version:
             previous = snapshot
             snapshot = self.snapshot = Snapshot(version=self.version, take_back=self.take_back_seat())
             if previous is not None:
                 for seat in previous.seats:
-                    self._build(snapshot, seat)
+                    like = self._build(snapshot, seat, like)
         for seat in wanted:
             if seat not in snapshot.seats:
-                self._build(snapshot, seat)
+                like = self._build(snapshot, seat, like)
         return snapshot
 
     def take_back_seat(self) -> int | None:
@@ -243,9 +244,15 @@ class LiveMatch:
             return None
         return int(seat)
 
-    def _build(self, snapshot: Snapshot, seat: int | None) -> None:
+    def _build(
+        self, snapshot: Snapshot, seat: int | None, like: tuple[dict[str, Any], Parts] | None
+    ) -> tuple[dict[str, Any], Parts]:
+        """Build `seat`'s state into `snapshot`, sharing the texts of keys equal in `like` (another
+        seat's view built for this version); returns this seat's view and parts for the next."""
         legal = self.legal(seat) if seat is not None else []
-        snapshot.seats[seat] = build_seat(self.version, self.match.view(seat), legal)
+        view = self.match.view(seat)
+        state = snapshot.seats[seat] = build_seat(self.version, view, legal, like)
+        return view, state.parts
 
     def events_text(self, snapshot: Snapshot, since: int | None) -> str:
         cached = snapshot.events.get(since)
