@@ -361,6 +361,15 @@ class Table:
                 return seat
         return None
 
+    def settled_for_people(self) -> bool:
+        """Whether the cached match, with no commit in flight and its seating known, awaits only
+        people: its automation would start, find nothing to play and stop. At a table of four
+        people that was a task, a lock and a fresh RNG per move for nothing (docs/BENCHMARKS.md)."""
+        live = self.live
+        if live is None or live.seats_stale or live.committed != live.version:
+            return False
+        return self.automatic_seat(live) is None
+
     def timed_out_at(self, live: LiveMatch, seat: int) -> bool:
         return self.timed_out.get(seat) == live.version
 
@@ -796,7 +805,7 @@ class TableService:
         if self._closed:
             return
         table = self.table(match_id)
-        if table.automating:
+        if table.automating or table.settled_for_people():
             return
         table.automation = asyncio.create_task(self._automate(table), name=f"bots-{match_id}")
 
