@@ -1,17 +1,13 @@
-"""Seeded deals for browser checks that judge what a table looks like: the same cards every run,
-so a layout or accessibility failure can be reproduced from its screenshot's name."""
+"""A match log written straight into the database, for browser checks that need a position no
+deal reaches quickly (the server is stopped meanwhile and replays the log when it starts). The
+ordinary seeded deals come from the server's CARDTABLE_DEAL_SEED (tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import random
 
 from sqlalchemy import create_engine
 from sqlalchemy import text as sql
-
-from engine import get_game
-from engine.core import CHANCE
-from tests.browser.conftest import ServerProcess
 
 
 def rewrite_log(database_url: str, log: list[tuple[int, dict]]) -> None:
@@ -33,30 +29,3 @@ def rewrite_log(database_url: str, log: list[tuple[int, dict]]) -> None:
             conn.execute(sql("UPDATE matches SET version = :v WHERE id = :m"), {"v": len(log), "m": match_id})
     finally:
         engine.dispose()
-
-
-def seeded_deal(database_url: str, seed: int) -> list[tuple[int, dict]]:
-    """The only match's first deal drawn from `random.Random(seed)`: every chance action up to
-    the first decision of a seat, as log entries."""
-    engine = create_engine(database_url)
-    try:
-        with engine.connect() as conn:
-            query = sql("SELECT game_id, players, options FROM matches")
-            ((game_id, players, options),) = conn.execute(query).all()
-    finally:
-        engine.dispose()
-    match = get_game(game_id).new_match(players, options)
-    rng = random.Random(seed)
-    log: list[tuple[int, dict]] = []
-    while match.to_act() == [CHANCE]:
-        action = match.random_chance_action(rng)
-        match.apply(CHANCE, action)
-        log.append((CHANCE, action))
-    return log
-
-
-def deal_seeded(server_process: ServerProcess, database_url: str, seed: int) -> None:
-    """Restart the server with the only match's log replaced by its seeded first deal."""
-    server_process.stop()
-    rewrite_log(database_url, seeded_deal(database_url, seed))
-    server_process.start()

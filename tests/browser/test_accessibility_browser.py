@@ -15,9 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.accessibility import violations
-from tests.browser.conftest import PHONE, NewPerson, ServerProcess
+from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.layout import screen_problems
-from tests.browser.seeding import deal_seeded
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -61,8 +60,6 @@ def _play_until_result(page: Page, timeout_s: float = 150) -> None:
 @pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
 def test_every_page_has_no_accessibility_violation(
     new_person: NewPerson,
-    server_process: ServerProcess,
-    database_url: str,
     artifacts: Path,
     locale: str,
     size: str,
@@ -84,8 +81,6 @@ def test_every_page_has_no_accessibility_violation(
     expect(page.locator(".seat-row.empty")).to_have_count(0)
     page.get_by_test_id("start").click()
     expect(page.locator("[data-testid=hand] .card").first).to_be_visible()
-    deal_seeded(server_process, database_url, seed=23)
-    expect(page.locator(".table-conn")).to_have_attribute("data-conn", "open", timeout=30_000)
     expect(page.locator(MY_TURN)).to_be_visible()
     audit(page, "table")
 
