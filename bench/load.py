@@ -2,9 +2,9 @@
 
 For each table count T it drives T tables, each one scripted human (seat 0, answers at once with
 a seeded random legal action) and basic bots in the other seats (CARDTABLE_BOT_LEVEL=basic,
-CARDTABLE_BOT_DELAY=0: the server itself, not the bots' thinking), and in the same run T clients
-of a bare FastAPI WebSocket echo server on the same machine; rounds alternate app and echo so both
-see the same machine load. It prints, per T:
+CARDTABLE_BOT_DELAY=0: the server itself, not the bots' thinking), and in the same run as many
+clients (one per person) of a bare FastAPI WebSocket echo server on the same machine; rounds
+alternate app and echo so both see the same machine load. It prints, per T:
 
 - committed actions/s (rows added to every match's log, bots and chance included),
 - the human's latency from sending an action to receiving the state with the new version
@@ -13,7 +13,13 @@ see the same machine load. It prints, per T:
   and compression contexts included), and per game the Python heap of one live match as the
   table service holds it (tracemalloc, in this process),
 
-then, per game, the bytes a client receives per state message (JSON text as sent, and after
+and the CPU each committed action cost: the server's (its process and children) and
+PostgreSQL's (the postmaster and its backends), from /proc, with the echo server's CPU per message
+and the load average of each round. With `--people 4` every seat of a table is a person on a
+socket of their own, each playing their first legal action the moment it is their turn (no bots);
+`--people 1,4` runs both modes at every T on one server.
+
+Then, per game, the bytes a client receives per state message (JSON text as sent, and after
 permessage-deflate as estimated with the same zlib settings per connection): median and max,
 and the median per hand number, which must not grow from hand to hand.
 
@@ -29,6 +35,12 @@ how many strong-bot tables one process holds.
     .venv/bin/python -m bench.load --tables 50 --seconds 15 --profile /tmp/load.svg   # py-spy
     .venv/bin/python -m bench.load --tables 10 --bytes-seconds 0 --strong-tables 5,10,20,40
     .venv/bin/python -m bench.load --tables "" --bytes-seconds 0 --storm-sockets 1000 --storm-tables 10
+    .venv/bin/python -m bench.load --tables 1,10,50,200 --people 1,4 --seconds 10 --bytes-seconds 0
+    .venv/bin/python -m bench.load --tables 50 --people 4 --cpu-profile /tmp/cpu.txt   # CPU-time samples
+    .venv/bin/python -m bench.load --tables "" --bytes-seconds 0 --idle-sockets 1000
+
+With `--idle-sockets N`, N people connect to rooms of their own (ten to a room) and stay idle: the
+server's RSS growth divided by N is the memory one connected socket costs.
 
 With `--storm-sockets N`, `--storm-tables` tables play (a quiet round first, as the control) while
 N sockets of other people join rooms of their own, ten sockets a room, at an even pace over
@@ -819,6 +831,62 @@ def server_errors(procs: Processes) -> None:
 STORM_ROOM_SOCKETS = 10
 
 
+async def guests(procs: Processes, game: str, sockets: int) -> tuple[list[str], list[str]]:
+    """Rooms for `sockets` people, STORM_ROOM_SOCKETS to a room, and a session per person:
+    (the rooms' codes, the sessions' tokens)."""
+    codes, tokens = [], []
+    async with httpx.AsyncClient(base_url=procs.app_url, timeout=60) as http:
+        for n in range(-(-sockets // STORM_ROOM_SOCKETS)):
+            http.cookies.clear()
+            await http.post("/api/people", json={"name": f"Host {n}"})
+            room = await http.post("/api/rooms", json={"game_id": game, "seats": 4})
+            codes.append(room.json()["code"])
+        for n in range(sockets):
+            http.cookies.clear()
+            person = await http.post("/api/people", json={"name": f"Guest {n}"})
+            tokens.append(person.cookies["session"])
+    return codes, tokens
+
+
+async def join(procs: Processes, token: str, code: str, connected: list[str]) -> None:
+    """One person's socket to a room: noted in `connected` once its first message came, then
+    open (and reading) until cancelled."""
+    url = procs.app_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
+    async with websockets.connect(
+        url, additional_headers={"Cookie": f"session={token}"}, max_size=None, open_timeout=120
+    ) as ws:
+        await ws.recv()
+        connected.append(token)
+        async for _ in ws:
+            pass
+
+
+async def idle_phase(procs: Processes, sockets: int, game: str) -> tuple[float, float]:
+    """(server RSS KB per idle connected socket, seconds the joins took): `sockets` people
+    connect to rooms of their own, ten to a room, fifty at a time, and stay idle; the server's
+    RSS growth from before the first socket to a second after the last, divided by `sockets`."""
+    codes, tokens = await guests(procs, game, sockets)
+    connected: list[str] = []
+    joiners: list[asyncio.Task[None]] = []
+    await asyncio.sleep(1.0)
+    before, started = rss_kb(procs.app.pid), time.perf_counter()
+    try:
+        for n, token in enumerate(tokens):
+            joiners.append(asyncio.create_task(join(procs, token, codes[n // STORM_ROOM_SOCKETS], connected)))
+            if n % 50 == 49:
+                while len(connected) < n + 1 and time.perf_counter() - started < 120:
+                    await asyncio.sleep(0.05)
+        while len(connected) < sockets and time.perf_counter() - started < 300:
+            await asyncio.sleep(0.1)
+        took = time.perf_counter() - started
+        await asyncio.sleep(1.0)
+        return (rss_kb(procs.app.pid) - before) / max(1, len(connected)), took
+    finally:
+        for task in joiners:
+            task.cancel()
+        await asyncio.gather(*joiners, return_exceptions=True)
+
+
 async def storm_phase(
     procs: Processes, tables: int, sockets: int, seconds: float, game: str, profile: str | None = None
 ) -> tuple[list[float], list[float], float, tuple[float, float]]:
@@ -828,32 +896,11 @@ async def storm_phase(
     humans, tasks = await open_tables(procs, game, tables, seed=7000)
     joiners: list[asyncio.Task[None]] = []
     try:
-        codes, tokens = [], []
-        async with httpx.AsyncClient(base_url=procs.app_url, timeout=60) as http:
-            for n in range(-(-sockets // STORM_ROOM_SOCKETS)):
-                http.cookies.clear()
-                await http.post("/api/people", json={"name": f"Host {n}"})
-                room = await http.post("/api/rooms", json={"game_id": game, "seats": 4})
-                codes.append(room.json()["code"])
-            for n in range(sockets):
-                http.cookies.clear()
-                person = await http.post("/api/people", json={"name": f"Guest {n}"})
-                tokens.append(person.cookies["session"])
+        codes, tokens = await guests(procs, game, sockets)
         cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
         _, quiet = await app_phase(procs, humans, seconds / 2)
         quiet_cpu = (cpu_seconds(procs.app.pid) - cpu) / (time.perf_counter() - clock)
-        connected = 0
-
-        async def join(token: str, code: str) -> None:
-            nonlocal connected
-            url = procs.app_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
-            async with websockets.connect(
-                url, additional_headers={"Cookie": f"session={token}"}, max_size=None, open_timeout=120
-            ) as ws:
-                await ws.recv()
-                connected += 1
-                async for _ in ws:
-                    pass
+        connected: list[str] = []
 
         async def storm() -> float:
             started = time.perf_counter()
@@ -865,9 +912,11 @@ async def storm_phase(
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip
             for n, token in enumerate(tokens):
-                joiners.append(asyncio.create_task(join(token, codes[n // STORM_ROOM_SOCKETS])))
+                joiners.append(
+                    asyncio.create_task(join(procs, token, codes[n // STORM_ROOM_SOCKETS], connected))
+                )
                 await asyncio.sleep(seconds / sockets)
-            while connected < sockets and time.perf_counter() - started < seconds * 4:
+            while len(connected) < sockets and time.perf_counter() - started < seconds * 4:
                 await asyncio.sleep(0.1)
             return time.perf_counter() - started
 
@@ -934,6 +983,15 @@ async def main_async(args: argparse.Namespace) -> None:
             )
             server_errors(procs)
         report_storm(args.storm_tables, args.storm_sockets, quiet, stormy, took, cpu)
+    if args.idle_sockets > 0:
+        async with processes(args.port_base, args.app_root) as procs:
+            per_socket, took = await idle_phase(procs, args.idle_sockets, args.game)
+            server_errors(procs)
+        load = os.getloadavg()
+        print(
+            f"\n{args.idle_sockets} idle connected sockets (joined in {took:.1f} s): server RSS "
+            f"{per_socket:.1f} KB per socket; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        )
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
         strong: list[tuple[Result, Result]] = []
@@ -980,6 +1038,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--memory-seconds", type=float, default=4, help="a memory batch's play time with --memory-actions 0"
+    )
+    parser.add_argument(
+        "--idle-sockets", type=int, default=0, help="idle connected sockets: RSS per socket (0: skip)"
     )
     parser.add_argument("--storm-sockets", type=int, default=0, help="sockets joining in the storm (0: skip)")
     parser.add_argument("--storm-tables", type=int, default=10, help="tables playing through the storm")
