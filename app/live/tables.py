@@ -154,6 +154,8 @@ class LiveMatch:
     take_backs: str = "until_next"
     # Another process announced a seat change: `controllers` must be read again before use.
     seats_stale: bool = False
+    # seats_of's answers for the current `controllers` dict (that dict, then person -> seats).
+    _held: tuple[dict[int, Controller], dict[int, tuple[int, ...]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -202,11 +204,18 @@ class LiveMatch:
         return len(self.match.log)
 
     def seats_of(self, person_id: int | None) -> tuple[int, ...]:
+        """The seats `person_id` holds, worked out once per person and seating (asked for every
+        message to every socket; `controllers` is only ever replaced whole, never changed)."""
         if person_id is None:
             return ()
-        return tuple(
-            sorted(s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
-        )
+        held = self._held
+        if held is None or held[0] is not self.controllers:
+            held = self._held = (self.controllers, {})
+        seats = held[1].get(person_id)
+        if seats is None:
+            mine = (s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
+            seats = held[1][person_id] = tuple(sorted(mine))
+        return seats
 
     def events_since(self, version: int | None) -> str:
         """Engine events of the actions after `version`, as a JSON array (of the last
