@@ -66,6 +66,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import zlib
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterable
@@ -527,8 +528,11 @@ async def start_humans(humans: list[Human]) -> list[asyncio.Task[None]]:
     for chunk in range(0, len(humans), 10):
         await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
     tasks = [asyncio.create_task(h.run()) for h in humans]
-    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
-    await asyncio.wait_for(asyncio.gather(*(h.waiting.wait() for h in humans)), 60)
+    # Sockets open two at a time (app/routes/ws.py OPENING_SLOTS): 800 of them take minutes on a
+    # busy machine.
+    patience = max(60.0, 0.5 * len(humans))
+    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), patience)
+    await asyncio.wait_for(asyncio.gather(*(h.waiting.wait() for h in humans)), patience)
     await asyncio.sleep(0.5)  # the last first states and room events go out
     return tasks
 
@@ -954,12 +958,17 @@ async def main_async(args: argparse.Namespace) -> None:
                 for people in people_counts:
                     largest = tables == max(counts) and people == max(people_counts)
                     profile = str(args.profile or args.cpu_profile or "") if largest else ""
-                    results.append(
-                        await run_tables(
-                            procs, tables, args.seconds, args.rounds, args.game, profile or None, people
+                    try:
+                        results.append(
+                            await run_tables(
+                                procs, tables, args.seconds, args.rounds, args.game, profile or None, people
+                            )
                         )
-                    )
+                    except Exception:  # reported, and the rows measured so far are still printed
+                        traceback.print_exc()
+                        continue
                     print(f"... {people} people x {tables} tables done", file=sys.stderr)
+                    report([results[-1]], {})  # as it comes: a later failure keeps it
             sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
             server_errors(procs)
         report(results, sizes)
