@@ -8,7 +8,8 @@
 #   api      the server's tests (and every other folder: tests/wire, …), two workers; the ones
 #            that start server, nginx, PostgreSQL or bot worker processes share one worker
 #            (tests/api/conftest.py: `xdist_group("processes")`, `--dist loadgroup`)
-#   browser  Chromium against the real server, two workers, each test with its own server
+#   browser  Chromium against the real server, two workers, each test with its own server;
+#            it runs at the same time as the api pass (both mostly wait), printed when it ends
 # Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
 # the exit status is non-zero when any pass failed. Afterwards no process the run started may be
 # left (postgres, chromium, `python -m app`, nginx, bot workers): each carries CARDTABLE_TEST_RUN
@@ -53,9 +54,40 @@ run_pass "engine: ${mode}" "${pytest[@]}" -q -n 2 tests/engine
 if .venv/bin/python -c "import sys, engine._mode as m; sys.exit(0 if m.compiled_modules() else 1)"; then
   run_pass "engine: from the pure-Python sources" env CARDTABLE_PURE_PYTHON=1 "${pytest[@]}" -q -n 2 tests/engine
 fi
+# The server's and the browser's tests spend much of their time waiting (on bots' delays, the
+# page's redraws, processes starting), each pass alone keeping the two cores about half busy:
+# they run side by side, each with its own output, printed whole when the pass ends.
+background=()
+# start_pass NAME COMMAND...: starts one pass in the background, its output in its own log.
+start_pass() {
+  local name=$1 log="${logs}/background-${#background[@]}"
+  shift
+  ( "$@" > "${log}.log" 2>&1; echo "$? ${SECONDS}" > "${log}.end" ) &
+  background+=("${name}|${log}|${SECONDS}|$!")
+}
+# finish_passes: waits for each background pass, in the order started; prints it and its summary line.
+finish_passes() {
+  local entry name log began pid code ended last
+  for entry in "${background[@]}"; do
+    IFS='|' read -r name log began pid <<< "$entry"
+    wait "$pid"
+    read -r code ended < "${log}.end"
+    echo "=== ${name}"
+    cat "${log}.log"
+    last=$(grep -v '^\s*$' "${log}.log" | tail -n 1)
+    if [ "$code" -eq 0 ]; then
+      summary+=("passed  ${name} ($((ended - began)) s): ${last}")
+    else
+      summary+=("FAILED  ${name} ($((ended - began)) s, exit ${code}): ${last}")
+      status=1
+    fi
+  done
+}
+echo "=== api and the rest, and browser, side by side (each printed when it ends)"
 # Every other folder of tests/ (api, wire, and any added later), so none is skipped unnoticed.
-run_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup tests --ignore=tests/engine --ignore=tests/browser
-run_pass "browser" "${pytest[@]}" -q -n 2 tests/browser
+start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup tests --ignore=tests/engine --ignore=tests/browser
+start_pass "browser" "${pytest[@]}" -q -n 2 tests/browser
+finish_passes
 
 # Processes of this run still alive: found by the marker in their environment (our own only).
 leftovers=$(.venv/bin/python - "$CARDTABLE_TEST_RUN" "$$" <<'EOF'
