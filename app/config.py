@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engine.analysis import DEFAULT_BUDGET
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -59,6 +61,40 @@ class Settings(BaseSettings):
         default=2, ge=1, validation_alias=AliasChoices("CARDTABLE_BOT_WORKERS", "bot_workers")
     )
     """Processes that run strong bots' searches, so the event loop keeps serving tables meanwhile."""
+
+    analysis_workers: int = Field(
+        default=1, ge=0, validation_alias=AliasChoices("CARDTABLE_ANALYSIS_WORKERS", "analysis_workers")
+    )
+    """Match reviews this process analyses at once, each in a worker process at the lowest CPU
+    priority (app/live/reviews.py); 0: this process leaves them to the others."""
+
+    analysis_playouts: int = Field(
+        default=DEFAULT_BUDGET.playouts,
+        ge=1,
+        validation_alias=AliasChoices("CARDTABLE_ANALYSIS_PLAYOUTS", "analysis_playouts"),
+    )
+    """Playouts per compared action where a review cannot enumerate the rest of the hand
+    (engine/analysis.py's budget; tests make it small)."""
+
+    analysis_lease: float = Field(
+        default=30.0,
+        gt=0,
+        le=3600,
+        validation_alias=AliasChoices("CARDTABLE_ANALYSIS_LEASE", "analysis_lease"),
+    )
+    """Seconds a review's claim holds without news from its worker (it renews it every
+    `analysis_beat` s): after that the job is taken to have died with its process and is redone."""
+
+    analysis_beat: float = Field(
+        default=2.0, gt=0, le=60, validation_alias=AliasChoices("CARDTABLE_ANALYSIS_BEAT", "analysis_beat")
+    )
+    """Seconds between two progress writes (and lease renewals) of a review's worker."""
+
+    analysis_poll: float = Field(
+        default=10.0, gt=0, le=600, validation_alias=AliasChoices("CARDTABLE_ANALYSIS_POLL", "analysis_poll")
+    )
+    """Seconds between two looks of an idle process for reviews to run (a match ending here, or
+    a review asked for here, wakes it at once)."""
 
     deal_seed: int | None = Field(
         default=None, validation_alias=AliasChoices("CARDTABLE_DEAL_SEED", "deal_seed")

@@ -1,7 +1,9 @@
 """The app factory: wires settings, database, pub/sub, the table service and the routes.
 
 Start-up (in the lifespan): migrate to head and seed (when `migrate_on_start`), sync the game
-catalog from the engine registry, then resume every unfinished match from its log.
+catalog from the engine registry, then resume every unfinished match from its log, and start
+looking for match reviews to run (app/live/reviews.py: waiting ones, and those a dead process
+left).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
@@ -20,6 +23,7 @@ from app.live.bot_pool import BotPool
 from app.live.deadlines import Deadlines
 from app.live.presence import Presence
 from app.live.pubsub import InProcessPubSub, PostgresPubSub, PubSub
+from app.live.reviews import Reviews
 from app.live.sessions import SessionWatch
 from app.live.tables import TableService
 from app.metrics import Metrics
@@ -32,6 +36,7 @@ from app.services import Services
 from app.socket_routes import CardTableApp
 from app.store.catalog import seed_presets, sync_catalog
 from app.store.db import Database, migrate
+from engine.analysis import DEFAULT_BUDGET
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +81,13 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         metrics = Metrics(presence.process_id)
         metrics.track_live_tables(tables.live_count)
         tables.metrics = metrics
+        reviews = Reviews(
+            db, tables.store, presence.process_id, workers=settings.analysis_workers,
+            budget=replace(DEFAULT_BUDGET, playouts=settings.analysis_playouts),
+            lease=settings.analysis_lease, beat=settings.analysis_beat, poll=settings.analysis_poll,
+            metrics=metrics,
+        )  # fmt: skip
+        tables.match_ended = lambda match_id: reviews.kick()
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
         sessions = SessionWatch(db, bus, settings.session_check)
@@ -88,6 +100,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             presence=presence,
             sessions=sessions,
             metrics=metrics,
+            reviews=reviews,
         )
         try:
             await prepare_database(db, run_migrations=settings.migrate_on_start)
@@ -98,8 +111,10 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
             if resumed:
                 log.info("resumed %d unfinished match(es) from their logs", resumed)
             await deadlines.start()
+            await reviews.start()
             yield
         finally:
+            await reviews.close()
             await deadlines.close()
             await sessions.close()
             await tables.close()

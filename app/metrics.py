@@ -32,6 +32,9 @@ from prometheus_client.process_collector import ProcessCollector
 FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Seconds: a commit, a state build or a fan-out takes a millisecond or a few when all is well."""
 
+ANALYSIS_BUCKETS = (0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0)
+"""CPU seconds of one match review: a 4-player match of ~450 actions is meant to take under 60."""
+
 SLOW_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 """Seconds: bot decisions (a strong bot searches 0.2 s by default), replay builds."""
 
@@ -83,13 +86,25 @@ class Metrics:
             "From publish on another process to delivery here (PostgreSQL LISTEN/NOTIFY bus only)",
         )
         self._jobs = Counter(
-            "cardtable_jobs", "Background jobs finished (kind: replay, analysis; outcome: ok, failed)",
+            "cardtable_jobs",
+            "Background jobs finished (kind: replay, analysis; outcome: ok, failed, redone)",
             [*labels, "kind", "outcome"], registry=registry,
         )
         self._job_seconds = Histogram(
             "cardtable_job_seconds", "Background job durations (kind: replay, analysis)",
             [*labels, "kind"], buckets=SLOW_BUCKETS, registry=registry,
         )
+
+        self._analyses = Gauge(
+            "cardtable_analysis_jobs",
+            "Match reviews waiting (queued) and being analysed (running) in the database, all processes"
+            " together, as this process last counted them",
+            [*labels, "state"], registry=registry,
+        )
+        self._analysis_cpu_seconds = Histogram(
+            "cardtable_analysis_cpu_seconds", "CPU seconds a worker spent on one match review",
+            labels, buckets=ANALYSIS_BUCKETS, registry=registry,
+        ).labels(process)
 
     # ---- gauges read when scraped ---------------------------------------------------------------
     def track_live_tables(self, count: Callable[[], int]) -> None:
@@ -107,6 +122,18 @@ class Metrics:
 
     def bot_decided(self, level: str, seconds: float) -> None:
         self._bot_seconds.labels(self.process, level).observe(seconds)
+
+    def analyses_queued(self, queued: int, running: int) -> None:
+        self._analyses.labels(self.process, "queued").set(queued)
+        self._analyses.labels(self.process, "running").set(running)
+
+    def analysis_finished(self, outcome: str, seconds: float, cpu_seconds: float | None) -> None:
+        """One review job of this process ended: `ok`, `failed` (the analysis raised; not retried)
+        or `redone` (handed back: its worker died or its claim was taken over)."""
+        self._jobs.labels(self.process, "analysis", outcome).inc()
+        self._job_seconds.labels(self.process, "analysis").observe(seconds)
+        if cpu_seconds is not None:
+            self._analysis_cpu_seconds.observe(cpu_seconds)
 
     @contextmanager
     def job(self, kind: str) -> Iterator[None]:

@@ -299,6 +299,61 @@ class MatchLogExport(_Open):
     finished_at: str | None
 
 
+class AnalysisProgress(_Open):
+    done: int
+    total: int | None
+    """Decisions to analyse; None until a worker has replayed the match."""
+
+
+class AnalysisPending(_Open):
+    """202 while a match's review waits for a worker or runs."""
+
+    status: Literal["queued", "running"]
+    progress: AnalysisProgress
+
+
+class AnalysedDecision(_Open):
+    """One decision of a person's seat. `version` is the replay step the action made; `played`
+    and `best` are engine actions as in the log; `loss` = value(best) − value(played) ≥ 0 in the
+    game's points for the seat (its team in Familia); `compared` of `legal` actions were valued,
+    by `method` "forced" (one legal action), "exact" (the rest of the hand enumerated) or
+    "playouts"."""
+
+    version: int
+    seat: int
+    played: dict[str, Any]
+    best: dict[str, Any]
+    loss: float
+    legal: int
+    compared: int
+    method: Literal["forced", "exact", "playouts"]
+
+
+class AnalysisSummary(_Open):
+    """A person's seat: `choices` are decisions with more than one legal action, `average_loss`
+    is per choice, `costliest` the three highest losses."""
+
+    seat: int
+    name: str | None
+    decisions: int
+    choices: int
+    total_loss: float
+    average_loss: float
+    costliest: list[AnalysedDecision]
+
+
+class MatchAnalysisOut(_Open):
+    """200: the finished review (`status` "done"), or "failed" with nothing in it. Values are
+    found with every hand known, which no player at the table could see."""
+
+    status: Literal["done", "failed"]
+    budget: dict[str, Any]
+    with_every_hand_known: Literal[True]
+    progress: AnalysisProgress
+    decisions: list[AnalysedDecision]
+    summaries: dict[str, AnalysisSummary]
+
+
 class ChatMessageOut(_Open):
     """One chat line; `at` is an ISO 8601 time with its offset."""
 
@@ -314,3 +369,41 @@ class ChatPage(_Open):
 
     messages: list[ChatMessageOut]
     has_more: bool
+
+
+class RecentMatchOut(_Open):
+    match_id: int
+    number: int
+    players: int
+    finished_at: str | None
+    score: Score
+    """The person's final score (their credited seats added up)."""
+    place: int | None
+    """Their finishing place: 1 = won (a tie shares the place)."""
+    viewable: bool
+    """Whether the reader is a member of the match's room and so may open it."""
+
+
+class GameRecordOut(_Open):
+    game_id: str
+    game_names: dict[str, str] | None
+    matches: int
+    wins: int
+    average_place: float | None
+    hands: int
+    """Finished hands played in those matches."""
+    average_hand_score: float | None
+    analysed: int
+    """How many of those matches have a finished review."""
+    average_loss: float | None
+    """Points lost per choice (a decision with more than one legal action) over the analysed
+    matches (the match review, every hand known); null when none is analysed."""
+    recent: list[RecentMatchOut]
+    """The last matches, oldest first (at most 10)."""
+
+
+class PersonRecordOut(_Open):
+    person_id: int
+    name: str
+    is_me: bool
+    games: list[GameRecordOut]

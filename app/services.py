@@ -12,6 +12,7 @@ from app.config import Settings
 from app.errors import ApiError
 from app.live.presence import Presence
 from app.live.pubsub import PubSub
+from app.live.reviews import Reviews
 from app.live.sessions import SessionWatch
 from app.live.tables import TableService
 from app.metrics import Metrics
@@ -30,6 +31,7 @@ class Services:
     presence: Presence
     sessions: SessionWatch
     metrics: Metrics
+    reviews: Reviews
 
 
 def get_services(connection: HTTPConnection) -> Services:

@@ -302,11 +302,19 @@ class Human:
     """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
 
     def __init__(
-        self, base: str, game_id: str, seed: int, level: str | None = None, seat: int = 0, host: bool = True
+        self,
+        base: str,
+        game_id: str,
+        seed: int,
+        level: str | None = None,
+        options: dict | None = None,
+        seat: int = 0,
+        host: bool = True,
     ) -> None:
         self.base = base
         self.game_id = game_id
         self.level = level  # the bots' level; None: the server's default
+        self.options = options or {}  # the room's options; none: the game's defaults
         self.seat = seat
         self.host = host
         """The host sets the table up and starts each rematch; the other people only play."""
@@ -355,7 +363,8 @@ class Human:
             return
         await self.http.post("/api/people", json={"name": "Load"})
         seats = GAME_SEATS.get(self.game_id, GAMES[self.game_id].min_players)
-        room = (await self.http.post("/api/rooms", json={"game_id": self.game_id, "seats": seats})).json()
+        body = {"game_id": self.game_id, "seats": seats, "options": self.options}
+        room = (await self.http.post("/api/rooms", json=body)).json()
         self.code = room["code"]
         await self.http.post(f"/api/rooms/{self.code}/seats/0", json={"as": "me"})
         for mate in self.mates:

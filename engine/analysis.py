@@ -190,13 +190,18 @@ def analyse_match(
     budget: Budget = DEFAULT_BUDGET,
     rng_seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> MatchAnalysis:
     """Replay `log` (as `game.replay` takes it; a finished match's, or any prefix) and analyse
     every decision of `seats` (default: all seats; the server leaves bots out or in). Raises
-    IllegalAction, as the replay would, when the log does not replay."""
+    IllegalAction, as the replay would, when the log does not replay. `progress(done, total)` is
+    called before the first decision and after each one (the server shows how far it got)."""
     entries = [(int(entry[0]), entry[1]) for entry in log]
     standing = set(played_indices(entries))  # take-backs and what they undid are no decisions
     wanted = set(range(players)) if seats is None else set(seats)
+    total = sum(1 for index, (seat, _) in enumerate(entries) if seat in wanted and index in standing)
+    if progress is not None:
+        progress(0, total)
     match = game.new_match(players, options)
     choose = get_chooser(game.id)
     real_deals = _deals_by_hand(game, players, options, entries)
@@ -216,6 +221,8 @@ def analyse_match(
                 complete = False
                 break
             decisions.append(decision)
+            if progress is not None:
+                progress(len(decisions), total)
         match.apply(seat, action)
     return MatchAnalysis(decisions, summarize(decisions, wanted), budget, complete)
 

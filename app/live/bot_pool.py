@@ -25,6 +25,7 @@ the log is not an extension of its copy), so the log is the cheaper message on b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -34,6 +35,7 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 from engine import Match, get_game
@@ -71,17 +73,55 @@ def _exit_with(server_pid: int) -> None:
     threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
 
 
-def _warm_up(server_pid: int) -> None:
-    """Tie this worker's life to its server's; lower its priority; import every game once,
-    before the first real decision."""
+def prepare_worker(server_pid: int, niceness: int, own_group: bool = False) -> None:
+    """Tie this worker's life to its server's; lower its priority to `niceness`; import every
+    game once, before the first real job.
+
+    With `own_group` the worker also leaves the server's session for one of its own, whose
+    scheduling group (Linux's autogroup, one per session) it gives the same niceness: a niceness
+    only ranks tasks inside one group, and the machine's CPU is shared between groups, so a
+    busy worker in the server's group was charged to the server's share (bench/analysis_load.py:
+    a review running cost live tables a third of their throughput on a loaded machine)."""
     from engine import GAMES
 
     _exit_with(server_pid)
-    if os.nice(0) < WORKER_NICENESS:
-        os.nice(WORKER_NICENESS - os.nice(0))
+    if os.nice(0) < niceness:
+        os.nice(niceness - os.nice(0))
+    if own_group:
+        os.setsid()
+        with contextlib.suppress(OSError):  # no autogroups (a kernel without them): nothing to do
+            Path("/proc/self/autogroup").write_text(str(niceness))
 
     for game in GAMES.values():
         game.new_match(game.min_players)
+
+
+FORKSERVER_PRELOAD = ["app.live.bot_pool", "app.live.reviews"]
+"""What the forkserver imports once for every worker it forks. A process has one forkserver,
+started with the first pool (bots' or reviews'), so it preloads the modules of both."""
+
+
+def start_workers(workers: int, niceness: int, own_group: bool = False) -> ProcessPoolExecutor:
+    """Runs in a thread: a pool of `workers` processes forked by the forkserver, every one started
+    before this returns, each at `niceness` (in a scheduling group of its own with `own_group`)
+    and ending with this process (`prepare_worker`, run before its first job)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(FORKSERVER_PRELOAD)
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=prepare_worker,
+        initargs=(os.getpid(), niceness, own_group),
+    )
+    for started in [executor.submit(os.getpid) for _ in range(workers)]:
+        started.result()  # each submit finds no idle worker and starts one
+    return executor
+
+
+def kill_workers(executor: ProcessPoolExecutor) -> None:
+    """End a pool's processes now, busy or not (Python 3.11's executor has no public way to do it,
+    hence its process table), and let the executor go."""
+    for process in list(getattr(executor, "_processes", {}).values()):
+        process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _match_for(
@@ -132,17 +172,8 @@ class BotPool:
         """Decisions sent to the workers so far (tests and operators read it)."""
 
     def _start(self) -> ProcessPoolExecutor:
-        """Runs in a thread: every worker forked (from a forkserver that has already imported
-        the engine) before the first decision is sent. Each worker lowers its priority and
-        imports the games in its initializer, which runs before its first job."""
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
-        executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_warm_up, initargs=(os.getpid(),)
-        )
-        for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
-            started.result()  # each submit finds no idle worker and starts one
-        return executor
+        """Runs in a thread: every worker forked before the first decision is sent."""
+        return start_workers(self.workers, WORKER_NICENESS)
 
     async def _executor(self) -> ProcessPoolExecutor:
         if self._starting is None:
@@ -173,8 +204,7 @@ class BotPool:
 
     def _retire(self, executor: ProcessPoolExecutor, kill: bool) -> None:
         """Stop using `executor` (if it is still the current pool): the next decision starts a
-        fresh one. `kill` ends its processes too, since a stuck worker never ends by itself
-        (Python 3.11's executor has no public way to do it, hence its process table)."""
+        fresh one. `kill` ends its processes too, since a stuck worker never ends by itself."""
         starting = self._starting
         if starting is None or not starting.done() or starting.cancelled() or starting.exception():
             return
@@ -182,9 +212,9 @@ class BotPool:
             return
         self._starting = None
         if kill:
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+            kill_workers(executor)
+        else:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
         starting, self._starting = self._starting, None

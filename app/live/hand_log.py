@@ -2,11 +2,13 @@
 reconnect), so its play log is complete however long it was away; and the marks of moves a bot
 made for a person's seat (their turn timer ran out, or they were away).
 
-Nothing of this is stored: the events are the engine's own, replayed from the log on demand
-(once per version, for every reader connecting at it), and the marks live with the process's
-table service. A mark is an event `{"type": "auto", "seat", "reason": "time" | "away",
-"version", "events": k}` placed before the `k` engine events of that move (`version`: the log
-length after it); like every event it is public, and it names no card itself.
+The events are not stored: they are the engine's own, replayed from the log on demand (once per
+version, for every reader connecting at it). The marks are stored with the actions they mark
+(`match_actions.auto`, written by the statement that appends the action), so a restart or another
+server process rebuilding the match from its log reads them back with it. A mark is an event
+`{"type": "auto", "seat", "reason": "time" | "away", "version", "events": k}` placed before the
+`k` engine events of that move (`version`: the log length after it); like every event it is
+public, and it names no card itself.
 """
 
 from __future__ import annotations

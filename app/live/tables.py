@@ -37,7 +37,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,7 +148,8 @@ class LiveMatch:
     deals: DealPlan | None = None
     # The room's turn timer in seconds (None: off); settings change only between matches.
     turn_timer: int | None = None
-    # Moves a bot made for a person's seat (app/live/hand_log.py); its Table keeps the dict.
+    # Moves a bot made for a person's seat (app/live/hand_log.py), stored with the log (its
+    # `auto` column): read back with it whenever the match is rebuilt, by any process.
     auto_moves: AutoMoves = field(default_factory=dict)
     # The room's take-back setting ("off" or "until_next"), fixed while the match runs.
     take_backs: str = "until_next"
@@ -329,7 +330,7 @@ class Table:
     (`timed_out`), and the task that takes its automation over if the process playing it stays
     silent (`watch`). The lock, the stand-ins and the timer moves outlive a rebuilt cache."""
 
-    __slots__ = ("auto_moves", "automation", "live", "lock", "match_id", "stand_ins", "timed_out", "watch")
+    __slots__ = ("automation", "live", "lock", "match_id", "stand_ins", "timed_out", "watch")
 
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
@@ -339,8 +340,6 @@ class Table:
         self.watch: asyncio.Task[None] | None = None
         self.stand_ins: set[int] = set()
         self.timed_out: dict[int, int] = {}
-        self.auto_moves: AutoMoves = {}
-        """Moves a bot made for a person's seat (app/live/hand_log.py): outlive a rebuilt cache."""
 
     @property
     def idle(self) -> bool:
@@ -436,6 +435,9 @@ class TableService:
         self._listening: contextlib.AbstractAsyncContextManager[None] | None = None
         self.metrics: Metrics | None = None
         """app/metrics.py, once the app has made it: commits, state builds, bot decisions."""
+        self.match_ended: Callable[[int], None] | None = None
+        """Told the id of each match this process ends, once its end is committed (with its review
+        queued): app/live/reviews.py's `Reviews.kick`."""
 
     # ---- cache --------------------------------------------------------------------------------
     def table(self, match_id: int) -> Table:
@@ -482,7 +484,7 @@ class TableService:
             finished=stored.finished,
             deals=deals,
             turn_timer=stored.turn_timer,
-            auto_moves=table.auto_moves,
+            auto_moves=stored.auto_moves,
             take_backs=stored.take_backs,
         )
         table.live = live
@@ -602,7 +604,6 @@ class TableService:
                     del self._tables[old.match_id]
         table = self.table(live.match_id)
         table.live = live
-        table.auto_moves = live.auto_moves
         if self.metrics is not None:  # the opening chance actions, committed with the match
             self.metrics.committed_actions.inc(live.version)
         await self.publish_state(live.match_id)
@@ -792,9 +793,15 @@ class TableService:
             ]
         actor = match.log[before][0] if len(match.log) > before else CHANCE
         holder = None if actor == CHANCE else live.controllers.get(actor, Controller(kind="empty"))
-        await self.store.append(live.match_id, before, match.log[before:], hands, final, match.teams, holder)
+        mark = live.auto_moves.get(before + 1)  # a bot's move for a person: stored with the action
+        auto = mark[1] if mark is not None else None
+        await self.store.append(
+            live.match_id, before, match.log[before:], hands, final, match.teams, holder, auto
+        )
         live.hands_stored = match.hands_done
         live.finished = match.is_over
+        if final is not None and self.match_ended is not None:
+            self.match_ended(live.match_id)
 
     # ---- seats ---------------------------------------------------------------------------------
     async def seats_changed(self, match_id: int) -> None:

@@ -17,6 +17,7 @@ CLIENT_PAGES = [
     "/matches/{match_id}/replay",
     "/rules/{game_id}",
     "/me",
+    "/people/{person_id}",
 ]
 
 _MISSING_CLIENT = """<!doctype html><meta charset="utf-8"><title>Card table</title>

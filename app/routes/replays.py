@@ -1,19 +1,21 @@
-"""Reviewing a finished match: its step-by-step replay with every hand shown, and its log."""
+"""Reviewing a finished match: its step-by-step replay with every hand shown, its log, and its
+analysis (what each person's decisions cost them, app/live/reviews.py)."""
 
 from __future__ import annotations
 
 import gzip
+from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 
 from app.errors import error_responses
 from app.limits import BIGINT_MAX
 from app.replays import ReplayCache, export_log
-from app.schemas import MatchLogExport, ReplayOut
+from app.schemas import AnalysisPending, MatchAnalysisOut, MatchLogExport, ReplayOut
 from app.services import SignedIn, get_services
-from app.store.history import finished_match, stored_scores
+from app.store.history import finished_match, match_review, stored_scores
 
 router = APIRouter(prefix="/api")
 
@@ -57,3 +59,34 @@ async def match_log(
         review = await finished_match(session, services.tables.store, match_id, person.id)
         hands, scores = await stored_scores(session, match_id)
     return export_log(review, hands, scores)
+
+
+@router.get(
+    "/matches/{match_id}/analysis",
+    response_model=MatchAnalysisOut,
+    responses={
+        202: {"model": AnalysisPending, "description": "The analysis waits for a worker or runs"},
+        **error_responses(401, 403, 404, 409),
+    },
+)
+async def match_analysis(
+    request: Request, person: SignedIn, match_id: int = Path(ge=1, le=BIGINT_MAX)
+) -> Any:
+    """The review of a finished match: per decision of each person's seat the best action and the
+    loss, and per person a summary (200), or its progress while it waits or runs (202)."""
+    services = get_services(request)
+    async with services.db.session() as session:
+        review = await match_review(session, match_id, person.id)
+    progress = {"done": review.done, "total": review.total}
+    if review.status in ("queued", "running"):
+        services.reviews.kick()
+        return JSONResponse({"status": review.status, "progress": progress}, status_code=202)
+    result = review.result or {"decisions": [], "summaries": {}}
+    return {
+        "status": review.status,
+        "budget": review.budget or asdict(services.reviews.budget),
+        "with_every_hand_known": True,
+        "progress": progress,
+        "decisions": result["decisions"],
+        "summaries": result["summaries"],
+    }

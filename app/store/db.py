@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from app.config import PROJECT_ROOT, normalize_database_url
@@ -51,6 +52,11 @@ class Database:
             self.url, pool_size=pool_size, max_overflow=max_overflow, pool_recycle=recycle
         )
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def libpq_url(self) -> str:
+        """The URL as psycopg itself takes it (the match store's pool, the analysis workers)."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:

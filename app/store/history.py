@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import func, select
@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import Conflict, Forbidden, NotFound
 from app.rematch import MAX_COMPARED_REMATCHES, compare_hands, fresh_hands_of, seat_map
 from app.room_names import room_display_name
+from app.store import analyses
 from app.store.matches import MatchStore, StoredMatch, match_log
 from app.store.models import (
     HandResult,
@@ -364,12 +365,10 @@ class FinishedMatch:
         return GAMES[self.row.game_id]
 
 
-async def finished_match(
-    session: AsyncSession, matches: MatchStore, match_id: int, person_id: int
-) -> FinishedMatch:
-    """The match if the person may review it: not found when there is none, forbidden for
-    someone who was never a member of its room, a conflict while it runs (checked before its log
-    is read, so a refusal names no card)."""
+async def reviewable_match(session: AsyncSession, match_id: int, person_id: int) -> MatchRow:
+    """The match row if the person may review the match: not found when there is none, forbidden
+    for someone who was never a member of its room, a conflict while it runs (so a refusal names
+    no card)."""
     row = await session.get(MatchRow, match_id)
     if row is None:
         raise NotFound("no such match", "その対戦はありません")
@@ -380,13 +379,36 @@ async def finished_match(
         )
     if row.status != "finished" or row.game_id not in GAMES:
         raise Conflict(
-            "the match is not finished yet: its replay opens when it ends",
-            "対戦はまだ終わっていません。リプレイは終了後に見られます",
+            "the match is not finished yet: its replay and review open when it ends",
+            "対戦はまだ終わっていません。リプレイと振り返りは終了後に見られます",
         )
+    return row
+
+
+async def finished_match(
+    session: AsyncSession, matches: MatchStore, match_id: int, person_id: int
+) -> FinishedMatch:
+    """The match with its log if the person may review it (`reviewable_match`; checked before its
+    log is read)."""
+    row = await reviewable_match(session, match_id, person_id)
     room_code, room_name = await _room_facts(session, row.room_id)
     seats = await match_seats(session, match_id)
     stored = await matches.load(match_id)
     return FinishedMatch(row=row, room_code=room_code, room_name=room_name, seats=seats, stored=stored)
+
+
+async def match_review(session: AsyncSession, match_id: int, person_id: int) -> analyses.Review:
+    """The analysis of a finished match for a member of its room (refusals as for its replay),
+    queued if it never was; each seat's summary carries the name of the person it is credited to."""
+    await reviewable_match(session, match_id, person_id)
+    review = await analyses.review(session, match_id)
+    if review.result is None:
+        return review
+    names = {seat["n"]: seat["name"] for seat in await match_seats(session, match_id)}
+    summaries = {
+        key: {**summary, "name": names.get(int(key))} for key, summary in review.result["summaries"].items()
+    }
+    return replace(review, result={**review.result, "summaries": summaries})
 
 
 async def stored_scores(session: AsyncSession, match_id: int) -> tuple[list[dict[str, Any]], list[float]]:

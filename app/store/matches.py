@@ -12,7 +12,8 @@ the new log rows, atomically and in a single round trip, with no BEGIN/COMMIT, p
 reset round trips and no ORM. When a hand or the match ends, the same statement runs in a
 transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
 Route handlers that change seats during a match call the helpers that take their session, so
-the seat change and the room change commit together.
+the seat change and the room change commit together. The transaction that ends a match also
+queues its review (app/store/analyses.py).
 """
 
 from __future__ import annotations
@@ -21,15 +22,15 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import AsyncConnection as PgConnection
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.store import analyses
 from app.store.db import Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 from app.store.presence import PRESENT
@@ -54,15 +55,16 @@ WITH held AS (
     WHERE id = %(match_id)s AND version = %(before)s AND status = 'running' AND (SELECT ok FROM held)
     RETURNING id
 ), logged AS (
-    INSERT INTO match_actions (match_id, seq, seat, action)
-    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1
+    INSERT INTO match_actions (match_id, seq, seat, action, auto)
+    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1, entry.item->>2
     FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged), (SELECT ok FROM held)
 """
 """Extend a match's log from `before` to `after` if nobody else did and the acting seat is still
-held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement."""
+held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement.
+Each entry is `[seat, action]`, or `[seat, action, auto]` for a bot's move for a person's seat."""
 
 FINISH = f"""
 UPDATE matches m SET status = 'finished', finished_at = now(),
@@ -126,6 +128,8 @@ class StoredMatch:
     """The room's turn timer in seconds (None: off); see app/live/deadlines.py."""
     take_backs: str = "until_next"
     """The room's take-back setting ("off" or "until_next"), fixed while a match runs."""
+    auto_moves: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Moves a bot made for a person's seat: version after the move -> (seat, "time" | "away")."""
 
 
 @dataclass
@@ -159,9 +163,8 @@ class MatchStore:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        libpq = make_url(db.url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.pool = AsyncConnectionPool(
-            libpq,
+            db.libpq_url,
             min_size=1,
             max_size=db.pool_size,
             kwargs={"autocommit": True},
@@ -214,7 +217,7 @@ class MatchStore:
                 raise MatchNotFound(match_id)
             actions = (
                 await conn.execute(
-                    select(ACTIONS.c.seat, ACTIONS.c.action)
+                    select(ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.auto)
                     .where(ACTIONS.c.match_id == match_id)
                     .order_by(ACTIONS.c.seq)
                 )
@@ -236,13 +239,18 @@ class MatchStore:
             players=row.players,
             options=row.options,
             finished=row.status == "finished",
-            log=[(seat, action) for seat, action in actions],
+            log=[(seat, action) for seat, action, _ in actions],
             hands_stored=int(hands_stored or 0),
             controllers=controllers,
             same_deals_as=row.same_deals_as,
             rotate_deals=bool(row.rotate_deals),
             turn_timer=settings.turn_timer,
             take_backs=settings.take_backs,
+            auto_moves={
+                version: (seat, auto)
+                for version, (seat, _, auto) in enumerate(actions, start=1)
+                if auto is not None
+            },
         )
 
     async def version(self, match_id: int) -> int:
@@ -360,19 +368,25 @@ class MatchStore:
         final: list[SeatResult] | None,
         teams: list[int] | None,
         holder: Controller | None = None,
+        auto: str | None = None,
     ) -> None:
         """Commit log entries `before`, `before + 1`, … in one transaction, with any hands that
         finished and (when `final` is given) the match's end and results. Raises
         `VersionConflict` and writes nothing when the match is not at `before` any more, and
         `SeatNotHeld` when `holder` (a person, or a bot) no longer holds the seat of the first
-        entry in the database: the seating may have changed through another process."""
+        entry in the database: the seating may have changed through another process. `auto`
+        ("time" or "away") marks the first entry as a bot's move for a person's seat, stored in
+        the same statement."""
         after = before + len(entries)
         actor = entries[0][0] if holder is not None and entries else None
+        rows: list[list[Any]] = [[seat, action] for seat, action in entries]
+        if auto is not None and rows:
+            rows[0].append(auto)
         params = {
             "after": after,
             "match_id": match_id,
             "before": before,
-            "entries": json.dumps([[seat, action] for seat, action in entries], separators=(",", ":")),
+            "entries": json.dumps(rows, separators=(",", ":")),
             "seat": actor,
             "kind": holder.kind if holder is not None else None,
             "person_id": holder.person_id if holder is not None else None,
@@ -396,6 +410,7 @@ class MatchStore:
                 if final is not None:
                     await conn.execute(FINISH, {"match_id": match_id})
                     await self._store_final(conn, match_id, final, teams)
+                    await conn.execute(analyses.ENQUEUE, {"match_id": match_id})
 
     @staticmethod
     async def _extend(conn: PgConnection[Any], params: dict[str, Any]) -> None:

@@ -181,6 +181,38 @@ class MatchRow(Base):
     at its end): leaderboards leave it out (migration 0010)."""
 
 
+class MatchAnalysis(Base):
+    """The review of a finished match (engine/analysis.py), analysed in the background by one
+    process at a time (app/live/reviews.py, SQL in app/store/analyses.py; migration 0012)."""
+
+    __tablename__ = "match_analyses"
+    __table_args__ = (
+        CheckConstraint("status IN ('queued', 'running', 'done', 'failed')", name="analysis_status"),
+        CheckConstraint("(status = 'done') = (result IS NOT NULL)", name="analysis_result_when_done"),
+        Index("ix_match_analyses_status", "status"),
+    )
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))
+    seats: Mapped[list[Any]]
+    """The seats analysed: those credited to a person (bots' decisions are not reviewed)."""
+    done: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    total: Mapped[int | None] = mapped_column(Integer)
+    """Decisions analysed so far and in all (known once a worker has replayed the log)."""
+    attempts: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    owner: Mapped[str | None] = mapped_column(String(32))
+    """The process (`server_processes.id`) running it, whose worker renews `lease_until`."""
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    budget: Mapped[dict[str, Any] | None]
+    cpu_seconds: Mapped[float | None] = mapped_column(Float)
+    queued_at: Mapped[datetime] = _now()
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    result: Mapped[dict[str, Any] | None]
+    """`{decisions, summaries}` as engine/analysis.py's `as_dict` gives them; only when done."""
+    error: Mapped[str | None] = mapped_column(Text)
+
+
 class MatchSeat(Base):
     """A seat of a match: who controls it now and which person its results are credited to
     (the last person who sat there in this match; none if only bots ever played it)."""
@@ -197,13 +229,19 @@ class MatchAction(Base):
     """The ordered action log of a match, chance included: replaying it rebuilds the match."""
 
     __tablename__ = "match_actions"
-    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),
+        CheckConstraint("auto IN ('time', 'away')", name="match_action_auto"),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]]
+    auto: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """A bot's move for a person's seat: "time" (their turn timer ran out) or "away" (a stand-in
+    played while they were away); NULL otherwise (migration 0011, app/live/hand_log.py)."""
     created_at: Mapped[datetime] = _now()
 
 

@@ -8,6 +8,7 @@
  *   /matches/{id}    one match: hand-by-hand score table and final ranking
  *   /matches/{id}/replay  a finished match step by step with every hand face up
  *   /rules/{game}    a game's rule page (static/rules/<id>.<lang>.html)
+ *   /people/{id}     a person's record: per game, their results and a chart of their last matches
  *
  * Links are ordinary links (full loads), which keeps every page addressable and the WebSocket
  * lifetime obvious.
@@ -24,6 +25,7 @@ import { historyPage } from "./pages/history.js";
 import { matchPage } from "./pages/match.js";
 import { replayPage } from "./pages/replay.js";
 import { rulesPage } from "./pages/rules.js";
+import { recordPage } from "./pages/record.js";
 
 function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
@@ -38,6 +40,7 @@ function route() {
   if ((m = path.match(/^\/matches\/([^/]+)$/))) return matchPage(decodeURIComponent(m[1]));
   if ((m = path.match(/^\/matches\/([^/]+)\/replay$/))) return replayPage(decodeURIComponent(m[1]));
   if ((m = path.match(/^\/rules\/([^/]+)$/))) return rulesPage(decodeURIComponent(m[1]));
+  if ((m = path.match(/^\/people\/([^/]+)$/))) return recordPage(decodeURIComponent(m[1]));
   header(null);
   replace(main, h("p", null, t("notfound")));
   return null;

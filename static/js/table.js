@@ -133,6 +133,12 @@ export function formatScore(value) {
   return value > 0 ? `+${text}` : text.replace("-", "−");
 }
 
+/** Who led a finished trick: its `leader` when the game gives one, else the seat of its first card. */
+export function trickLeader(trick) {
+  if (!trick || !trick.cards || !trick.cards.length) return null;
+  return trick.leader ?? trick.cards[0].seat;
+}
+
 /**
  * The latest play of each seat in a trick's card list. The list is flat (one entry per card), so
  * one play of several cards (a pair, a straight) is a run of entries of the same seat; a seat's
@@ -1005,13 +1011,14 @@ export class Table {
       style: `--plays: ${shownPlays.size}`,
     });
     const seatOrder = [...slots.left].reverse().concat(slots.top, slots.right, slots.bottom);
-    // Who led the trick under way, and the order of its plays (numbered, for phones, where the
-    // plays sit close together): the leader's play is marked.
-    const leader = trickPlays.size && view.trick ? view.trick.leader : null;
+    // Who led the trick on the felt (the one under way, or the finished one still shown), and
+    // the order of its plays (numbered, for phones, where the plays sit close together): the
+    // leader's play is marked, and a finished trick's winner.
+    const done = !trickPlays.size;
+    const leader = done ? trickLeader(last) : view.trick ? view.trick.leader : null;
     const playOrder = [...shownPlays].sort((a, b) => a[1][0].order - b[1][0].order).map(([n]) => n);
     for (const [n, play] of [...shownPlays]) {
       const pos = Table.playAnchor(slots, n);
-      const done = !trickPlays.size;
       const cardClass = done ? "done-trick-card" : "trick-card";
       zone.append(h("div", {
         class: ["trick-play", `at-${pos.side}`, small && "small", done && "done", done && n === last.winner && "winner", play.length > 1 && "fanned",
@@ -1070,19 +1077,35 @@ export class Table {
     const onFelt = !(view.trick && view.trick.cards && view.trick.cards.length) && view.phase !== "match_over";
     if (onFelt && window.innerWidth < 700) return null;
     const label = this.plugin.lastTrickLabel ? t(this.plugin.lastTrickLabel) : t("table.last_trick");
-    // One group per play (a run of one seat's cards, as a pair or a straight), named once.
+    // One group per play (a run of one seat's cards, as a pair or a straight), named once; the
+    // leader's and the winner's are marked.
+    const leader = trickLeader(last);
     const plays = [];
     for (const entry of last.cards) {
       const group = plays[plays.length - 1];
       if (group && group.seat === entry.seat) group.cards.push(entry.card);
       else plays.push({ seat: entry.seat, cards: [entry.card] });
     }
+    const mark = (play, index) => {
+      const name = this.seatName(play.seat, true);
+      if (play.seat === last.winner) return { title: t("table.play.won", { name }), word: t("table.play.won.short") };
+      if (index === 0 && play.seat === leader) return { title: t("table.play.led", { name }), word: t("table.play.led.short") };
+      return null;
+    };
     return h("div", { class: "last-trick", "data-testid": "last-trick" },
       h("span", { class: "label" }, label),
-      h("div", { class: "card-row" }, plays.map((play) =>
-        h("span", { class: ["last-play", play.seat === last.winner && "winner", play.cards.length > 1 && "several"], title: this.seatName(play.seat) },
-          h("span", { class: "last-play-cards" }, play.cards.map((card) => cardEl(card, this.plugin.deck, { size: "sm" }))),
-          h("span", { class: "last-play-seat" }, this.seatName(play.seat, true))))),
+      h("div", { class: "card-row" }, plays.map((play, index) => {
+        const marked = mark(play, index);
+        return h("span", {
+          class: ["last-play", play.seat === last.winner && "winner", index === 0 && play.seat === leader && "led", play.cards.length > 1 && "several"],
+          title: marked ? marked.title : this.seatName(play.seat),
+          "data-testid": "last-play",
+          dataset: { seat: String(play.seat) },
+        },
+        h("span", { class: "last-play-cards" }, play.cards.map((card) => cardEl(card, this.plugin.deck, { size: "sm" }))),
+        h("span", { class: "last-play-seat" }, this.seatName(play.seat, true)),
+        marked ? h("span", { class: "last-play-mark" }, marked.word) : null);
+      })),
       last.winner !== undefined && last.winner !== null
         ? h("span", { class: "last-winner" }, t("table.last_trick.winner", { name: this.seatName(last.winner, true) }))
         : null);

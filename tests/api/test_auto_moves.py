@@ -1,6 +1,7 @@
 """Bots that say what they did (issue 22): a move the server makes for a person's seat (their turn
 timer ran out, or they are away) is marked among the public events, and a socket that connects
-mid-hand is sent the whole hand's events, marks included, so its play log is complete."""
+mid-hand is sent the whole hand's events, marks included, so its play log is complete. The marks
+are stored with the actions, so a restart or another server process keeps them."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.harness import browser, running_server
-from tests.api.test_away_players import FAST, _timer_room
+from tests.api.harness import browser, make_room, running_server
+from tests.api.test_away_players import FAST, _eventually, _rows, _timer_room, autoplay
 
 pytestmark = pytest.mark.asyncio
 
@@ -54,3 +55,88 @@ async def test_a_timed_out_move_is_marked_and_a_late_socket_reads_the_whole_hand
         on_felt = len((view.get("trick") or {}).get("cards") or [])
         assert len([e for e in log if e["type"] == "play"]) == tricks * view["players"] + on_felt
         assert state["match_id"] == match_id
+
+
+def stored_marks(database_url: str, match_id: int) -> set[tuple[int, int, str]]:
+    """(version after the move, seat, reason) of every marked move in the match's stored log."""
+    rows = _rows(
+        database_url,
+        "SELECT seq + 1, seat, auto FROM match_actions WHERE match_id = :m AND auto IS NOT NULL",
+        m=match_id,
+    )
+    return {(version, seat, auto) for version, seat, auto in rows}
+
+
+def logged_marks(state: dict[str, Any]) -> set[tuple[int, int, str]]:
+    """The marks of a socket's first state's hand log, each checked to cover a play of its seat."""
+    found = set()
+    for mark, covered in marks(state["hand_log"]):
+        assert any(e["type"] == "play" and e["seat"] == mark["seat"] for e in covered), (mark, covered)
+        found.add((mark["version"], mark["seat"], mark["reason"]))
+    return found
+
+
+async def test_the_away_marks_survive_a_restart_between_the_stand_ins_moves_and_the_persons_return(
+    database_url: str,
+) -> None:
+    settings = {"deadline_scale": 0.05, **FAST}  # Ben's 10 s grace lasts 0.5 s
+    async with (
+        running_server(database_url, **settings) as server,
+        browser(server, "Ada") as ada,
+        browser(server, "Ben") as ben,
+    ):
+        code = (await make_room(ada, seats=3, hands=1))["code"]
+        await ada.http.patch(f"/api/rooms/{code}", json={"away_grace": 10})
+        await ada.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+        await ben.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
+        await ada.post(f"/api/rooms/{code}/seats/2", {"as": "bot", "level": "basic"})
+        ben_cookie = ben.token
+        async with ada.socket(code) as ada_ws:
+            async with ben.socket(code) as ben_ws:
+                await ben_ws.wait_for(lambda m: m["type"] == "room")
+                match_id = (await ada.post(f"/api/rooms/{code}/start"))["match"]["id"]
+                await ben_ws.wait_state()
+            async with autoplay(ada_ws):  # Ben has left; a stand-in plays for him
+                before_restart = await _eventually(lambda: stored_marks(database_url, match_id), 10)
+    assert {(seat, reason) for _, seat, reason in before_restart} == {(1, "away")}
+
+    async with running_server(database_url, **settings) as restarted, browser(restarted) as ben:
+        ben.http.cookies.set("session", ben_cookie)
+        async with ben.socket(code) as ben_ws:
+            state = await ben_ws.wait_state(lambda m: m["match_id"] == match_id)
+    stored = {mark for mark in stored_marks(database_url, match_id) if mark[0] <= state["version"]}
+    assert before_restart <= stored
+    # The hand log the returning person reads (the away summary and the play log's marks) has
+    # every marked move, the ones made before the restart included.
+    assert logged_marks(state) == stored
+
+
+async def test_the_timer_marks_are_read_by_a_socket_on_the_other_process(database_url: str) -> None:
+    """Two processes sweep the deadlines: a mark made by one is in the hand log a socket on the
+    other one reads (from the stored log, not the memory of the process that made it)."""
+    scale = 1 / 15  # a 15 s timer lasts 1 s
+    settings = {"pubsub": "postgres", "deadline_scale": scale, **FAST}
+    async with (
+        running_server(database_url, **settings) as one,
+        running_server(database_url, **settings) as two,
+        browser(one, "Ada") as ada,
+    ):
+        code, match_id = await _timer_room(ada, 15)
+        async with ada.socket(code) as ada_ws:  # connected, but she never plays
+            await ada_ws.wait_state()
+            timed = await _eventually(lambda: len(stored_marks(database_url, match_id)) >= 2, 20)
+            assert timed
+        one_claimed, two_claimed = (
+            {c[3] for c in server.services.tables.clock.claims if c[0] == "turn" and c[1] == match_id}
+            for server in (one, two)
+        )
+        # A socket on a process that did not play some of the timed-out moves.
+        reader, made_elsewhere = (two, one_claimed) if one_claimed else (one, two_claimed)
+        async with browser(reader) as tab:
+            tab.http.cookies.set("session", ada.token)
+            async with tab.socket(code) as late:
+                state = await late.wait_state(lambda m: m["match_id"] == match_id)
+    stored = {mark for mark in stored_marks(database_url, match_id) if mark[0] <= state["version"]}
+    assert {(seat, reason) for _, seat, reason in stored} == {(0, "time")}
+    assert any(version - 1 in made_elsewhere for version, _, _ in stored)  # seq = version - 1
+    assert logged_marks(state) == stored

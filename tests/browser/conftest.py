@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
@@ -162,13 +163,14 @@ NewPerson = Callable[..., Page]
 def new_person(browser: Browser, server: str) -> Iterator[NewPerson]:
     """Factory: a fresh browser context (its own cookies, like another device) and its page.
 
-    `new_person(viewport=PHONE, locale="ja-JP")`; pages resolve paths against the server, so
+    `new_person(viewport=PHONE, locale="ja-JP")`, other context options as keywords
+    (`has_touch=True`: a touch screen); pages resolve paths against the server, so
     `page.goto("/")` works. Browser console errors are collected on `page.console_errors`.
     """
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None, locale: str = "en-GB") -> Page:
-        context = browser.new_context(base_url=server, viewport=viewport or DESKTOP, locale=locale)
+    def make(viewport: dict[str, int] | None = None, locale: str = "en-GB", **options: Any) -> Page:
+        context = browser.new_context(base_url=server, viewport=viewport or DESKTOP, locale=locale, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

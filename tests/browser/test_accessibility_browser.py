@@ -1,9 +1,10 @@
 """axe-core finds no violation, of any impact, on any page a person meets: the landing page
 signed out and in (create a room, profile), the room lobby, a table mid-hand, the hand-result
-dialog, history, the match page, the replay page and a rules page, in English and Japanese, at
-1280×800 and 390×844; none scrolls sideways and, on the phone, every control is big enough to tap.
-The table mid-hand in every game and phase, at both sizes, is audited by the layout test
-(tests/browser/test_layout_browser.py) at each decision it measures."""
+dialog, history, the match page (score chart and review), a person's record, the replay page
+and a rules page, in English and Japanese, at 1280×800 and 390×844; none scrolls sideways and,
+on the phone, every control is big enough to tap. The table mid-hand in every game and phase,
+at both sizes, is audited by the layout test (tests/browser/test_layout_browser.py) at each
+decision it measures."""
 
 from __future__ import annotations
 
@@ -94,8 +95,14 @@ def test_every_page_has_no_accessibility_violation(
     audit(page, "history")
     page.get_by_test_id("history").locator('a[href^="/matches/"]').first.click()
     expect(page.get_by_test_id("match-hands")).to_be_visible()
+    # The match page with its score chart and, once the server has analysed Ada's seat, her review.
+    expect(page.get_by_test_id("match-chart-plot")).to_have_attribute("data-drawn", "true")
+    expect(page.get_by_test_id("review-person")).to_be_visible(timeout=120_000)
     audit(page, "match")
     match_path = page.url.split("://", 1)[1].split("/", 1)[1]
+    page.get_by_test_id("ranking").locator("a.person-link").first.click()
+    expect(page.get_by_test_id("record-chart-plot")).to_have_attribute("data-drawn", "true")
+    audit(page, "record")
     page.goto(f"/{match_path}/replay")
     expect(page.locator(".felt")).to_be_visible()
     audit(page, "replay")

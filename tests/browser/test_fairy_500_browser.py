@@ -9,6 +9,7 @@ import contextlib
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,6 +21,9 @@ pytestmark = pytest.mark.browser
 HAND_CARDS = "[data-testid=hand] .card"
 LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
 RESULT = "[data-testid=hand-result]"
+SELECTED_CARDS = "[data-testid=hand] .card.is-selected"
+NEW_CARDS = "[data-testid=hand] .card.is-new"
+CODES_JS = "(cards) => cards.map((c) => c.dataset.card)"
 ENABLED_TRICK_BIDS = "[data-testid=f5-bidding] .f5-bid-table button:not([disabled])"
 ENABLED_MISERE_BIDS = "[data-testid=f5-bidding] .f5-misere-table button:not([disabled])"
 
@@ -45,7 +49,16 @@ def phase(page: Page) -> str | None:
     return panel.get_attribute("data-phase") if panel.count() else None
 
 
-def take_one_step(page: Page, seen: dict[str, int]) -> bool:
+def select_exactly(page: Page, cards: list[str]) -> None:
+    """Click hand cards until exactly `cards` are selected (a click selects or deselects one)."""
+    selected = page.locator(SELECTED_CARDS).evaluate_all(CODES_JS)
+    for card in [c for c in selected if c not in cards] + [c for c in cards if c not in selected]:
+        page.locator(f"{HAND_CARDS}[data-card='{card}']").click()
+    expect(page.locator(SELECTED_CARDS)).to_have_count(len(cards))
+    assert sorted(page.locator(SELECTED_CARDS).evaluate_all(CODES_JS)) == sorted(cards)
+
+
+def take_one_step(page: Page, seen: dict[str, Any]) -> bool:
     """Do whatever the person's turn asks for; False when it is not their turn."""
     if page.locator(".table-pending").count():
         return False
@@ -66,15 +79,23 @@ def take_one_step(page: Page, seen: dict[str, int]) -> bool:
     if current == "discard" and page.locator("[data-testid=f5-discard]").count():
         expect(page.locator(HAND_CARDS)).to_have_count(14)
         expect(page.get_by_test_id("hand-hint")).to_have_count(0)  # clicks select here; the panel explains
-        for index in range(4):
-            page.locator(HAND_CARDS).nth(index).click()
-        expect(page.locator("[data-testid=hand] .card.is-selected")).to_have_count(4)
+        cards = page.locator(HAND_CARDS).evaluate_all(CODES_JS)
+        # The kitty's four cards are marked new in the hand until her next action.
+        seen["new"] = page.locator(NEW_CARDS).evaluate_all(CODES_JS)
+        # She picks four cards, changes her mind about one, and confirms the four she ends with.
+        if "first_pick" not in seen:
+            select_exactly(page, cards[:4])
+            seen["first_pick"] = cards[:4]
+        select_exactly(page, cards[1:5])
+        seen["discarded"] = cards[1:5]
         page.get_by_test_id("f5-discard-button").click()
         seen["discard"] += 1
         return True
     legal = page.locator(LEGAL_CARDS)
     if current == "play" and legal.count():
         if seen["play"] == 0:
+            seen["hand_at_play"] = page.locator(HAND_CARDS).evaluate_all(CODES_JS)
+            seen["new_at_play"] = page.locator(NEW_CARDS).count()
             expect(page.get_by_test_id("f5-contract")).to_be_visible()
             expect(page.get_by_test_id("f5-trump")).to_be_visible()
             expect(page.get_by_test_id("f5-tricks")).to_be_visible()
@@ -104,7 +125,7 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
     dana.get_by_test_id("lang-switch").click()
     expect(dana.get_by_test_id("f5-auction")).to_contain_text("Bidding")
 
-    seen = {"bid": 0, "misere": 0, "call": 0, "discard": 0, "play": 0}
+    seen: dict[str, Any] = {"bid": 0, "misere": 0, "call": 0, "discard": 0, "play": 0}
     shot_bidding = shot_call = shot_play = False
     deadline = time.monotonic() + 150
     while not dana.locator(RESULT).count():
@@ -139,6 +160,10 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
         # Dana declared the dearest trick contract: she named one card (4 players), exchanged
         # with the kitty, and her score is T, or T×1.5 when the named card was her own.
         assert seen["bid"] >= 1 and seen["call"] == 1 and seen["discard"] == 1, seen
+        # The kitty's cards were marked new until she acted; the discard was the changed choice.
+        assert len(seen["new"]) == 4 and seen["new_at_play"] == 0, seen
+        kept, discarded = seen["first_pick"][0], seen["discarded"]
+        assert kept in seen["hand_at_play"] and not set(discarded) & set(seen["hand_at_play"]), seen
         tricks_text = table.get_by_test_id("f5-r-tricks").inner_text()
         side_tricks, bid_tricks = (int(n) for n in re.findall(r"\d+", tricks_text)[:2])
         total_text = table.get_by_test_id("f5-r-total").locator("td").inner_text()

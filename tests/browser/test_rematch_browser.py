@@ -28,15 +28,31 @@ def room_state(page: Page, code: str) -> dict[str, Any]:
 
 
 def wait_finished(page: Page, code: str, number: int) -> dict[str, Any]:
-    """Wait until the room's match `number` is over (bots play it)."""
-    page.wait_for_function(
-        """([code, number]) => fetch(`/api/rooms/${code}`).then((r) => r.json()).then((room) =>
-             room.match && room.match.number === number && room.match.status === "finished")""",
-        arg=[code, number],
-        timeout=MATCH_WAIT_MS,
-        polling=250,
+    """Wait until the room's match `number` is over (bots play it). (Polled from here: Playwright's
+    wait_for_function takes a returned promise for a true value at once.)"""
+    deadline = time.monotonic() + MATCH_WAIT_MS / 1000
+    while True:
+        room = room_state(page, code)
+        match = room["match"]
+        if match and match["number"] == number and match["status"] == "finished":
+            return room
+        assert time.monotonic() < deadline, f"match {number} did not finish: {match}"
+        page.wait_for_timeout(250)
+
+
+def leave_the_match_to_bots(page: Page, code: str) -> None:
+    """Start the room's match with the host in seat 0, then hand her seat to a bot (she stays
+    credited with it, so the match counts in her history) and let the bots play it out."""
+    page.get_by_test_id("start").click()
+    # Only once the match has begun with her in seat 0 (else she never sat in it).
+    expect(page.locator("[data-testid=hand] .card").first).to_be_visible(timeout=20_000)
+    status = page.evaluate(
+        """(code) => fetch(`/api/rooms/${code}/seats/0`, {method: "POST",
+             headers: {"Content-Type": "application/json"}, body: JSON.stringify({as: "bot", replace: true})})
+             .then((r) => r.status)""",
+        code,
     )
-    return room_state(page, code)
+    assert status == 200
 
 
 def close_results(page: Page, then: str) -> None:
@@ -90,14 +106,7 @@ def test_host_renames_the_room_and_plays_the_same_cards_again_with_a_comparison(
     expect(hana.get_by_test_id("leave-0")).to_be_visible()
     hana.get_by_test_id("fill-bots").click()
     expect(hana.get_by_test_id("start")).to_be_enabled()
-    hana.get_by_test_id("start").click()
-    status = hana.evaluate(
-        """(code) => fetch(`/api/rooms/${code}/seats/0`, {method: "POST",
-             headers: {"Content-Type": "application/json"}, body: JSON.stringify({as: "bot", replace: true})})
-             .then((r) => r.status)""",
-        code,
-    )
-    assert status == 200
+    leave_the_match_to_bots(hana, code)
     first = wait_finished(hana, code, 1)["match"]
     close_results(hana, "same-deals")
     same = hana.get_by_test_id("same-deals")
@@ -190,6 +199,45 @@ def test_host_renames_the_room_and_plays_the_same_cards_again_with_a_comparison(
     )
     assert not hana.console_errors, hana.console_errors
     assert not ken.console_errors, ken.console_errors
+
+
+def test_a_rematch_with_more_hands_than_its_source_says_which_hands_got_fresh_cards(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    """A one-hand match, then the same cards for three hands: hands 2 and 3 needed shuffles the
+    first match never had, and the match page says so in a sentence that reads right."""
+    hana = new_person(viewport=LAPTOP, locale="en-GB")
+    sign_up(hana, "Hana")
+    code = create_room(hana, "holy-grail", seats=3, hands=1).rstrip("/").split("/r/")[1]
+    hana.get_by_test_id("fill-bots").click()
+    expect(hana.get_by_test_id("start")).to_be_enabled()
+    hana.get_by_test_id("start").click()
+    first = wait_finished(hana, code, 1)["match"]
+    call = """([code, method, path, body]) => fetch(`/api/rooms/${code}${path}`, {method,
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+                .then((r) => r.status)"""
+    assert hana.evaluate(call, [code, "PATCH", "", {"options": {"hands": 3}}]) == 200
+    same_deals = {"same_deals_as": first["id"], "rotate": False}
+    assert hana.evaluate(call, [code, "POST", "/start", same_deals]) == 200
+    second = wait_finished(hana, code, 2)["match"]
+
+    hana.goto(f"/matches/{second['id']}")
+    fresh = hana.get_by_test_id("same-deals-fresh")
+    room = "Hana's table: Get the Holy Grail!"
+    expect(fresh).to_have_text(
+        f"In {room} — match 2, hands 2 and 3 needed more shuffles than {room} — match 1 had,"
+        " so they were dealt fresh cards."
+    )
+    shown = ("[data-testid=same-deals-fresh]",)
+    check_screen(hana, artifacts, "rematch-fresh-1280", scope="main", required=shown, vertical=False)
+    hana.set_viewport_size(PHONE)
+    hana.get_by_test_id("lang-switch").click()
+    expect(fresh).to_have_text(
+        "Hanaさんの卓「聖杯を獲得せよ！」 — 第2戦の第2・3ハンドは"
+        "Hanaさんの卓「聖杯を獲得せよ！」 — 第1戦より多くの配札が必要だったため、新しい配札で遊びました。"
+    )
+    check_screen(hana, artifacts, "rematch-fresh-390", scope="main", required=shown, vertical=False)
+    assert not hana.console_errors, hana.console_errors
 
 
 def _score(value: float) -> str:

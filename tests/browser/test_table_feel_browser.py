@@ -139,6 +139,27 @@ def play_a_card(page: Page) -> str:
             assert time.monotonic() < deadline, "no legal card could be clicked"
 
 
+def raise_then_play(page: Page, artifacts: Path, shot: str, touch: bool = False) -> None:
+    """With "confirm each card" on, at this page's turn: the first press of a legal card raises it
+    and says what it would do (saved as `shot`), and plays nothing; the second press plays it.
+    `touch`: taps instead of clicks."""
+    expect(page.locator(MY_TURN)).to_be_visible(timeout=30_000)
+    hint = "Tap a highlighted card, then tap it again to play it."
+    expect(page.get_by_test_id("hand-hint")).to_have_text(hint)
+    held = len(hand(page))
+    card = page.locator(LEGAL).first
+    code = card.get_attribute("data-card")
+    card.tap() if touch else card.click()
+    raised = page.locator(f"[data-testid=hand] .card.is-selected[data-card='{code}']")
+    expect(raised).to_have_count(1)
+    expect(page.get_by_test_id("raised-card")).to_contain_text("Play ")
+    check_screen(page, artifacts, shot)
+    assert len(hand(page)) == held, "nothing is played at the first press"
+    raised.tap() if touch else raised.click()
+    expect(page.locator("[data-testid=hand] .card")).to_have_count(held - 1)
+    expect(page.get_by_test_id("raised-card")).to_have_count(0)
+
+
 def test_a_played_card_travels_to_the_felt_unless_motion_is_reduced(
     new_person: NewPerson, server_process: ServerProcess, database_url: str, artifacts: Path
 ) -> None:
@@ -196,22 +217,7 @@ def test_a_played_card_travels_to_the_felt_unless_motion_is_reduced(
     toggle.click()
     ada.reload()
     expect(ada.get_by_test_id("confirm-toggle")).to_have_attribute("aria-pressed", "true")
-    expect(ada.locator(MY_TURN)).to_be_visible(timeout=30_000)
-    expect(ada.get_by_test_id("hand-hint")).to_have_text(
-        "Tap a highlighted card, then tap it again to play it."
-    )
-    held = len(hand(ada))
-    card = ada.locator(LEGAL).first
-    code = card.get_attribute("data-card")
-    card.click()
-    raised = ada.locator(f"[data-testid=hand] .card.is-selected[data-card='{code}']")
-    expect(raised).to_have_count(1)
-    expect(ada.get_by_test_id("raised-card")).to_contain_text("Play ")
-    check_screen(ada, artifacts, "feel-confirm-card-phone")
-    assert len(hand(ada)) == held, "nothing is played at the first tap"
-    raised.click()
-    expect(ada.locator("[data-testid=hand] .card")).to_have_count(held - 1)
-    expect(ada.get_by_test_id("raised-card")).to_have_count(0)
+    raise_then_play(ada, artifacts, "feel-confirm-card-phone")
     assert not [e for e in ada.console_errors if "ERR_CONNECTION_REFUSED" not in e]  # type: ignore[attr-defined]
 
 

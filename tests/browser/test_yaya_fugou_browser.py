@@ -14,12 +14,15 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
+from tests.browser.test_table_senses_browser import WATCH_DRAWINGS_JS
 
 pytestmark = pytest.mark.browser
 
 HAND_CARDS = "[data-testid=hand] .card"
 LEGAL_CARDS = "[data-testid=hand] .card.is-legal"
 SELECTED_CARDS = "[data-testid=hand] .card.is-selected"
+NEW_CARDS = "[data-testid=hand] .card.is-new"
+CODES_JS = "(cards) => cards.map((c) => c.dataset.card)"
 RESULT = "[data-testid=hand-result]"
 
 FACTS_JS = """() => ({
@@ -108,7 +111,8 @@ def _follow(page: Page, facts: dict, done: dict) -> None:
 
 def _exchange(page: Page, facts: dict, done: dict) -> None:
     selected = facts["selected"]
-    if facts["give"] and selected:
+    poorer = facts["give"] and selected
+    if poorer:
         # A poorer player finds its forced cards already selected; a richer one picks its own.
         done["forced_preselected"] += 1
     else:
@@ -122,8 +126,41 @@ def _exchange(page: Page, facts: dict, done: dict) -> None:
                 break
             _select(page, [card])
         assert len(page.locator(SELECTED_CARDS).all()) == need
+    given = page.locator(SELECTED_CARDS).evaluate_all(CODES_JS)
     page.get_by_test_id("yf-give").click()
     done["gives"] += 1
+    for card in given:  # exactly the chosen cards left the hand
+        expect(page.locator(f"{HAND_CARDS}[data-card='{card}']")).to_have_count(0)
+    if poorer:
+        # The richer player's cards come back in return: marked new in the hand until she acts.
+        kept = set(facts["hand"]) - set(given)
+        expect(page.locator(HAND_CARDS)).to_have_count(len(facts["hand"]), timeout=20_000)
+        received = set(page.locator(HAND_CARDS).evaluate_all(CODES_JS)) - kept
+        assert len(received) == len(given)
+        assert set(page.locator(NEW_CARDS).evaluate_all(CODES_JS)) == received
+        done["new_marked"] += len(received)
+
+
+# The "Last play" box's plays: each one's seat label, and whether the labels stand apart (each
+# play names its seat once, under its own cards, with a gap before the next play's name).
+LAST_PLAY_JS = """() => {
+  const plays = [...document.querySelectorAll('[data-testid=last-trick] [data-testid=last-play]')];
+  const labels = plays.map((p) => p.querySelectorAll('.last-play-seat'));
+  const boxes = labels.map((l) => (l.length ? l[0].getBoundingClientRect() : null));
+  const apart = boxes.every((b, i) => b
+    && (i === 0 || boxes[i - 1].right + 4 <= b.left || boxes[i - 1].bottom <= b.top));
+  return {plays: plays.length, once: labels.every((l) => l.length === 1), apart};
+}"""
+
+
+def _last_play_names_apart(page: Page) -> int:
+    """1 once the "Last play" box showed several plays, each naming its seat once and apart from
+    the next one's name (they once ran together); 0 while it has not shown several plays."""
+    seen = page.evaluate(LAST_PLAY_JS)
+    if seen["plays"] < 2:
+        return 0
+    assert seen["once"] and seen["apart"], seen
+    return 1
 
 
 def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) -> dict[str, int]:
@@ -137,6 +174,8 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
             "illegal_seen",
             "gives",
             "forced_preselected",
+            "new_marked",
+            "last_play_names",
             "results",
         ],
         0,
@@ -163,6 +202,8 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
                 return done
             page.locator(RESULT).locator("button.primary").click()
             continue
+        if not done["last_play_names"]:
+            done["last_play_names"] = _last_play_names_apart(page)
         facts = page.evaluate(FACTS_JS)
         if facts["pending"]:
             page.wait_for_timeout(30)
@@ -194,6 +235,7 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     new_person: NewPerson, artifacts: Path
 ) -> None:
     alice = new_person()
+    alice.context.add_init_script(WATCH_DRAWINGS_JS)
     sign_up(alice, "Alice")
     create_room(alice, "yaya-fugou", seats=4, hands=2)
     alice.get_by_test_id("take-0").click()
@@ -214,6 +256,11 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     done = play_hands(alice, artifacts, hands=2)
     assert done["leads"] + done["follows"] >= 1
     assert done["gives"] == 1, done  # at 4 players every seat is in one exchange pair
+    assert done["forced_preselected"] == 0 or done["new_marked"] > 0, done
+    assert done["last_play_names"] == 1, done
+    # Plays slide onto the pile: cards that reached the felt were moving as they were drawn.
+    on_felt = [d for d in alice.evaluate("() => window.__drawn") if d["where"] == "felt"]
+    assert any(d["moving"] for d in on_felt), on_felt[:8]
     assert done["results"] == 2
     assert not alice.console_errors, alice.console_errors
 

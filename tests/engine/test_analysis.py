@@ -295,3 +295,16 @@ def test_a_playout_deals_the_hands_later_deals_from_its_chance_source() -> None:
         value = playout(trial, 0, 0, get_chooser("familia"), random.Random(seed), chance=source)
         assert value is not None and trial.hands_done == 1
         assert [action for seat, action in trial.log[start:] if seat == CHANCE] == [second_deal]
+
+
+def test_progress_counts_each_analysed_decision_against_the_total_announced_first() -> None:
+    match = _random_match("holy-grail", seed=3)
+    reports: list[tuple[int, int]] = []
+    analysis = analyse_match(
+        match.game, PLAYERS, ONE_HAND, match.log, seats=[1], budget=SMALL,
+        progress=lambda done, total: reports.append((done, total)),
+    )  # fmt: skip
+    assert analysis.complete
+    total = len(analysis.decisions)
+    assert total == sum(1 for seat, _ in match.log if seat == 1) > 0
+    assert reports == [(done, total) for done in range(total + 1)]

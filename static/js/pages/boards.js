@@ -2,12 +2,15 @@
 import { h } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { formatScore } from "../table.js";
+import { barChart } from "../charts.js";
+import { personLink } from "./common.js";
 
 export function normaliseLeaderboard(data) {
   const rows = Array.isArray(data) ? data : data && Array.isArray(data.rows) ? data.rows : data && Array.isArray(data.entries) ? data.entries : [];
   return rows.map((row, index) => ({
     rank: row.rank ?? index + 1,
     gameId: row.game_id ?? null,
+    personId: row.kind === "bot" ? null : row.person_id ?? null,
     name: row.kind === "bot" ? t("board.bots") : row.name ?? "",  // the server adds every bot into one entry
     bot: row.kind === "bot",
     me: Boolean(row.is_me),
@@ -29,10 +32,23 @@ export function leaderboardTable(rows, gameNames) {
     h("tbody", null, rows.map((row) => h("tr", { class: row.me ? "me" : null },
       byGame ? h("td", { "data-label": t("history.game") }, gameNames(row.gameId)) : null,
       h("td", { "data-label": "#" }, String(row.rank)),
-      h("td", { "data-label": t("leaderboard.player") }, row.name),
+      h("td", { "data-label": t("leaderboard.player") }, personLink(row.personId, row.name)),
       h("td", { class: "num", "data-label": t("leaderboard.matches") }, row.matches === null ? "" : String(row.matches)),
       wins ? h("td", { class: "num", "data-label": t("leaderboard.wins") }, row.wins === null ? "" : String(row.wins)) : null,
       h("td", { class: "num", "data-label": t("leaderboard.total") }, formatScore(row.total)))))));
+}
+
+/** One room's leaderboard as bars of each entry's total (the table beside it has the numbers). */
+export function leaderboardChart(rows) {
+  if (rows.length < 2) return null;
+  return barChart({
+    caption: t("leaderboard.chart"),
+    xName: t("leaderboard.player"),
+    yName: t("leaderboard.total"),
+    labels: rows.map((row) => row.name),
+    values: rows.map((row) => row.total),
+    testid: "leaderboard-chart",
+  });
 }
 
 export function formatDate(value) {

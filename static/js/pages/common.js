@@ -24,6 +24,12 @@ export function seatLabel(seat, n) {
   return seat.name || t("common.seat", { n: n + 1 });
 }
 
+/** A person's name as a link to their record page (people/{id}); a bot's or a gone person's as text. */
+export function personLink(personId, text) {
+  if (personId === null || personId === undefined) return text;
+  return h("a", { class: "tap person-link", href: `/people/${encodeURIComponent(personId)}` }, text);
+}
+
 export function errorBox(error) {
   return h("p", { class: "error", role: "alert" }, errorText(error));
 }

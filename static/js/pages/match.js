@@ -1,14 +1,24 @@
-/** One match: final ranking, hand-by-hand scores and each hand's explanation from the plugin. */
+/** One match: final ranking, a chart and a table of the scores hand by hand, each hand's explanation
+ * from the plugin, and (once the server has analysed a finished match) each person's review. */
 import { h, replace } from "../dom.js";
 import { gameById, get, me } from "../api.js";
-import { lang, t } from "../i18n.js";
+import { addStrings, lang, t } from "../i18n.js";
 import { formatScore, loadPlugin, rankSeats } from "../table.js";
 import { cardEl } from "../cards.js";
-import { errorBox, gameName, header, loading, main, seatLabel } from "./common.js";
+import { errorBox, gameName, header, loading, main, personLink, seatLabel } from "./common.js";
+import { lineChart } from "../charts.js";
+import { actionText, lossText, watchAnalysis } from "../review.js";
 import { formatDate } from "./boards.js";
 import { ChatPanel } from "../chat.js";
 import { takeBackCounts } from "../takeback.js";
 import { matchTitle, roomName, setTabTitle } from "./names.js";
+
+/** Hand numbers as a sentence names them: "2", "2 and 3", "2, 3 and 4" (「2・3・4」). */
+function handList(numbers) {
+  if (numbers.length < 2) return numbers.join("");
+  const first = numbers.slice(0, -1).join(lang() === "ja" ? "・" : ", ");
+  return t("match.same_deals.hand_list", { first, last: numbers[numbers.length - 1] });
+}
 
 export async function matchPage(id) {
   loading();
@@ -25,6 +35,12 @@ export async function matchPage(id) {
   const plugin = await loadPlugin(match.game_id);
   const seats = match.seats || [];
   const seatName = (n) => seatLabel(seats.find((s) => s.n === n), n);
+  // The person a seat links to: only a seat shown with a person's name (one a bot finished for
+  // them is shown as that bot, so a link to the person would not say where it goes).
+  const personOf = (n) => {
+    const seat = seats.find((s) => s.n === n);
+    return seat && seat.kind === "person" ? seat.person_id : null;
+  };
   const players = match.players || seats.length;
   const seatNumbers = Array.from({ length: players }, (_, n) => n);
   const hands = match.hands || [];
@@ -36,15 +52,17 @@ export async function matchPage(id) {
   replace(main,
     h("p", null, h("a", { class: "tap", href: "/history" }, `← ${t("nav.history")}`)),
     h("h1", { "data-testid": "match-title" }, title, " ", h("span", { class: "muted small" }, gameName(game) || match.game_id)),
-    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(`status.${match.status}`),
+    h("p", { class: "muted" }, formatDate(match.created_at), " · ", t(match.abandoned ? "status.abandoned" : `status.${match.status}`),
       match.room_code ? [" · ", h("a", { class: "tap", href: `/r/${match.room_code}` }, roomName(match.room_name, t("room.title", { code: match.room_code })))] : null),
     match.abandoned ? h("p", { class: "notice", "data-testid": "match-abandoned" }, t("match.abandoned")) : null,
     match.status === "finished" ? h("p", null, h("a", { class: "replay-link tap", href: `/matches/${match.id}/replay`, "data-testid": "match-replay" }, `▶ ${t("history.replay")}`)) : null,
     (match.same_deals || []).map((versus) => sameDealsSection(match, versus, seatName, seatNumbers)),
     h("h2", null, t("match.ranking")),
-    h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank }, `${seatName(r.seat)} ${formatScore(r.score)}`))),
+    h("ol", { class: "final-ranking", "data-testid": "ranking" }, ranking.map((r) => h("li", { value: r.rank },
+      personLink(personOf(r.seat), seatName(r.seat)), ` ${formatScore(r.score)}`))),
     takeBackCounts(seats, seatName),
     h("h2", null, t("match.hands")),
+    scoreChart(hands, seatName, seatNumbers),
     h("div", { class: "table-scroll" }, h("table", { class: "score-table stacks", "data-testid": "match-hands" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n))))),
       h("tbody", null, hands.map((hand, index) => h("tr", null, h("th", null, t("table.hand_no", { n: hand.hand_no ?? index + 1 })),
@@ -52,7 +70,91 @@ export async function matchPage(id) {
       h("tfoot", null, h("tr", null, h("th", null, t("match.total")),
         seatNumbers.map((n) => h("td", { class: "num strong", "data-label": seatName(n) }, formatScore(totals[n])))))),
     handExplanations(plugin, match, hands, seatName, totals)),
+    match.status === "finished" ? reviewSection(match, plugin, personOf, seatName) : null,
     matchChat(match, person));
+}
+
+addStrings({
+  en: {
+    "match.chart": "Running totals after each hand",
+    "match.chart.hand": "Hand",
+    "match.chart.score": "Total",
+    "match.chart.start": "start",
+  },
+  ja: {
+    "match.chart": "各ハンド後の累計得点",
+    "match.chart.hand": "ハンド",
+    "match.chart.score": "累計",
+    "match.chart.start": "開始",
+  },
+});
+
+/** Each seat's running total after every hand, as lines from zero. */
+function scoreChart(hands, seatName, seatNumbers) {
+  if (!hands.length) return null;
+  const running = seatNumbers.map(() => 0);
+  const after = hands.map((hand) => seatNumbers.map((n) => {
+    running[n] += Number(hand.scores[n]) || 0;
+    return hand.totals ? Number(hand.totals[n]) : running[n];
+  }));
+  return lineChart({
+    caption: t("match.chart"),
+    xName: t("match.chart.hand"),
+    yName: t("match.chart.score"),
+    xLabels: [t("match.chart.start"), ...hands.map((hand, i) => String(hand.hand_no ?? i + 1))],
+    series: sameLines(seatNumbers.map((n) => ({ label: seatName(n), values: [0, ...after.map((totals) => totals[n])] }))),
+    testid: "match-chart",
+  });
+}
+
+/** Seats whose lines are the same all along (a Familia team shows the team's total on every
+ * seat) as one line named after all of them, so no line hides another. */
+function sameLines(series) {
+  const byValues = new Map();
+  for (const line of series) {
+    const key = JSON.stringify(line.values);
+    if (byValues.has(key)) byValues.get(key).labels.push(line.label);
+    else byValues.set(key, { labels: [line.label], values: line.values });
+  }
+  return [...byValues.values()].map((line) => ({ label: line.labels.join(" · "), values: line.values }));
+}
+
+/** Each analysed person's review: average loss, and their costliest decisions as links into the
+ * replay at that step. Shows the analysis's progress while the server works on it. */
+function reviewSection(match, plugin, personOf, seatName) {
+  const body = h("div", { "data-testid": "match-review-body", "aria-live": "polite" }, h("p", { class: "muted" }, t("common.loading")));
+  const section = h("section", { class: "match-review", "data-testid": "match-review" },
+    h("h2", null, t("review.title")),
+    h("p", { class: "help", "data-testid": "review-honest" }, t("review.honest")),
+    body);
+  const replayHref = (version) => `/matches/${match.id}/replay#step=${version}`;
+  const costlyItem = (d) => h("li", null, h("a", { class: "tap", href: replayHref(d.version), "data-testid": "review-costly" },
+    t("review.costly", {
+      step: d.version,
+      played: actionText(d.played, plugin.deck, match.game_id),
+      best: actionText(d.best, plugin.deck, match.game_id),
+      loss: lossText(d.loss),
+    })));
+  const summary = (s) => h("div", { class: "review-person", "data-testid": "review-person", dataset: { seat: String(s.seat) } },
+    h("h3", null, personLink(personOf(s.seat), seatName(s.seat))),
+    h("p", null, h("strong", { "data-testid": "review-average" }, t("review.average", { loss: lossText(s.average_loss) })),
+      h("span", { class: "muted small" }, ` · ${t("review.counts", { choices: s.choices, decisions: s.decisions })}`)),
+    s.costliest && s.costliest.length
+      ? [h("h4", null, t("review.costliest")), h("ol", { class: "review-costly" }, s.costliest.map(costlyItem))]
+      : h("p", { class: "muted" }, t("review.no_costly")));
+  watchAnalysis(match.id, (news) => {
+    if (news.state === "none") {
+      section.remove();
+    } else if (news.state === "running") {
+      replace(body, h("p", { class: "muted", "data-testid": "review-progress" },
+        news.total ? t("review.running", { done: news.done, total: news.total }) : t("review.queued"),
+        news.total ? h("progress", { max: String(news.total), value: String(news.done), "aria-label": t("review.title") }) : null));
+    } else {
+      const summaries = Object.values(news.analysis.summaries || {}).sort((a, b) => a.seat - b.seat);
+      replace(body, summaries.map(summary));
+    }
+  }, () => section.isConnected);
+  return section;
 }
 
 /** What the room said while this match ran (read-only). */
@@ -94,7 +196,7 @@ function sameDealsSection(match, versus, seatName, seatNumbers) {
     line("match.same_deals.legend"),
     fresh.length ? h("p", { class: "notice", "data-testid": "same-deals-fresh" },
       t(`match.same_deals.fresh.${fresh.length === 1 ? "one" : "many"}`, {
-        hands: fresh.join(", "), match: matchTitle(match.room_name, rematchNo), source: matchTitle(match.room_name, sourceNo),
+        hands: handList(fresh), match: matchTitle(match.room_name, rematchNo), source: matchTitle(match.room_name, sourceNo),
       })) : null,
     rows.length ? h("div", { class: "table-scroll" }, h("table", { class: "score-table", "data-testid": "same-deals-table" },
       h("thead", null, h("tr", null, h("th", null, "#"), seatNumbers.map((n) => h("th", { class: "num" }, seatName(n),

@@ -1,15 +1,18 @@
 /**
  * A finished match's replay (/matches/{id}/replay): the table at every logged action with every
  * hand face up, stepped by buttons, a slider, the keyboard (← → one action; Shift+← → or ↑ ↓ one
- * trick; Space play/pause; Home/End) or played at a chosen speed, with the action described in
- * words. The felt, the seats and the last trick are drawn by the live table's own code (table.js);
+ * trick; Space play/pause; Home/End; N / Shift+N the next / previous costly decision) or played at a
+ * chosen speed, with the action described in words. Once the server has analysed the match
+ * (review.js), a person's decision also says the best action and what the played one lost, and the
+ * costliest decisions are marked under the slider. The felt, the seats and the last trick are drawn by the live table's own code (table.js);
  * the server sends `GET /api/matches/{id}/replay` patch-encoded (app/replays.py), read back here.
  */
 import { h, replace } from "../dom.js";
 import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
 import { Table, loadPlugin, separatePlays } from "../table.js";
-import { cardEl, describeCard, suitName } from "../cards.js";
+import { cardEl, suitName } from "../cards.js";
+import { actionText, cardsText, costlyVersions, lossText, sameAction, watchAnalysis } from "../review.js";
 import { markUndone, takenBackText } from "../takeback.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
 import { matchTitle, setTabTitle } from "./names.js";
@@ -39,6 +42,10 @@ addStrings({
     "replay.jump": "Jump to hand",
     "replay.position": "Position in the match",
     "replay.hint": "Keys: ← → one action · ↑ ↓ or Shift+← → one trick · Space play/pause · Home/End",
+    "replay.hint.costly": "N / Shift+N next / previous costly decision",
+    "replay.next_costly": "Next costly decision (N)",
+    "replay.prev_costly": "Previous costly decision (Shift+N)",
+    "replay.costly_marks": "Costly decisions are marked under the slider.",
     "replay.start": "The match begins.",
     "replay.dealt": "Cards are dealt.",
     "replay.order": "{name} is drawn to deal first.",
@@ -96,6 +103,10 @@ addStrings({
     "replay.jump": "ハンドへ移動",
     "replay.position": "試合の中の位置",
     "replay.hint": "キー操作：← → 1手ずつ・↑ ↓ または Shift+← → 1トリックずつ・スペース 再生/停止・Home/End",
+    "replay.hint.costly": "N / Shift+N 次 / 前の損失の大きい判断",
+    "replay.next_costly": "次の損失の大きい判断（N）",
+    "replay.prev_costly": "前の損失の大きい判断（Shift+N）",
+    "replay.costly_marks": "損失の大きかった判断はスライダーの下に印があります。",
     "replay.start": "試合開始です。",
     "replay.dealt": "カードが配られました。",
     "replay.order": "{name}が最初の親に決まりました。",
@@ -147,10 +158,6 @@ class ReplayTable extends Table {
 }
 
 const isDeal = (step) => step.seat === CHANCE && Object.values(step.action).some((v) => Array.isArray(v) && v.length);
-
-function cardsText(cards, deck) {
-  return (cards || []).map((code) => describeCard(code, deck).label).join(lang() === "ja" ? "、" : ", ");
-}
 
 /** The action of `step` in words, in the reader's language. */
 export function describeStep(step, before, table) {
@@ -210,6 +217,7 @@ function secretPartner(view, n) {
 }
 
 let keyHandler = null;
+let hashHandler = null;
 let timer = null;
 
 export async function replayPage(id) {
@@ -246,10 +254,18 @@ export async function replayPage(id) {
     if (!handStarts.has(n) || (isDeal(step) && !isDeal(steps[handStarts.get(n)]))) handStarts.set(n, i);
   });
   const firstDeal = steps.findIndex(isDeal);
-  const fromHash = Number((location.hash.match(/step=(\d+)/) || [])[1]);
-  let index = fromHash >= 1 && fromHash <= steps.length ? fromHash - 1 : Math.max(0, firstDeal);
+  const stepInHash = () => {
+    const n = Number((location.hash.match(/step=(\d+)/) || [])[1]);
+    return n >= 1 && n <= steps.length ? n - 1 : null;
+  };
+  let index = stepInHash() ?? Math.max(0, firstDeal);
   let speed = 1;
   let panelOpen = window.innerWidth >= 900;
+  // The analysis, once the server has it: each decision by the version its action made, and the
+  // step indices of the costly ones (step i made version i + 1).
+  let review = { state: "none" };
+  let decisions = new Map();
+  let costly = [];
 
   const stop = () => {
     clearInterval(timer);
@@ -263,6 +279,8 @@ export async function replayPage(id) {
   };
   const nextTrick = () => go(tricks.find((i) => i > index) ?? steps.length - 1);
   const prevTrick = () => go([...tricks].reverse().find((i) => i < index) ?? 0);
+  const nextCostly = () => go(costly.find((i) => i > index) ?? index);
+  const prevCostly = () => go([...costly].reverse().find((i) => i < index) ?? index);
   const play = () => {
     if (timer) {
       stop();
@@ -299,9 +317,41 @@ export async function replayPage(id) {
             onchange: (e) => go(handStarts.get(Number(e.target.value))) },
           hands.map((n) => h("option", { value: String(n), selected: n === handNo }, t("replay.hand", { n }))))
           : null,
-        h("input", { type: "range", class: "replay-slider", min: "1", max: String(steps.length), value: String(index + 1),
-          "aria-label": t("replay.position"), "data-testid": "replay-slider", oninput: (e) => go(Number(e.target.value) - 1) })),
-      h("p", { class: "replay-hint", "data-testid": "replay-hint" }, t("replay.hint")));
+        h("div", { class: "replay-track" },
+          h("input", { type: "range", class: "replay-slider", min: "1", max: String(steps.length), value: String(index + 1),
+            "aria-label": t("replay.position"), "data-testid": "replay-slider", oninput: (e) => go(Number(e.target.value) - 1) }),
+          costlyMarks()),
+        costly.length ? [
+          button(t("replay.prev_costly"), "◆◀", prevCostly, "replay-prev-costly"),
+          button(t("replay.next_costly"), "▶◆", nextCostly, "replay-next-costly"),
+        ] : null),
+      h("p", { class: "replay-hint", "data-testid": "replay-hint" }, t("replay.hint"),
+        costly.length ? [" · ", t("replay.hint.costly"), ". ", t("replay.costly_marks")] : null));
+  }
+
+  /** A tick under the slider at each costly decision (drawn only: the buttons and N reach them). */
+  function costlyMarks() {
+    if (!costly.length) return null;
+    const place = (i) => (steps.length > 1 ? (100 * i) / (steps.length - 1) : 0);
+    return h("div", { class: "replay-marks", "aria-hidden": "true", "data-testid": "replay-marks" },
+      costly.map((i) => h("span", { class: ["replay-mark", i === index && "here"], style: `left: ${place(i)}%`, dataset: { step: String(i + 1) } })));
+  }
+
+  /** After the action's words, at a person's decision, what the analysis says of it: the best action and the loss, or that
+   * the action played was the best one. */
+  function reviewLine(step) {
+    if (review.state === "running") {
+      return h("span", { class: "replay-review muted", "data-testid": "replay-review-progress" },
+        review.total ? t("review.running", { done: review.done, total: review.total }) : t("review.queued"));
+    }
+    const decision = decisions.get(step.version);
+    if (!decision || decision.legal <= 1) return null;
+    const best = decision.loss <= 0 || sameAction(decision.best, decision.played);
+    return h("span", { class: ["replay-review", best ? "best" : "costly"], "data-testid": "replay-review" },
+      h("span", { class: "replay-review-verdict" }, best
+        ? t("review.best_move")
+        : t("review.best", { best: actionText(decision.best, plugin.deck, replay.game_id), loss: lossText(decision.loss) })),
+      h("span", { class: "muted small" }, ` (${t("review.honest.short")})`));
   }
 
   function handsPanel(view) {
@@ -346,7 +396,7 @@ export async function replayPage(id) {
         h("span", { class: "replay-counter", "data-testid": "replay-step" }, t("replay.step", { n: index + 1, total: steps.length })),
         h("a", { class: "replay-log", href: `/api/matches/${replay.match_id}/log`, download: `match-${replay.match_id}.json` }, t("replay.log"))),
       h("p", { class: "replay-action", "data-testid": "replay-action", "aria-live": "polite" },
-        describeStep(step, index ? steps[index - 1].view : null, table)),
+        describeStep(step, index ? steps[index - 1].view : null, table), reviewLine(step)),
       h("div", { class: "replay-body" },
         h("div", { class: "replay-stage" }, table.felt(view, ctx, players, toAct)),
         h("div", { class: "replay-side" },
@@ -375,6 +425,7 @@ export async function replayPage(id) {
       Home: () => go(0),
       End: () => go(steps.length - 1),
       " ": play,
+      ...(costly.length ? { n: nextCostly, N: prevCostly } : {}),
     };
     const handler = keys[event.key];
     if (!handler || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -382,7 +433,22 @@ export async function replayPage(id) {
     handler();
   };
   document.addEventListener("keydown", keyHandler);
+  // A link to another step of this replay (#step=n, as the match page's review links) moves there.
+  if (hashHandler) window.removeEventListener("hashchange", hashHandler);
+  hashHandler = () => {
+    const wanted = stepInHash();
+    if (document.body.contains(root) && wanted !== null && wanted !== index) go(wanted);
+  };
+  window.addEventListener("hashchange", hashHandler);
   stop();
   replace(main, root);
   draw();
+  watchAnalysis(replay.match_id, (news) => {
+    review = news;
+    if (news.state === "done") {
+      decisions = new Map(news.analysis.decisions.map((d) => [d.version, d]));
+      costly = costlyVersions(news.analysis).map((v) => v - 1).filter((i) => i >= 0 && i < steps.length);
+    }
+    draw();
+  }, () => document.body.contains(root));
 }

@@ -8,7 +8,7 @@ import { Table, loadPlugin } from "../table.js";
 import { errorBox, errorText, defaultRoomName, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
 import { optionsEditor } from "./options-editor.js";
 import { timingFields } from "./create-room.js";
-import { leaderboardTable, normaliseLeaderboard } from "./boards.js";
+import { leaderboardChart, leaderboardTable, normaliseLeaderboard } from "./boards.js";
 import { roomName, setTabTitle } from "./names.js";
 
 export function roomPage(code) {
@@ -514,8 +514,14 @@ export function roomPage(code) {
   function leaderboardSection() {
     const rows = normaliseLeaderboard(page.leaderboard);
     if (!rows.length) return null;
+    // The chart is kept while the leaderboard is the same answer: the lobby is drawn again on
+    // every table event, and a chart built anew each time would flicker.
+    if (!page.boardChart || page.boardChart.data !== page.leaderboard || page.boardChart.lang !== lang()) {
+      page.boardChart = { data: page.leaderboard, lang: lang(), el: leaderboardChart(rows) };
+    }
     return h("section", { class: "lobby-section", "data-testid": "room-leaderboard" },
       h("h2", null, t("room.leaderboard")),
+      page.boardChart.el,
       leaderboardTable(rows));
   }
 
