@@ -224,6 +224,9 @@ async def processes(
             "CARDTABLE_HOST": "127.0.0.1",
             # As scripts/serve.sh and the Dockerfile run the server (two malloc arenas).
             "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
+            # Finished matches' reviews (app/live/reviews.py) run in the server's worker processes,
+            # whose CPU would count as the play's; their cost has its own benchmark (bench/analysis.py).
+            "CARDTABLE_ANALYSIS_WORKERS": os.environ.get("CARDTABLE_ANALYSIS_WORKERS", "0"),
         }
         root = Path(__file__).resolve().parent.parent
         server_root = app_root or root
