@@ -236,6 +236,12 @@ async def test_two_processes_on_one_database_analyse_each_match_once(database_ur
         matches = await asyncio.gather(play_a_hand(chie, rooms[0]), play_a_hand(dan, rooms[1]))
         for who, match_id in zip((chie, dan), matches, strict=True):
             await until_done(who, match_id)
+        # The worker stores the result before its process's event loop hears back and counts
+        # the job as finished: wait (bounded) for both processes to have counted theirs.
+        deadline = time.monotonic() + 30
+        while len(one.services.reviews.finished + two.services.reviews.finished) < len(matches):
+            assert time.monotonic() < deadline, "a finished review was never counted"
+            await asyncio.sleep(0.05)
         jobs = one.services.reviews.finished + two.services.reviews.finished
     assert sorted(jobs) == sorted((match_id, "ok") for match_id in matches)
     for match_id in matches:
