@@ -8,6 +8,13 @@ on its own (no context takeover in either direction: zlib state exists only whil
 compressed), and a setting brings uvicorn's kept contexts back where bandwidth matters more
 than memory (`CARDTABLE_WS_COMPRESSION`).
 
+In the per-message mode a message shorter than `PLAIN_BELOW` bytes goes out uncompressed (RFC 7692
+lets a sender leave any message's RSV1 bit clear; every client reads both): a move's state
+message is a few hundred bytes, which deflate saves about 200 of for a fresh zlib stream per
+message, the largest single cost of sending it (about a tenth of the server's CPU per move with
+four people at a table: docs/BENCHMARKS.md). The first state of a connection and a hand's results
+are larger and still compressed.
+
 The protocol also keeps less for each socket's life than uvicorn's: its incoming-message queue is
 a `Mailbox` (a list, where `asyncio.Queue` keeps four deques, ~3 KB), its "writable" event a
 `Gate` (no deque), and the handshake's
@@ -22,7 +29,9 @@ from typing import Any, Literal
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.server import ServerProtocol
 
 from app.mailbox import Gate, Mailbox
@@ -39,12 +48,46 @@ MEM_LEVEL = 5
 """zlib's hash-table size for the compressor (uvicorn's choice too): 8 KB instead of 128 KB."""
 
 
+PLAIN_BELOW = 1024
+"""Messages shorter than this (bytes of UTF-8) travel uncompressed in the per-message mode."""
+
+
+class PlainSmallMessages(PerMessageDeflate):
+    """permessage-deflate without context takeover that sends a short single-frame message as
+    it is: with no context kept between messages, skipping one changes nothing for the next."""
+
+    def encode(self, frame: Frame) -> Frame:
+        whole_message = frame.fin and frame.opcode not in CTRL_OPCODES and frame.opcode is not Opcode.CONT
+        if whole_message and len(frame.data) < PLAIN_BELOW:
+            return frame
+        return super().encode(frame)
+
+
+class PerMessageFactory(ServerPerMessageDeflateFactory):
+    """The per-message offer, whose extension leaves short messages plain."""
+
+    def process_request_params(
+        self, params: Any, accepted_extensions: Any
+    ) -> tuple[list[tuple[str, str | None]], Extension]:
+        response, extension = super().process_request_params(params, accepted_extensions)
+        assert isinstance(extension, PerMessageDeflate)
+        plain = PlainSmallMessages(
+            extension.remote_no_context_takeover,
+            extension.local_no_context_takeover,
+            extension.remote_max_window_bits,
+            extension.local_max_window_bits,
+            extension.compress_settings,
+        )
+        return response, plain
+
+
 def deflate_factory(compression: Compression) -> ServerPerMessageDeflateFactory | None:
     """The permessage-deflate offer the server accepts, or None when compression is off."""
     if compression == "off":
         return None
     per_message = compression == "message"
-    return ServerPerMessageDeflateFactory(
+    factory = PerMessageFactory if per_message else ServerPerMessageDeflateFactory
+    return factory(
         server_no_context_takeover=per_message,
         client_no_context_takeover=per_message,
         server_max_window_bits=WINDOW_BITS,

@@ -2,9 +2,9 @@
 
 For each table count T it drives T tables, each one scripted human (seat 0, answers at once with
 a seeded random legal action) and basic bots in the other seats (CARDTABLE_BOT_LEVEL=basic,
-CARDTABLE_BOT_DELAY=0: the server itself, not the bots' thinking), and in the same run T clients
-of a bare FastAPI WebSocket echo server on the same machine; rounds alternate app and echo so both
-see the same machine load. It prints, per T:
+CARDTABLE_BOT_DELAY=0: the server itself, not the bots' thinking), and in the same run as many
+clients (one per person) of a bare FastAPI WebSocket echo server on the same machine; rounds
+alternate app and echo so both see the same machine load. It prints, per T:
 
 - committed actions/s (rows added to every match's log, bots and chance included),
 - the human's latency from sending an action to receiving the state with the new version
@@ -13,7 +13,13 @@ see the same machine load. It prints, per T:
   and compression contexts included), and per game the Python heap of one live match as the
   table service holds it (tracemalloc, in this process),
 
-then, per game, the bytes a client receives per state message (JSON text as sent, and after
+and the CPU each committed action cost: the server's (its process and children) and
+PostgreSQL's (the postmaster and its backends), from /proc, with the echo server's CPU per message
+and the load average of each round. With `--people 4` every seat of a table is a person on a
+socket of their own, each playing their first legal action the moment it is their turn (no bots);
+`--people 1,4` runs both modes at every T on one server.
+
+Then, per game, the bytes a client receives per state message (JSON text as sent, and after
 permessage-deflate as estimated with the same zlib settings per connection): median and max,
 and the median per hand number, which must not grow from hand to hand.
 
@@ -29,6 +35,12 @@ how many strong-bot tables one process holds.
     .venv/bin/python -m bench.load --tables 50 --seconds 15 --profile /tmp/load.svg   # py-spy
     .venv/bin/python -m bench.load --tables 10 --bytes-seconds 0 --strong-tables 5,10,20,40
     .venv/bin/python -m bench.load --tables "" --bytes-seconds 0 --storm-sockets 1000 --storm-tables 10
+    .venv/bin/python -m bench.load --tables 1,10,50,200 --people 1,4 --seconds 10 --bytes-seconds 0
+    .venv/bin/python -m bench.load --tables 50 --people 4 --cpu-profile /tmp/cpu.txt   # CPU-time samples
+    .venv/bin/python -m bench.load --tables "" --bytes-seconds 0 --idle-sockets 1000
+
+With `--idle-sockets N`, N people connect to rooms of their own (ten to a room) and stay idle: the
+server's RSS growth divided by N is the memory one connected socket costs.
 
 With `--storm-sockets N`, `--storm-tables` tables play (a quiet round first, as the control) while
 N sockets of other people join rooms of their own, ten sockets a room, at an even pace over
@@ -54,6 +66,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import zlib
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterable
@@ -69,7 +82,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from app.live.wire import StateReader
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from app.ws_protocol import MEM_LEVEL, WINDOW_BITS
+from app.ws_protocol import MEM_LEVEL, PLAIN_BELOW, WINDOW_BITS
 from engine import GAMES
 
 GAME_SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
@@ -109,6 +122,37 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_of(pid: int) -> list[int]:
+    """Every live descendant of `pid` (from /proc/*/stat parent ids)."""
+    parents: dict[int, list[int]] = defaultdict(list)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(fields[1])].append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children: its own, its reaped children's (cutime, cstime)
+    and each live descendant's. PostgreSQL's work is in its backends, one per connection."""
+    total = 0.0
+    for n, process in enumerate([pid, *children_of(pid)]):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            used = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if n == 0 else 0)
+            total += used / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def postmaster_pid(pgdata: Path) -> int:
+    return int((pgdata / "postmaster.pid").read_text().split()[0])
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -124,8 +168,16 @@ class Processes:
     echo_url: str
     libpq: str
     log: Path
+    pg_pid: int = 0
     trace_heap: Path | None = None
     snapshots: int = 0
+    cpu_profile: Path | None = None
+    """Where the server (bench/cpu_server.py) writes its CPU profile of the profiled round."""
+
+    def cpu_profiling(self, on: bool) -> None:
+        """Start (or stop and write) the server's CPU profile, when it runs under one."""
+        if self.cpu_profile is not None:
+            self.app.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
 
     async def heap_snapshot(self) -> None:
         """With --trace-heap, have the server write its heap snapshots (bench/heap_server.py)."""
@@ -155,6 +207,7 @@ async def processes(
     app_root: Path | None = None,
     bots: dict[str, str] = BASIC_BOTS,
     trace_heap: Path | None = None,
+    cpu_profile: Path | None = None,
 ) -> AsyncIterator[Processes]:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     pg = EmbeddedPostgres(workdir / "pgdata")
@@ -171,6 +224,9 @@ async def processes(
             "CARDTABLE_HOST": "127.0.0.1",
             # As scripts/serve.sh and the Dockerfile run the server (two malloc arenas).
             "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
+            # Finished matches' reviews (app/live/reviews.py) run in the server's worker processes,
+            # whose CPU would count as the play's; their cost has its own benchmark (bench/analysis.py).
+            "CARDTABLE_ANALYSIS_WORKERS": os.environ.get("CARDTABLE_ANALYSIS_WORKERS", "0"),
         }
         root = Path(__file__).resolve().parent.parent
         server_root = app_root or root
@@ -180,6 +236,9 @@ async def processes(
         if trace_heap is not None:  # the same server under tracemalloc (bench/heap_server.py)
             command = [str(python), str(root / "bench" / "heap_server.py")]
             env |= {"CARDTABLE_HEAP_DIR": str(trace_heap), "PYTHONPATH": str(server_root)}
+        elif cpu_profile is not None:  # the same server, sampled by CPU time (bench/cpu_server.py)
+            command = [str(python), str(root / "bench" / "cpu_server.py")]
+            env |= {"CARDTABLE_CPU_PROFILE": str(cpu_profile.resolve()), "PYTHONPATH": str(server_root)}
         app = subprocess.Popen(command, env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT)
         started.append(app)
         echo = subprocess.Popen(
@@ -195,7 +254,9 @@ async def processes(
             echo_url=f"ws://127.0.0.1:{echo_port}/echo",
             libpq=pg.libpq_url("cardtable"),
             log=workdir / "app.log",
+            pg_pid=postmaster_pid(workdir / "pgdata"),
             trace_heap=trace_heap,
+            cpu_profile=cpu_profile,
         )
     finally:
         for process in started:
@@ -223,7 +284,7 @@ class Sizes:
 class Deflate:
     """The bytes permessage-deflate puts on the wire for a message, with the server's settings
     (app/ws_protocol.py, CARDTABLE_WS_COMPRESSION): one zlib stream per socket, or a fresh one
-    per message."""
+    per message (a message shorter than PLAIN_BELOW then goes plain)."""
 
     def __init__(self) -> None:
         self.mode = os.environ.get("CARDTABLE_WS_COMPRESSION", "message")
@@ -234,7 +295,7 @@ class Deflate:
         return zlib.compressobj(6, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
 
     def size(self, data: bytes) -> int:
-        if self.mode == "off":
+        if self.mode == "off" or (self.mode == "message" and len(data) < PLAIN_BELOW):
             return len(data)
         stream = self.stream if self.mode == "stream" else self._new()
         return len(stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)) - 4  # RFC 7692 drops the tail
@@ -244,12 +305,26 @@ class Human:
     """One table: a person in seat 0 who answers at once, bots elsewhere; rematches when over."""
 
     def __init__(
-        self, base: str, game_id: str, seed: int, level: str | None = None, options: dict | None = None
+        self,
+        base: str,
+        game_id: str,
+        seed: int,
+        level: str | None = None,
+        options: dict | None = None,
+        seat: int = 0,
+        host: bool = True,
     ) -> None:
         self.base = base
         self.game_id = game_id
         self.level = level  # the bots' level; None: the server's default
         self.options = options or {}  # the room's options; none: the game's defaults
+        self.seat = seat
+        self.host = host
+        """The host sets the table up and starts each rematch; the other people only play."""
+        self.first_legal = False
+        """Play the first legal action (the --people mode) instead of a seeded random one."""
+        self.mates: list[Human] = []
+        """The host's fellow people at the table (the --people mode), seated by its set-up."""
         self.rng = random.Random(seed)
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.code = ""
@@ -285,14 +360,23 @@ class Human:
             self.go.clear()
 
     async def setup(self) -> None:
+        """The host makes the room, sits in seat 0, seats its mates (each a person of their own)
+        and bots in the rest, and starts; a mate has nothing to set up."""
+        if not self.host:
+            return
         await self.http.post("/api/people", json={"name": "Load"})
         seats = GAME_SEATS.get(self.game_id, GAMES[self.game_id].min_players)
         body = {"game_id": self.game_id, "seats": seats, "options": self.options}
         room = (await self.http.post("/api/rooms", json=body)).json()
         self.code = room["code"]
         await self.http.post(f"/api/rooms/{self.code}/seats/0", json={"as": "me"})
+        for mate in self.mates:
+            mate.code = self.code
+            await mate.http.post("/api/people", json={"name": f"Load {mate.seat}"})
+            seated = await mate.http.post(f"/api/rooms/{self.code}/seats/{mate.seat}", json={"as": "me"})
+            seated.raise_for_status()
         bot = {"as": "bot", "level": self.level} if self.level else {"as": "bot"}
-        for n in range(1, seats):
+        for n in range(1 + len(self.mates), seats):
             await self.http.post(f"/api/rooms/{self.code}/seats/{n}", json=bot)
         response = await self.http.post(f"/api/rooms/{self.code}/start")
         response.raise_for_status()
@@ -328,7 +412,7 @@ class Human:
                 data = text.encode()
                 self.sizes.raw.append(len(data))
                 self.sizes.deflated.append(deflate.size(data))
-                view = state["views"].get("0") or {}
+                view = state["views"].get(str(self.seat)) or {}
                 self.sizes.by_hand[int(view.get("hand_no") or 0)].append(len(data))
                 self.sizes.hands_seen = len(view.get("hands") or [])
                 if pending is not None and state["version"] > pending[0]:
@@ -340,11 +424,12 @@ class Human:
                     self.bot_gaps.append(now - last_state[2])
                 last_state = (state["match_id"], state["version"], now)
                 if view.get("phase") == "match_over":
-                    self.waiting.set()
-                    await self.go.wait()
-                    await self.http.post(f"/api/rooms/{self.code}/start")
+                    if self.host:
+                        self.waiting.set()
+                        await self.go.wait()
+                        await self.http.post(f"/api/rooms/{self.code}/start")
                     continue
-                legal = state["legal"].get("0") or []
+                legal = state["legal"].get(str(self.seat)) or []
                 key = (state["match_id"], state["version"])
                 if legal and pending is None and key not in acted:
                     self.waiting.set()
@@ -354,11 +439,11 @@ class Human:
                         await asyncio.Event().wait()  # done: the table stays open, idle
                     self.moves += 1
                     acted.add(key)
-                    action = self.rng.choice(legal)
+                    action = legal[0] if self.first_legal else self.rng.choice(legal)
                     pending = (state["version"], time.perf_counter())
                     await ws.send(
                         json.dumps(
-                            {"type": "action", "match_id": state["match_id"], "seat": 0,
+                            {"type": "action", "match_id": state["match_id"], "seat": self.seat,
                              "version": state["version"], "action": action}
                         )
                     )  # fmt: skip
@@ -407,6 +492,15 @@ class Result:
     bot_gaps: list[float] = field(default_factory=list)
     timeline: list[tuple[int, float, float, int]] = field(default_factory=list)
     """(round, seconds since the round began, human latency in seconds, table) per timed action."""
+    people: int = 1
+    server_ms: list[float] = field(default_factory=list)
+    """Server CPU ms per committed action, per round (the app process and its children)."""
+    postgres_ms: list[float] = field(default_factory=list)
+    """PostgreSQL CPU ms per committed action, per round (the postmaster and its backends)."""
+    echo_ms: list[float] = field(default_factory=list)
+    """The echo server's CPU ms per message echoed, per round."""
+    loads: list[float] = field(default_factory=list)
+    """The one-minute load average at the end of each round."""
 
 
 async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
@@ -417,15 +511,16 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     before, start = await committed(procs.libpq), time.perf_counter()
     for human in humans:
         human.started = start
-    # The people begin one by one over the round's first STAGGER * T seconds, in a fixed
+    # The tables begin one by one over the round's first STAGGER * T seconds, in a fixed
     # random order: with every one of them answering at the same instant, the round began with
     # one burst of T moves (and their bots' replies) whose queue was most of its tail.
-    order = humans[:]
-    random.Random(len(humans)).shuffle(order)
-    for human in order:
-        human.active = True
+    order = [[h, *h.mates] for h in humans if h.host]
+    random.Random(len(order)).shuffle(order)
+    for table in order:
+        for human in table:
+            human.active = True
         await asyncio.sleep(STAGGER)
-    await asyncio.sleep(max(0.0, seconds - STAGGER * len(humans)))
+    await asyncio.sleep(max(0.0, seconds - STAGGER * len(order)))
     for human in humans:
         human.active = False
     after, elapsed = await committed(procs.libpq), time.perf_counter() - start
@@ -445,16 +540,34 @@ async def start_humans(humans: list[Human]) -> list[asyncio.Task[None]]:
     for chunk in range(0, len(humans), 10):
         await asyncio.gather(*(h.setup() for h in humans[chunk : chunk + 10]))
     tasks = [asyncio.create_task(h.run()) for h in humans]
-    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), 60)
-    await asyncio.wait_for(asyncio.gather(*(h.waiting.wait() for h in humans)), 60)
+    # Sockets open two at a time (app/routes/ws.py OPENING_SLOTS): 800 of them take minutes on a
+    # busy machine.
+    patience = max(60.0, 0.5 * len(humans))
+    await asyncio.wait_for(asyncio.gather(*(h.ready.wait() for h in humans)), patience)
+    await asyncio.wait_for(asyncio.gather(*(h.waiting.wait() for h in humans)), patience)
     await asyncio.sleep(0.5)  # the last first states and room events go out
     return tasks
 
 
+def seat_people(base: str, game: str, seed: int, people: int) -> list[Human]:
+    """One table's people: a host in seat 0 and `people - 1` mates in the next seats, all
+    playing the first legal action and sharing one `waiting` event (the table waits for any of
+    them). With one person, the person-and-bots table of the default mode."""
+    host = Human(base, game, seed=seed)
+    if people <= 1:
+        return [host]
+    host.first_legal = True
+    host.mates = [Human(base, game, seed=seed, seat=n, host=False) for n in range(1, people)]
+    for mate in host.mates:
+        mate.first_legal = True
+        mate.waiting = host.waiting
+    return [host, *host.mates]
+
+
 async def open_tables(
-    procs: Processes, game: str, tables: int, seed: int
+    procs: Processes, game: str, tables: int, seed: int, people: int = 1
 ) -> tuple[list[Human], list[asyncio.Task[None]]]:
-    humans = [Human(procs.app_url, game, seed=seed + i) for i in range(tables)]
+    humans = [h for i in range(tables) for h in seat_people(procs.app_url, game, seed + i, people)]
     return humans, await start_humans(humans)
 
 
@@ -467,22 +580,39 @@ async def close_tables(humans: Iterable[Human], tasks: list[asyncio.Task[None]])
 
 
 async def run_tables(
-    procs: Processes, tables: int, seconds: float, rounds: int, game: str, profile: str | None = None
+    procs: Processes,
+    tables: int,
+    seconds: float,
+    rounds: int,
+    game: str,
+    profile: str | None = None,
+    people: int = 1,
 ) -> Result:
-    result = Result(tables)
+    result = Result(tables, people=people)
     rss_before = rss_kb(procs.app.pid)
-    humans, tasks = await open_tables(procs, game, tables, seed=tables * 1000)
+    humans, tasks = await open_tables(procs, game, tables, seed=tables * 1000, people=people)
     try:
         for round_no in range(rounds):
             profiler = None
-            if profile and round_no == 0:
+            if profile and round_no == 0 and procs.cpu_profile is None:
                 profiler = subprocess.Popen(
                     [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(procs.app.pid),
                      "-o", profile, "-d", str(max(1, int(seconds / rounds))), "-r", "200",
                      "--format", "raw" if profile.endswith(".txt") else "flamegraph"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip
+            moves, server, postgres = (
+                await committed(procs.libpq),
+                tree_cpu_seconds(procs.app.pid),
+                tree_cpu_seconds(procs.pg_pid),
+            )
+            procs.cpu_profiling(profile is not None and round_no == 0)
             rate, lat = await app_phase(procs, humans, seconds / rounds)
+            if profile is not None and round_no == 0:
+                procs.cpu_profiling(False)
+            moves = await committed(procs.libpq) - moves
+            result.server_ms.append((tree_cpu_seconds(procs.app.pid) - server) * 1e3 / max(1, moves))
+            result.postgres_ms.append((tree_cpu_seconds(procs.pg_pid) - postgres) * 1e3 / max(1, moves))
             result.timeline.extend(
                 (round_no, at - h.started, latency, table)
                 for table, h in enumerate(humans)
@@ -493,7 +623,11 @@ async def run_tables(
             result.actions_per_s.append(rate)
             result.human.extend(lat)
             result.bot_gaps.extend(gap for h in humans for gap in h.bot_gaps)
-            result.echo.extend(await echo_phase(procs.echo_url, tables, seconds / rounds))
+            echo_cpu = cpu_seconds(procs.echo.pid)
+            echoed = await echo_phase(procs.echo_url, len(humans), seconds / rounds)
+            result.echo_ms.append((cpu_seconds(procs.echo.pid) - echo_cpu) * 1e3 / max(1, len(echoed)))
+            result.echo.extend(echoed)
+            result.loads.append(os.getloadavg()[0])
         result.memory_kb_per_table = (rss_kb(procs.app.pid) - rss_before) / tables
     finally:
         await close_tables(humans, tasks)
@@ -635,22 +769,32 @@ def write_timeline(path: Path, results: list[Result]) -> None:
 def report(results: list[Result], sizes: dict[str, Sizes]) -> None:
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
-    print("tables | committed actions/s (per round) | human p50 / p99 ms | echo p50 / p99 ms | "
+    print("people | tables | committed actions/s (per round) | human p50 / p99 ms | echo p50 / p99 ms | "
           "p50 ratio | p99 ratio | memory/table KB")  # fmt: skip
     for r in results:
         rates = ", ".join(f"{x:.0f}" for x in r.actions_per_s)
         h50, h99 = pct(r.human, 0.5) * 1e3, pct(r.human, 0.99) * 1e3
         e50, e99 = pct(r.echo, 0.5) * 1e3, pct(r.echo, 0.99) * 1e3
         print(
-            f"{r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} ({rates}) | {h50:7.2f} / {h99:7.2f} | "
-            f"{e50:6.2f} / {e99:6.2f} | {h50 / e50:6.1f} | {h99 / e99:6.1f} | {r.memory_kb_per_table:6.1f}"
+            f"{r.people:6d} | {r.tables:6d} | {statistics.mean(r.actions_per_s):7.0f} ({rates}) | "
+            f"{h50:7.2f} / {h99:7.2f} | {e50:6.2f} / {e99:6.2f} | {h50 / e50:6.1f} | {h99 / e99:6.1f} | "
+            f"{r.memory_kb_per_table:6.1f}"
+        )
+    print("people | tables | server CPU ms per action (per round) | PostgreSQL CPU ms per action | "
+          "echo CPU ms per message | server/echo CPU | load average per round")  # fmt: skip
+    for r in results:
+        server, postgres, echo = (statistics.mean(x) for x in (r.server_ms, r.postgres_ms, r.echo_ms))
+        print(
+            f"{r.people:6d} | {r.tables:6d} | {server:5.3f} ({', '.join(f'{x:.3f}' for x in r.server_ms)}) | "
+            f"{postgres:5.3f} ({', '.join(f'{x:.3f}' for x in r.postgres_ms)}) | {echo:5.3f} | "
+            f"{server / echo if echo else float('nan'):5.1f} | {', '.join(f'{x:.2f}' for x in r.loads)}"
         )
     for r in results:
         rounds = sorted({entry[0] for entry in r.timeline})
         per_round = ", ".join(
             f"{pct([e[2] for e in r.timeline if e[0] == n], 0.99) * 1e3:.1f}" for n in rounds
         )
-        print(f"  {r.tables} tables: human p99 per round {per_round} ms")
+        print(f"  {r.people} people x {r.tables} tables: human p99 per round {per_round} ms")
     if sizes:
         print("game | state messages | JSON bytes median / max | deflated median / max | "
               "median JSON bytes by hand number | live match heap KB")  # fmt: skip
@@ -703,6 +847,62 @@ def server_errors(procs: Processes) -> None:
 STORM_ROOM_SOCKETS = 10
 
 
+async def guests(procs: Processes, game: str, sockets: int) -> tuple[list[str], list[str]]:
+    """Rooms for `sockets` people, STORM_ROOM_SOCKETS to a room, and a session per person:
+    (the rooms' codes, the sessions' tokens)."""
+    codes, tokens = [], []
+    async with httpx.AsyncClient(base_url=procs.app_url, timeout=60) as http:
+        for n in range(-(-sockets // STORM_ROOM_SOCKETS)):
+            http.cookies.clear()
+            await http.post("/api/people", json={"name": f"Host {n}"})
+            room = await http.post("/api/rooms", json={"game_id": game, "seats": 4})
+            codes.append(room.json()["code"])
+        for n in range(sockets):
+            http.cookies.clear()
+            person = await http.post("/api/people", json={"name": f"Guest {n}"})
+            tokens.append(person.cookies["session"])
+    return codes, tokens
+
+
+async def join(procs: Processes, token: str, code: str, connected: list[str]) -> None:
+    """One person's socket to a room: noted in `connected` once its first message came, then
+    open (and reading) until cancelled."""
+    url = procs.app_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
+    async with websockets.connect(
+        url, additional_headers={"Cookie": f"session={token}"}, max_size=None, open_timeout=120
+    ) as ws:
+        await ws.recv()
+        connected.append(token)
+        async for _ in ws:
+            pass
+
+
+async def idle_phase(procs: Processes, sockets: int, game: str) -> tuple[float, float]:
+    """(server RSS KB per idle connected socket, seconds the joins took): `sockets` people
+    connect to rooms of their own, ten to a room, fifty at a time, and stay idle; the server's
+    RSS growth from before the first socket to a second after the last, divided by `sockets`."""
+    codes, tokens = await guests(procs, game, sockets)
+    connected: list[str] = []
+    joiners: list[asyncio.Task[None]] = []
+    await asyncio.sleep(1.0)
+    before, started = rss_kb(procs.app.pid), time.perf_counter()
+    try:
+        for n, token in enumerate(tokens):
+            joiners.append(asyncio.create_task(join(procs, token, codes[n // STORM_ROOM_SOCKETS], connected)))
+            if n % 50 == 49:
+                while len(connected) < n + 1 and time.perf_counter() - started < 120:
+                    await asyncio.sleep(0.05)
+        while len(connected) < sockets and time.perf_counter() - started < 300:
+            await asyncio.sleep(0.1)
+        took = time.perf_counter() - started
+        await asyncio.sleep(1.0)
+        return (rss_kb(procs.app.pid) - before) / max(1, len(connected)), took
+    finally:
+        for task in joiners:
+            task.cancel()
+        await asyncio.gather(*joiners, return_exceptions=True)
+
+
 async def storm_phase(
     procs: Processes, tables: int, sockets: int, seconds: float, game: str, profile: str | None = None
 ) -> tuple[list[float], list[float], float, tuple[float, float]]:
@@ -712,32 +912,11 @@ async def storm_phase(
     humans, tasks = await open_tables(procs, game, tables, seed=7000)
     joiners: list[asyncio.Task[None]] = []
     try:
-        codes, tokens = [], []
-        async with httpx.AsyncClient(base_url=procs.app_url, timeout=60) as http:
-            for n in range(-(-sockets // STORM_ROOM_SOCKETS)):
-                http.cookies.clear()
-                await http.post("/api/people", json={"name": f"Host {n}"})
-                room = await http.post("/api/rooms", json={"game_id": game, "seats": 4})
-                codes.append(room.json()["code"])
-            for n in range(sockets):
-                http.cookies.clear()
-                person = await http.post("/api/people", json={"name": f"Guest {n}"})
-                tokens.append(person.cookies["session"])
+        codes, tokens = await guests(procs, game, sockets)
         cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
         _, quiet = await app_phase(procs, humans, seconds / 2)
         quiet_cpu = (cpu_seconds(procs.app.pid) - cpu) / (time.perf_counter() - clock)
-        connected = 0
-
-        async def join(token: str, code: str) -> None:
-            nonlocal connected
-            url = procs.app_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
-            async with websockets.connect(
-                url, additional_headers={"Cookie": f"session={token}"}, max_size=None, open_timeout=120
-            ) as ws:
-                await ws.recv()
-                connected += 1
-                async for _ in ws:
-                    pass
+        connected: list[str] = []
 
         async def storm() -> float:
             started = time.perf_counter()
@@ -749,9 +928,11 @@ async def storm_phase(
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip
             for n, token in enumerate(tokens):
-                joiners.append(asyncio.create_task(join(token, codes[n // STORM_ROOM_SOCKETS])))
+                joiners.append(
+                    asyncio.create_task(join(procs, token, codes[n // STORM_ROOM_SOCKETS], connected))
+                )
                 await asyncio.sleep(seconds / sockets)
-            while connected < sockets and time.perf_counter() - started < seconds * 4:
+            while len(connected) < sockets and time.perf_counter() - started < seconds * 4:
                 await asyncio.sleep(0.1)
             return time.perf_counter() - started
 
@@ -783,11 +964,23 @@ async def main_async(args: argparse.Namespace) -> None:
     results: list[Result] = []
     sizes: dict[str, Sizes] = {}
     if counts or args.bytes_seconds > 0:
-        async with processes(args.port_base, args.app_root) as procs:
+        async with processes(args.port_base, args.app_root, cpu_profile=args.cpu_profile) as procs:
+            people_counts = [int(x) for x in args.people.split(",") if x]
             for tables in counts:
-                profile = args.profile if tables == max(counts) else None
-                results.append(await run_tables(procs, tables, args.seconds, args.rounds, args.game, profile))
-                print(f"... {tables} tables done", file=sys.stderr)
+                for people in people_counts:
+                    largest = tables == max(counts) and people == max(people_counts)
+                    profile = str(args.profile or args.cpu_profile or "") if largest else ""
+                    try:
+                        results.append(
+                            await run_tables(
+                                procs, tables, args.seconds, args.rounds, args.game, profile or None, people
+                            )
+                        )
+                    except Exception:  # reported, and the rows measured so far are still printed
+                        traceback.print_exc()
+                        continue
+                    print(f"... {people} people x {tables} tables done", file=sys.stderr)
+                    report([results[-1]], {})  # as it comes: a later failure keeps it
             sizes = await bytes_phase(procs, args.bytes_seconds) if args.bytes_seconds > 0 else {}
             server_errors(procs)
         report(results, sizes)
@@ -811,6 +1004,15 @@ async def main_async(args: argparse.Namespace) -> None:
             )
             server_errors(procs)
         report_storm(args.storm_tables, args.storm_sockets, quiet, stormy, took, cpu)
+    if args.idle_sockets > 0:
+        async with processes(args.port_base, args.app_root) as procs:
+            per_socket, took = await idle_phase(procs, args.idle_sockets, args.game)
+            server_errors(procs)
+        load = os.getloadavg()
+        print(
+            f"\n{args.idle_sockets} idle connected sockets (joined in {took:.1f} s): server RSS "
+            f"{per_socket:.1f} KB per socket; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        )
     strong_counts = [int(x) for x in args.strong_tables.split(",") if x]
     if strong_counts:
         strong: list[tuple[Result, Result]] = []
@@ -832,6 +1034,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="app/echo alternations per table count")
     parser.add_argument("--game", default="holy-grail", choices=sorted(GAMES))
     parser.add_argument(
+        "--people",
+        default="1",
+        help="people per table, comma-separated modes (1: a person and bots; 4: every seat a person "
+        "playing its first legal action)",
+    )
+    parser.add_argument(
         "--bytes-seconds", type=float, default=20, help="per-game message size phase (0: skip)"
     )
     parser.add_argument(
@@ -852,12 +1060,22 @@ def main() -> None:
     parser.add_argument(
         "--memory-seconds", type=float, default=4, help="a memory batch's play time with --memory-actions 0"
     )
+    parser.add_argument(
+        "--idle-sockets", type=int, default=0, help="idle connected sockets: RSS per socket (0: skip)"
+    )
     parser.add_argument("--storm-sockets", type=int, default=0, help="sockets joining in the storm (0: skip)")
     parser.add_argument("--storm-tables", type=int, default=10, help="tables playing through the storm")
     parser.add_argument("--storm-seconds", type=float, default=30, help="seconds over which the storm joins")
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument(
         "--profile", default=None, help="py-spy profile of the largest T, or of the storm (.txt: stacks)"
+    )
+    parser.add_argument(
+        "--cpu-profile",
+        type=Path,
+        default=None,
+        help="sample the server by its CPU time (bench/cpu_server.py) and write the first round "
+        "of the largest T (and the most people) to this file as collapsed stacks",
     )
     parser.add_argument(
         "--latency-log",

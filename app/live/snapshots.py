@@ -42,8 +42,15 @@ class SeatState:
     legal: str
 
 
-def build_seat(version: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> SeatState:
-    return SeatState(version=version, parts=view_parts(view), legal=shared_text(dumps(compact(legal))))
+def build_seat(
+    version: int,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    like: tuple[dict[str, Any], Parts] | None = None,
+) -> SeatState:
+    """A seat's state; `like`: another seat's view of this version and its parts, whose texts
+    this one's equal keys share (`view_parts`)."""
+    return SeatState(version=version, parts=view_parts(view, like), legal=shared_text(dumps(compact(legal))))
 
 
 class RecentEvents:

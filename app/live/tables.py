@@ -50,7 +50,7 @@ from app.live.bot_pool import BotPool
 from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
 from app.live.hand_log import AutoMoves, auto_mark, current_hand_events
 from app.live.pubsub import PubSub
-from app.live.snapshots import Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
+from app.live.snapshots import Parts, Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
 from app.metrics import Metrics
 from app.races import log_commit_failure
 from app.rematch import DealPlan
@@ -155,6 +155,8 @@ class LiveMatch:
     take_backs: str = "until_next"
     # Another process announced a seat change: `controllers` must be read again before use.
     seats_stale: bool = False
+    # seats_of's answers for the current `controllers` dict (that dict, then person -> seats).
+    _held: tuple[dict[int, Controller], dict[int, tuple[int, ...]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.committed = self.version
@@ -203,11 +205,18 @@ class LiveMatch:
         return len(self.match.log)
 
     def seats_of(self, person_id: int | None) -> tuple[int, ...]:
+        """The seats `person_id` holds, worked out once per person and seating (asked for every
+        message to every socket; `controllers` is only ever replaced whole, never changed)."""
         if person_id is None:
             return ()
-        return tuple(
-            sorted(s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
-        )
+        held = self._held
+        if held is None or held[0] is not self.controllers:
+            held = self._held = (self.controllers, {})
+        seats = held[1].get(person_id)
+        if seats is None:
+            mine = (s for s, c in self.controllers.items() if c.kind == "person" and c.person_id == person_id)
+            seats = held[1][person_id] = tuple(sorted(mine))
+        return seats
 
     def events_since(self, version: int | None) -> str:
         """Engine events of the actions after `version`, as a JSON array (of the last
@@ -221,15 +230,16 @@ class LiveMatch:
         one (right after the commit, once). Call only when no commit is in flight."""
         assert self.version == self.committed, "a commit is in flight"
         snapshot = self.snapshot
+        like: tuple[dict[str, Any], Parts] | None = None  # the last view built now, and its parts
         if snapshot is None or snapshot.version != self.version:
             previous = snapshot
             snapshot = self.snapshot = Snapshot(version=self.version, take_back=self.take_back_seat())
             if previous is not None:
                 for seat in previous.seats:
-                    self._build(snapshot, seat)
+                    like = self._build(snapshot, seat, like)
         for seat in wanted:
             if seat not in snapshot.seats:
-                self._build(snapshot, seat)
+                like = self._build(snapshot, seat, like)
         return snapshot
 
     def take_back_seat(self) -> int | None:
@@ -244,9 +254,15 @@ class LiveMatch:
             return None
         return int(seat)
 
-    def _build(self, snapshot: Snapshot, seat: int | None) -> None:
+    def _build(
+        self, snapshot: Snapshot, seat: int | None, like: tuple[dict[str, Any], Parts] | None
+    ) -> tuple[dict[str, Any], Parts]:
+        """Build `seat`'s state into `snapshot`, sharing the texts of keys equal in `like` (another
+        seat's view built for this version); returns this seat's view and parts for the next."""
         legal = self.legal(seat) if seat is not None else []
-        snapshot.seats[seat] = build_seat(self.version, self.match.view(seat), legal)
+        view = self.match.view(seat)
+        state = snapshot.seats[seat] = build_seat(self.version, view, legal, like)
+        return view, state.parts
 
     def events_text(self, snapshot: Snapshot, since: int | None) -> str:
         cached = snapshot.events.get(since)
@@ -352,6 +368,15 @@ class Table:
             if seat in self.stand_ins or self.timed_out_at(live, seat):
                 return seat
         return None
+
+    def settled_for_people(self) -> bool:
+        """Whether the cached match, with no commit in flight and its seating known, awaits only
+        people: its automation would start, find nothing to play and stop. At a table of four
+        people that was a task, a lock and a fresh RNG per move for nothing (docs/BENCHMARKS.md)."""
+        live = self.live
+        if live is None or live.seats_stale or live.committed != live.version:
+            return False
+        return self.automatic_seat(live) is None
 
     def timed_out_at(self, live: LiveMatch, seat: int) -> bool:
         return self.timed_out.get(seat) == live.version
@@ -796,7 +821,7 @@ class TableService:
         if self._closed:
             return
         table = self.table(match_id)
-        if table.automating:
+        if table.automating or table.settled_for_people():
             return
         table.automation = asyncio.create_task(self._automate(table), name=f"bots-{match_id}")
 

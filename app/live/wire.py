@@ -91,9 +91,26 @@ def shared_text(text: str) -> str:
     return sys.intern(text) if len(text) <= SHARED_TEXT else text
 
 
-def view_parts(view: dict[str, Any]) -> Parts:
-    keys = tuple(view)
-    return Parts(layout_of(keys), tuple(shared_text(dumps(view[key])) for key in keys))
+def view_parts(view: dict[str, Any], like: tuple[dict[str, Any], Parts] | None = None) -> Parts:
+    """`view` as parts. `like`: another view of the same state with its parts: when it has the
+    same keys, a key whose value equals that view's (and is of the same type, so `1` never
+    stands for `true`) takes its text instead of being encoded again. Most keys of a table's
+    views are common to every seat (the trick, scores, whose turn): encoded once per version."""
+    layout = layout_of(tuple(view))
+    if like is None or like[1].layout is not layout:  # another seat's keys differ: encode them all
+        return Parts(layout, tuple([shared_text(dumps(value)) for value in view.values()]))
+    other, encoded = like
+    return Parts(
+        layout,
+        tuple(
+            [
+                text
+                if known is value or (type(known) is type(value) and known == value)
+                else shared_text(dumps(value))
+                for value, known, text in zip(view.values(), other.values(), encoded.texts, strict=True)
+            ]
+        ),
+    )
 
 
 def join_parts(parts: Parts) -> str:

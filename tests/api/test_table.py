@@ -53,6 +53,34 @@ async def until_turn(socket: TableSocket) -> dict[str, Any]:
     return await socket.wait_state(lambda m: bool(my_turn(m)))
 
 
+async def test_a_table_of_people_plays_a_hand_without_starting_its_automation(database_url: str) -> None:
+    """Only people act (the deals come with their actions), so no move starts the bots' and
+    chance's task only for it to find nothing to play: it cost a task, a lock and a fresh
+    RNG per move at a table of four people."""
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Aki") as aki,
+        browser(server, "Ben") as ben,
+        browser(server, "Cas") as cas,
+    ):
+        tables = server.services.tables
+        automate = tables._automate
+        started: list[int] = []
+
+        async def counted(table: Any) -> None:
+            started.append(table.match_id)
+            await automate(table)
+
+        tables._automate = counted
+        code = (await make_room(aki, seats=3, hands=1))["code"]
+        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
+            await seat_and_start(aki, code, {0: aki, 1: ben, 2: cas})
+            final = await play_until_over([aki_ws, ben_ws, cas_ws], timeout=90)
+        assert next(iter(final["views"].values()))["phase"] == "match_over"
+        assert final["version"] > 30
+        assert started == []
+
+
 async def test_two_people_and_a_bot_play_a_whole_holy_grail_match_to_the_end(database_url: str) -> None:
     async with (
         running_server(database_url) as server,

@@ -10,8 +10,11 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from app.live.snapshots import Parts, Reader, dumps
 from app.live.tables import LiveMatch
+from app.live.wire import view_parts
 from app.store.matches import Controller
 from engine import CHANCE, GAMES
 from engine.bots import bot_action
@@ -93,3 +96,45 @@ def test_views_of_two_tables_share_their_layout_and_short_texts() -> None:
     assert a.layout is b.layout
     short = [n for n, text in enumerate(a.texts) if len(text) <= 8]
     assert short and all(a.texts[n] is b.texts[n] for n in short)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_seats_of_one_version_share_the_texts_of_keys_they_see_alike_and_read_as_if_encoded_alone(
+    game_id: str,
+) -> None:
+    """A new version's views are built one after another, each taking the texts of the keys
+    it sees as the seat before did: the trick and scores are encoded once, a hand per seat."""
+    live = played(game_id, actions=25, seed=7)
+    live.controllers = {seat: Controller("person", 1 + seat) for seat in range(live.match.players)}
+    for seat in range(live.match.players):
+        live.message_for(1 + seat, Reader())
+    match, rng = live.match, random.Random(7)
+    acting = match.to_act()
+    if CHANCE in acting:
+        events = match.deal_random(rng)
+    else:
+        events = match.apply(acting[0], bot_action(match, acting[0], rng))
+    live.committed = live.version
+    live.note_events(events)
+    live.note_options()
+    snapshot = live.current_snapshot()  # the new version: every watched seat built, one after another
+    seats = [seat for seat in snapshot.seats if seat is not None]
+    assert len(seats) == match.players
+    for seat in seats:
+        built = snapshot.seats[seat].parts
+        alone = view_parts(match.view(seat))
+        assert built.layout is alone.layout and built.texts == alone.texts
+    views = [live.match.view(seat) for seat in seats]
+    first, second = (snapshot.seats[seat].parts for seat in seats[:2])
+    alike = [key for key in views[0] if key in views[1] and views[0][key] == views[1][key]]
+    assert alike and all(first.get(key) is second.get(key) for key in alike)
+    private = [key for key in views[1] if views[1][key] != views[0].get(key, object())]
+    assert "hand" in private
+
+
+def test_a_value_equal_to_another_seats_but_of_another_type_keeps_its_own_text() -> None:
+    one = {"flag": 1, "count": 2.0, "list": [1]}
+    parts = view_parts(one)
+    other = view_parts({"flag": True, "count": 2, "list": [1]}, like=(one, parts))
+    assert (other.get("flag"), other.get("count"), other.get("list")) == ("true", "2", "[1]")
+    assert other.get("list") is parts.get("list")

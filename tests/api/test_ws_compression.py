@@ -9,14 +9,13 @@ import pytest
 from tests.api.harness import browser, make_room, running_server
 from tests.api.test_table import seat_and_start
 
-pytestmark = pytest.mark.asyncio
-
 
 def negotiated(socket: object) -> str:
     headers = socket.connection.response.headers  # type: ignore[attr-defined]
     return headers.get("Sec-WebSocket-Extensions", "")
 
 
+@pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("mode", "expected", "absent"),
     [
@@ -45,3 +44,42 @@ async def test_the_socket_negotiates_the_configured_compression_and_a_match_play
                 version = state["version"]
                 state = await ws.wait_state(lambda m, v=version: m["version"] > v)
         assert state["version"] >= first + 3
+
+
+def test_in_the_per_message_mode_short_messages_travel_plain_and_long_ones_compressed() -> None:
+    """A move's few hundred bytes skip deflate's per-message cost; a first state or a hand's
+    results (over PLAIN_BELOW) are still compressed, and the client reads both back."""
+    from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
+    from websockets.frames import Frame, Opcode
+
+    from app.ws_protocol import PLAIN_BELOW, deflate_factory
+
+    offer = ClientPerMessageDeflateFactory(
+        server_no_context_takeover=True, client_no_context_takeover=True, client_max_window_bits=True
+    )
+    factory = deflate_factory("message")
+    assert factory is not None
+    answer, server = factory.process_request_params(offer.get_request_params(), [])
+    client = offer.process_response_params(answer, [])
+    short = b'{"type":"state","views":{"0":{"trick":["H5"]}}}'
+    long = ('{"type":"state","hands":[' + ",".join(['{"scores":[1,2,3,4]}'] * 80) + "]}").encode()
+    assert len(short) < PLAIN_BELOW <= len(long)
+    for data, compressed in ((short, False), (long, True), (short, False)):
+        sent = server.encode(Frame(Opcode.TEXT, data))
+        assert sent.rsv1 is compressed
+        assert (len(sent.data) < len(data)) is compressed
+        assert client.decode(sent).data == data
+
+
+def test_the_stream_mode_compresses_short_messages_too() -> None:
+    """With a zlib stream kept per socket a short message costs a few dozen bytes: worth it."""
+    from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
+    from websockets.frames import Frame, Opcode
+
+    from app.ws_protocol import deflate_factory
+
+    offer = ClientPerMessageDeflateFactory(client_max_window_bits=True)
+    factory = deflate_factory("stream")
+    assert factory is not None
+    _, server = factory.process_request_params(offer.get_request_params(), [])
+    assert server.encode(Frame(Opcode.TEXT, b'{"type":"state","version":12}')).rsv1
