@@ -515,7 +515,12 @@ class TableService:
                 return text or None
         async with self.lock(match_id):
             live = self.live(match_id)
-            if live is not None and at_least is not None and live.committed < at_least:
+            if (
+                live is not None
+                and at_least is not None
+                and live.committed < at_least
+                and not await self._catch_up(live, at_least)
+            ):
                 self.forget(match_id)
             cached = self.live(match_id) is not None
             live = await self._load(match_id)
@@ -523,6 +528,35 @@ class TableService:
                 await self._reseat(live)
             self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
+
+    async def _catch_up(self, live: LiveMatch, at_least: int) -> bool:
+        """Apply to our copy the actions another process committed since its version, keeping
+        their engine events and auto-move marks, so that this process's sockets see those moves
+        as the other's do (a card that travels, the play log's line, "Time's up"). False when
+        the copy cannot follow them (the caller rebuilds it from the log, without events).
+        Call with the match's lock held."""
+        if live.version != live.committed:
+            return False
+        entries = await self.store.actions_from(live.match_id, live.committed)
+        if live.committed + len(entries) < at_least:
+            return False
+        events: list[dict[str, Any]] = []
+        try:
+            for seat, action, auto in entries:
+                applied = live.match.apply(seat, action)
+                if auto is not None:
+                    applied = [auto_mark(seat, auto, live.version, len(applied)), *applied]
+                    live.auto_moves[live.version] = (seat, auto)
+                events.extend(applied)
+        except Exception:
+            log.exception("match %s could not follow the log another process wrote", live.match_id)
+            return False
+        live.committed = live.version
+        live.hands_stored = live.match.hands_done
+        live.finished = live.match.is_over
+        live.note_events(events)
+        live.note_options()
+        return True
 
     def forget(self, match_id: int) -> None:
         """Drop the cached match (it is rebuilt from the log when next needed); the table stays."""

@@ -253,6 +253,22 @@ class MatchStore:
             },
         )
 
+    async def actions_from(self, match_id: int, seq: int) -> list[tuple[int, Any, str | None]]:
+        """The log entries from position `seq` on, each with its auto-move mark: what another
+        process committed since a cached copy's version."""
+        async with self.db.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.auto)
+                    .where(ACTIONS.c.match_id == match_id, ACTIONS.c.seq >= seq)
+                    .order_by(ACTIONS.c.seq)
+                )
+            ).all()
+            await conn.rollback()
+        if any(row.seq != seq + index for index, row in enumerate(rows)):
+            return []  # a gap can only mean a log rewritten under us: the caller reloads it whole
+        return [(row.seat, row.action, row.auto) for row in rows]
+
     async def version(self, match_id: int) -> int:
         """The match's committed version (log length) as the database has it now."""
         async with self.db.engine.connect() as conn:

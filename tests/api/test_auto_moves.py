@@ -140,3 +140,32 @@ async def test_the_timer_marks_are_read_by_a_socket_on_the_other_process(databas
     assert {(seat, reason) for _, seat, reason in stored} == {(0, "time")}
     assert any(version - 1 in made_elsewhere for version, _, _ in stored)  # seq = version - 1
     assert logged_marks(state) == stored
+
+
+async def test_a_socket_on_the_other_process_is_sent_the_moves_made_there_with_their_events(
+    database_url: str,
+) -> None:
+    """Ada's socket is on the process that neither plays the bots nor (looking at deadlines
+    every 10 s) times her out: the states it is sent still carry the events of the moves the
+    other process made, time's-up mark included, so her table moves the cards and says what was
+    played for her just as on the process that made the move."""
+    scale = 1 / 15  # a 15 s timer lasts 1 s
+    settings = {"pubsub": "postgres", "deadline_scale": scale, **FAST}
+    async with (
+        running_server(database_url, **settings) as one,
+        running_server(database_url, **{**settings, "deadline_poll": 10}) as two,
+        browser(one, "Ada") as ada,
+        browser(two) as ada_elsewhere,
+    ):
+        ada_elsewhere.http.cookies.set("session", ada.token)
+        code, match_id = await _timer_room(ada, 15)
+        async with ada_elsewhere.socket(code) as ada_ws:  # connected, but she never plays
+            await ada_ws.wait_state(lambda m: m["match_id"] == match_id)
+            timed = await ada_ws.wait_for(
+                lambda m: m["type"] == "state" and any(e["type"] == "auto" for e in m["events"]), 20
+            )
+        claimed_by_one = {c[3] for c in one.services.tables.clock.claims if c[0] == "turn"}
+    ((mark, covered),) = marks(timed["events"])
+    assert (mark["seat"], mark["reason"]) == (0, "time")
+    assert mark["version"] - 1 in claimed_by_one, "the other process made this move"  # seq = version - 1
+    assert covered and all(event.get("seat") in (0, None) for event in covered)
