@@ -84,6 +84,17 @@ class Budget:
     80-90% of those losses showed with both seeds, and both seeds named the same best action in
     77-91% of the decisions (Familia, French Tarot, Holy Grail)."""
 
+    def as_dict(self) -> dict[str, Any]:
+        """The fields, JSON-ready; `Budget(**budget.as_dict())` is the same budget (how a budget
+        travels to another process: a compiled frozen dataclass does not unpickle)."""
+        return {
+            "playouts": self.playouts,
+            "exact_cards": self.exact_cards,
+            "exact_nodes": self.exact_nodes,
+            "explore": self.explore,
+            "margin": self.margin,
+        }
+
 
 DEFAULT_BUDGET = Budget()
 
@@ -169,13 +180,7 @@ class MatchAnalysis:
         return {
             "decisions": [decision.as_dict(with_values) for decision in self.decisions],
             "summaries": {str(seat): summary.as_dict() for seat, summary in self.summaries.items()},
-            "budget": {
-                "playouts": self.budget.playouts,
-                "exact_cards": self.budget.exact_cards,
-                "exact_nodes": self.budget.exact_nodes,
-                "explore": self.budget.explore,
-                "margin": self.budget.margin,
-            },
+            "budget": self.budget.as_dict(),
             "complete": self.complete,
         }
 

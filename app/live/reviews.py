@@ -60,7 +60,8 @@ class Job:
     players: int
     options: dict[str, Any]
     log: list[tuple[int, dict[str, Any]]]
-    budget: Budget
+    budget: dict[str, Any]
+    """`Budget.as_dict()`: the compiled engine's frozen Budget does not unpickle in the worker."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def analyse_job(job: Job) -> Outcome:
         try:
             analysis = analyse_match(
                 get_game(job.game_id), job.players, job.options, job.log,
-                seats=job.seats, budget=job.budget, rng_seed=job.match_id,
+                seats=job.seats, budget=Budget(**job.budget), rng_seed=job.match_id,
                 should_stop=heartbeat.should_stop, progress=heartbeat.progress,
             )  # fmt: skip
         except Exception as exc:
@@ -200,7 +201,7 @@ class Reviews:
             job = Job(
                 database=self.db.libpq_url, owner=self.owner, lease=self.lease, beat=self.beat,
                 match_id=claim.match_id, seats=claim.seats, game_id=stored.game_id, players=stored.players,
-                options=stored.options, log=stored.log, budget=self.budget,
+                options=stored.options, log=stored.log, budget=self.budget.as_dict(),
             )  # fmt: skip
             executor = await self._executor()
             try:

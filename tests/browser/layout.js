@@ -146,6 +146,9 @@
     for (const table of root.querySelectorAll('table')) {
       if (!shown(table)) continue;
       const r = table.getBoundingClientRect();
+      // Clipped to a pixel by an ancestor (a chart's table for screen readers): not on screen.
+      const seen = clipped(r, clipFor(table));
+      if (!seen || (seen.right - seen.left <= 1 && seen.bottom - seen.top <= 1)) continue;
       if (r.right > vw + 0.5 || r.left < -0.5) {
         let scroller = null;
         for (let p = table.parentElement; p && p !== root.parentElement; p = p.parentElement) {

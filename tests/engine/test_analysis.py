@@ -10,6 +10,7 @@ search at all."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -308,3 +309,12 @@ def test_progress_counts_each_analysed_decision_against_the_total_announced_firs
     total = len(analysis.decisions)
     assert total == sum(1 for seat, _ in match.log if seat == 1) > 0
     assert reports == [(done, total) for done in range(total + 1)]
+
+
+def test_a_budget_travels_to_another_process_as_its_fields() -> None:
+    """A review's worker gets the budget as `as_dict()` (a compiled frozen dataclass does not
+    unpickle): the fields rebuild the same budget, after a pickle round trip too."""
+    budget = Budget(playouts=3, exact_cards=1, exact_nodes=50, explore=0.1, margin=2.0)
+    fields = pickle.loads(pickle.dumps(budget.as_dict()))
+    assert Budget(**fields) == budget
+    assert Budget(**DEFAULT_BUDGET.as_dict()) == DEFAULT_BUDGET
