@@ -95,11 +95,17 @@ async def room_name_of(session: AsyncSession, room: Room, host_name: str | None)
     return room_display_name(room.name, host_name, room.game_id, ordinal)
 
 
-async def room_by_code(session: AsyncSession, code: str, *, lock: bool = False) -> Room:
-    """The room for an invite code; a wrong code is a plain "not found" (codes are the only key)."""
+async def room_by_code(
+    session: AsyncSession, code: str, *, lock: bool = False, key_share: bool = False
+) -> Room:
+    """The room for an invite code; a wrong code is a plain "not found" (codes are the only key).
+    `lock`: FOR UPDATE (a change to the room); `key_share`: FOR KEY SHARE, the lock a new row
+    referring to the room takes anyway, taken first (see `open_room`)."""
     statement = select(Room).where(Room.code == code)
     if lock:
         statement = statement.with_for_update()
+    elif key_share:
+        statement = statement.with_for_update(read=True, key_share=True)
     room = await session.scalar(statement)
     if room is None:
         raise NotFound("no room has this invite code", "この招待コードの部屋はありません")
@@ -116,7 +122,10 @@ async def join_room(session: AsyncSession, room: Room, person_id: int) -> bool:
 
 async def open_room(session: AsyncSession, code: str, person_id: int | None) -> tuple[int, bool]:
     """The room's id, with a signed-in person made a member: (room id, whether they joined now)."""
-    room = await room_by_code(session, code)
+    # A joining person's membership row locks the room (its foreign key) after the row: a seat
+    # change for the same person, which locks the room and then inserts the same membership,
+    # would deadlock with it. Locking the room first keeps the order of every other path.
+    room = await room_by_code(session, code, key_share=person_id is not None)
     joined = person_id is not None and await join_room(session, room, person_id)
     return room.id, joined
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -148,3 +149,29 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_person_opening_a_room_while_taking_a_seat_in_it_never_deadlocks(database_url: str) -> None:
+    """A newcomer's socket joins the room (a membership row) while their own request takes a seat
+    (the room locked, then the same membership): both orders of the two transactions must end
+    well, on one process or two, so the socket gets its room and the seat is taken."""
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+        browser(one, "Oda") as oda,
+    ):
+        for attempt in range(12):
+            code = (await make_room(oda, seats=3, hands=1))["code"]
+            async with browser(two if attempt % 2 else one) as newcomer:
+                newcomer.me = await newcomer.post("/api/people", {"name": f"New {attempt}"}, expect=201)
+
+                async def open_socket(code: str = code, newcomer: Any = newcomer) -> dict[str, Any]:
+                    async with newcomer.socket(code) as ws:
+                        return await ws.wait_for(lambda m: m["type"] == "room")
+
+                room, _ = await asyncio.gather(
+                    open_socket(), newcomer.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
+                )
+                assert room["room"]["code"] == code
+            seats = (await oda.get(f"/api/rooms/{code}"))["seats"]
+            assert seats[1]["kind"] == "person" and seats[1]["name"] == f"New {attempt}"
