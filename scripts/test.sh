@@ -8,7 +8,7 @@
 #   api      the server's tests (and every other folder: tests/wire, …), two workers; the ones
 #            that start server, nginx, PostgreSQL or bot worker processes share one worker
 #            (tests/api/conftest.py: `xdist_group("processes")`, `--dist loadgroup`)
-#   browser  Chromium against the real server, two workers, each test with its own server;
+#   browser  Chromium against the real server, three workers, each test with its own server;
 #            it runs at the same time as the api pass (both mostly wait), printed when it ends
 # Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
 # the exit status is non-zero when any pass failed. Afterwards no process the run started may be
@@ -86,7 +86,7 @@ finish_passes() {
 echo "=== api and the rest, and browser, side by side (each printed when it ends)"
 # Every other folder of tests/ (api, wire, and any added later), so none is skipped unnoticed.
 start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup tests --ignore=tests/engine --ignore=tests/browser
-start_pass "browser" "${pytest[@]}" -q -n 2 tests/browser
+start_pass "browser" "${pytest[@]}" -q -n 3 tests/browser
 finish_passes
 
 # Processes of this run still alive: found by the marker in their environment (our own only).
