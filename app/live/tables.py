@@ -171,6 +171,13 @@ class LiveMatch:
             if known is None or not known.same(legal):
                 self.options_since[seat] = SeatOptions.of(version, legal)
 
+    def now_committed(self, events: list[dict[str, Any]]) -> None:
+        """The log up to `version` is in the database (committed here, or by another process and
+        applied here): show it, with `events`, the batch that led to it."""
+        self.committed = self.version
+        self.note_events(events)
+        self.note_options()
+
     def note_events(self, events: list[dict[str, Any]]) -> None:
         """Keep the events of the batch that made the current version, for readers behind it."""
         self.recent_events.append(self.version, events)
@@ -551,11 +558,9 @@ class TableService:
         except Exception:
             log.exception("match %s could not follow the log another process wrote", live.match_id)
             return False
-        live.committed = live.version
         live.hands_stored = live.match.hands_done
         live.finished = live.match.is_over
-        live.note_events(events)
-        live.note_options()
+        live.now_committed(events)
         return True
 
     def forget(self, match_id: int) -> None:
@@ -788,9 +793,7 @@ class TableService:
             self.forget(live.match_id)
             raise ActionRejected("stale", refusal) from None
         committed = time.perf_counter()
-        live.committed = live.version
-        live.note_events(events)
-        live.note_options()
+        live.now_committed(events)
         live.current_snapshot()  # rebuild what readers of the last version look at, once
         if self.metrics is not None:
             built = time.perf_counter()
