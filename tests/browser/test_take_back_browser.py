@@ -111,7 +111,13 @@ def test_the_take_back_setting_in_the_create_form_and_the_lobby(
     while ada.evaluate(room_setting, code) != "until_next":
         assert time.monotonic() < deadline, "the lobby's change was not saved"
         ada.wait_for_timeout(100)
-    lobby.scroll_into_view_if_needed()
+    expect(lobby.get_by_test_id("take-backs")).to_have_value("until_next")
+    # The lobby is drawn again on every room event (the saved change comes back over the socket
+    # too), so Playwright's scroll, which waits for a stable element, can find it replaced; one
+    # script in the page finds and scrolls whichever copy is attached at that moment.
+    ada.evaluate(
+        "document.querySelector('[data-testid=room-timing]').scrollIntoView({ block: 'center' })"
+    )
     ada.screenshot(path=str(artifacts / "take-back-lobby-phone.png"))
 
 
