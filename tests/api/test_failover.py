@@ -27,8 +27,9 @@ import pytest
 import websockets
 
 from app.store.embedded_pg import free_loopback_port
+from bench.local_nginx import NGINX, PROJECT_ROOT, nginx_in_front
 from tests.api.harness import TableSocket
-from tests.api.test_proxy import NGINX, PROJECT_ROOT, nginx_in_front, wait_until_up
+from tests.api.test_proxy import wait_until_up
 
 pytestmark = pytest.mark.asyncio
 
@@ -231,9 +232,9 @@ async def test_every_table_moves_within_seconds_of_each_of_three_kills_alternati
     restarted), which takes over the table's bots if their process died."""
     with (
         running(database_url, 2, CARDTABLE_BOT_DELAY="0.3") as (processes, workdir),
-        nginx_in_front(processes.ports, workdir) as port,
+        nginx_in_front(processes.ports, workdir) as proxy,
     ):
-        base = f"http://127.0.0.1:{port}"
+        base = proxy.url
         tables = [Table(base, f"Player {n}") for n in range(4)]
         for table in tables:
             await table.open()

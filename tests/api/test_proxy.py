@@ -1,5 +1,6 @@
 """Scale-out: two `python -m app` processes behind nginx (Debian's package, running the shipped
-deploy/nginx/default.conf and proxy.conf with Docker's names swapped for local ones) share one
+deploy/nginx/default.conf and proxy.conf with Docker's names swapped for local ones:
+bench/local_nginx.py) share one
 table through PostgreSQL LISTEN/NOTIFY, with the two players' sockets landing on different
 processes."""
 
@@ -23,59 +24,17 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from app.store.embedded_pg import free_loopback_port
+from bench.local_nginx import (
+    NGINX,
+    SHIPPED_PROXY,
+    UPSTREAM_HEADER,
+    nginx_command,
+    nginx_in_front,
+    write_config,
+)
 from tests.api.harness import WAIT, Person, Server, TableSocket, make_room, play_until_over
 
-pytestmark = pytest.mark.asyncio
-
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-
-NGINX_MAIN = """
-worker_processes 1;
-daemon off;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {dir}/body;
-    proxy_temp_path {dir}/proxy;
-    fastcgi_temp_path {dir}/fastcgi;
-    uwsgi_temp_path {dir}/uwsgi;
-    scgi_temp_path {dir}/scgi;
-    include {site};
-}}
-"""
-"""nginx's main file around the shipped site file, with temporary paths in the test's folder."""
-
-SHIPPED_SITE = PROJECT_ROOT / "deploy" / "nginx" / "default.conf"
-
-
-def replace_once(text: str, old: str, new: str) -> str:
-    """Rewrite one line of the shipped file, failing loudly if that line is no longer there."""
-    assert text.count(old) == 1, f"deploy/nginx/default.conf no longer has exactly one {old!r}"
-    return text.replace(old, new)
-
-
-def site_for_test(ports: list[int], port: int) -> str:
-    """The shipped deploy/nginx/default.conf, pointed at this machine instead of Docker's network:
-    the `app` replicas become the test's processes, port 80 a free loopback port, and the
-    container path of proxy.conf the repository's file. Everything else runs as shipped."""
-    site = SHIPPED_SITE.read_text()
-    shipped = re.search(r"server app:8000([^;]*);", site)
-    assert shipped is not None, "deploy/nginx/default.conf no longer has its `server app:8000` line"
-    site = replace_once(
-        site, shipped.group(0), " ".join(f"server 127.0.0.1:{p}{shipped.group(1)};" for p in ports)
-    )
-    site = replace_once(site, "listen 80;", f"listen 127.0.0.1:{port};")
-    return replace_once(
-        site,
-        "include /etc/nginx/cardtable/proxy.conf;",
-        f"include {PROJECT_ROOT / 'deploy' / 'nginx' / 'proxy.conf'};\n"
-        # Test only: say which process answered, so the test can place its clients.
-        "        add_header X-Upstream $upstream_addr always;",
-    )
-
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -123,33 +82,6 @@ def app_processes(database_url: str, count: int, workdir: Path) -> Iterator[list
                 process.kill()
 
 
-@contextmanager
-def nginx_in_front(ports: list[int], workdir: Path) -> Iterator[int]:
-    assert NGINX is not None
-    port = free_loopback_port()
-    site = workdir / "site.conf"
-    site.write_text(site_for_test(ports, port))
-    conf = workdir / "nginx.conf"
-    conf.write_text(NGINX_MAIN.format(dir=workdir, site=site))
-    process = subprocess.Popen(
-        [NGINX, "-p", str(workdir), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, (workdir / "error.log").read_text(errors="replace")
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "nginx did not come up"
-                time.sleep(0.1)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 @asynccontextmanager
 async def socket_on(person: Person, code: str, avoid: str | None) -> AsyncIterator[tuple[TableSocket, str]]:
     """A table socket through nginx, reconnecting until it lands on a process other than `avoid`."""
@@ -159,7 +91,7 @@ async def socket_on(person: Person, code: str, avoid: str | None) -> AsyncIterat
             f"{person.server.ws_url}/ws/rooms/{code}", additional_headers=headers, open_timeout=WAIT
         )
         assert connection.response is not None
-        upstream = connection.response.headers.get("X-Upstream", "")
+        upstream = connection.response.headers.get(UPSTREAM_HEADER, "")
         if upstream and upstream != avoid:
             try:
                 yield TableSocket(connection), upstream
@@ -170,13 +102,14 @@ async def socket_on(person: Person, code: str, avoid: str | None) -> AsyncIterat
     raise AssertionError("every connection landed on the same process")
 
 
+@pytest.mark.asyncio
 @pytest.mark.skipif(NGINX is None, reason="nginx is not installed (scripts/setup.sh --browser installs it)")
 async def test_a_match_is_played_through_nginx_with_players_on_different_processes(database_url: str) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-proxy-"))
     try:
-        with app_processes(database_url, 2, workdir) as ports, nginx_in_front(ports, workdir) as port:
-            base = f"http://127.0.0.1:{port}"
-            server = Server(base_url=base, ws_url=f"ws://127.0.0.1:{port}", app=None)
+        with app_processes(database_url, 2, workdir) as ports, nginx_in_front(ports, workdir) as proxy:
+            base = proxy.url
+            server = Server(base_url=base, ws_url=f"ws://127.0.0.1:{proxy.port}", app=None)
             async with (
                 httpx.AsyncClient(base_url=base, timeout=WAIT) as aki_http,
                 httpx.AsyncClient(base_url=base, timeout=WAIT) as ben_http,
@@ -232,3 +165,18 @@ async def test_a_match_is_played_through_nginx_with_players_on_different_process
         assert aki_view["hands"] == ben_view["hands"] and len(aki_view["hands"]) == 1
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (scripts/setup.sh --browser installs it)")
+def test_the_shipped_site_rendered_for_local_processes_is_a_configuration_nginx_accepts(
+    tmp_path: Path,
+) -> None:
+    """The rendering that this test and bench/load.py --processes run: `nginx -t` checks it as a
+    whole (the shipped proxy.conf included), and each local process is one upstream server."""
+    ports = [free_loopback_port(), free_loopback_port()]
+    conf = write_config(ports, free_loopback_port(), tmp_path)
+    checked = subprocess.run(nginx_command(conf, "-t"), capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr
+    site = (tmp_path / "site.conf").read_text()
+    assert [f"127.0.0.1:{p}" for p in ports] == re.findall(r"server (127\.0\.0\.1:\d+)", site)
+    assert "app:8000" not in site and str(SHIPPED_PROXY) in site
