@@ -47,6 +47,20 @@ N sockets of other people join rooms of their own, ten sockets a room, at an eve
 `--storm-seconds`: a reconnect storm, as after a restart or a deploy. It prints the playing
 humans' latency in both rounds.
 
+With `--processes 2`, the table counts run on two deployments on one database, each behind nginx
+running the shipped site (deploy/nginx, rendered for this machine by bench/local_nginx.py): one
+process with the in-process bus, and two processes with CARDTABLE_PUBSUB=postgres. Every client
+goes through its deployment's nginx, which spreads the sockets (its round robin puts two of a
+four-person table's sockets on each process; the bench prints how each table's sockets landed,
+from the upstream nginx names in each handshake's answer, and each process's own socket count).
+Rounds alternate between the deployments (one plays while the other's tables wait), and it
+prints per deployment the server's CPU per committed action (every app process and its
+children), PostgreSQL's and nginx's, and the ratio of two processes' server CPU to one's, per
+round; no echo rounds. With `--cpu-profile FILE` each app process writes its own profile of the
+first round (FILE's name with `.one-0`, `.two-0`, `.two-1` before the suffix).
+
+    .venv/bin/python -m bench.load --tables 50 --people 4,1 --seconds 10 --bytes-seconds 0 --processes 2
+
 The server and the echo server run as their own processes (`python -m app`, and this module with
 `--serve-echo`), so the driver's CPU is not counted in theirs.
 """
@@ -59,6 +73,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -83,6 +98,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from app.live.wire import StateReader
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from app.ws_protocol import MEM_LEVEL, PLAIN_BELOW, WINDOW_BITS
+from bench.local_nginx import UPSTREAM_HEADER, LocalNginx, nginx_in_front, stop_processes
 from engine import GAMES
 
 GAME_SEATS = {"holy-grail": 4, "fairy-500": 4, "familia": 4, "yaya-fugou": 5, "french-tarot": 4}
@@ -201,6 +217,47 @@ HOLD_P99 = 0.100
 """A process holds T tables when the human's p99 latency stays at or under this (seconds)."""
 
 
+def server_env(database_url: str, port: int, bots: dict[str, str], **settings: str) -> dict[str, str]:
+    """The environment every benchmarked server runs with (one process's settings besides)."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        **bots,
+        "CARDTABLE_PORT": str(port),
+        "CARDTABLE_HOST": "127.0.0.1",
+        # As scripts/serve.sh and the Dockerfile run the server (two malloc arenas).
+        "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
+        # Finished matches' reviews (app/live/reviews.py) run in the server's worker processes,
+        # whose CPU would count as the play's; their cost has its own benchmark (bench/analysis.py).
+        "CARDTABLE_ANALYSIS_WORKERS": os.environ.get("CARDTABLE_ANALYSIS_WORKERS", "0"),
+        **settings,
+    }
+
+
+def start_server(
+    env: dict[str, str],
+    log: Path,
+    app_root: Path | None = None,
+    trace_heap: Path | None = None,
+    cpu_profile: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """`python -m app` of this checkout (or of `app_root`, with its own .venv), or the same server
+    under tracemalloc or the CPU-time sampler."""
+    root = Path(__file__).resolve().parent.parent
+    server_root = app_root or root
+    python = server_root / ".venv" / "bin" / "python" if app_root else Path(sys.executable)
+    command = [str(python), "-m", "app"]
+    if trace_heap is not None:  # the same server under tracemalloc (bench/heap_server.py)
+        command = [str(python), str(root / "bench" / "heap_server.py")]
+        env = env | {"CARDTABLE_HEAP_DIR": str(trace_heap), "PYTHONPATH": str(server_root)}
+    elif cpu_profile is not None:  # the same server, sampled by CPU time (bench/cpu_server.py)
+        command = [str(python), str(root / "bench" / "cpu_server.py")]
+        env = env | {"CARDTABLE_CPU_PROFILE": str(cpu_profile.resolve()), "PYTHONPATH": str(server_root)}
+    return subprocess.Popen(
+        command, env=env, cwd=server_root, stdout=log.open("wb"), stderr=subprocess.STDOUT
+    )
+
+
 @contextlib.asynccontextmanager
 async def processes(
     port_base: int | None,
@@ -215,34 +272,13 @@ async def processes(
     echo_port = port_base + 1 if port_base else free_loopback_port()
     started: list[subprocess.Popen[bytes]] = []
     try:
-        url = pg.start()
-        env = {
-            **os.environ,
-            "DATABASE_URL": url,
-            **bots,
-            "CARDTABLE_PORT": str(app_port),
-            "CARDTABLE_HOST": "127.0.0.1",
-            # As scripts/serve.sh and the Dockerfile run the server (two malloc arenas).
-            "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
-            # Finished matches' reviews (app/live/reviews.py) run in the server's worker processes,
-            # whose CPU would count as the play's; their cost has its own benchmark (bench/analysis.py).
-            "CARDTABLE_ANALYSIS_WORKERS": os.environ.get("CARDTABLE_ANALYSIS_WORKERS", "0"),
-        }
-        root = Path(__file__).resolve().parent.parent
-        server_root = app_root or root
-        python = server_root / ".venv" / "bin" / "python" if app_root else Path(sys.executable)
-        app_log = (workdir / "app.log").open("wb")
-        command = [str(python), "-m", "app"]
-        if trace_heap is not None:  # the same server under tracemalloc (bench/heap_server.py)
-            command = [str(python), str(root / "bench" / "heap_server.py")]
-            env |= {"CARDTABLE_HEAP_DIR": str(trace_heap), "PYTHONPATH": str(server_root)}
-        elif cpu_profile is not None:  # the same server, sampled by CPU time (bench/cpu_server.py)
-            command = [str(python), str(root / "bench" / "cpu_server.py")]
-            env |= {"CARDTABLE_CPU_PROFILE": str(cpu_profile.resolve()), "PYTHONPATH": str(server_root)}
-        app = subprocess.Popen(command, env=env, cwd=server_root, stdout=app_log, stderr=subprocess.STDOUT)
+        env = server_env(pg.start(), app_port, bots)
+        app = start_server(env, workdir / "app.log", app_root, trace_heap, cpu_profile)
         started.append(app)
         echo = subprocess.Popen(
-            [sys.executable, "-m", "bench.load", "--serve-echo", str(echo_port)], cwd=root, env=os.environ
+            [sys.executable, "-m", "bench.load", "--serve-echo", str(echo_port)],
+            cwd=Path(__file__).resolve().parent.parent,
+            env=os.environ,
         )
         started.append(echo)
         await wait_http(f"http://127.0.0.1:{app_port}/api/games")
@@ -259,13 +295,106 @@ async def processes(
             cpu_profile=cpu_profile,
         )
     finally:
-        for process in started:
-            process.terminate()
-        for process in started:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_processes(started, timeout=15)
+        pg.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# ---- one process against several, behind nginx (--processes N) ------------------------------
+@dataclass
+class Deployment:
+    """App processes on the shared database behind nginx running the shipped site
+    (bench/local_nginx.py), as docker-compose.yml deploys them."""
+
+    name: str
+    apps: list[subprocess.Popen[bytes]]
+    ports: list[int]
+    proxy: LocalNginx
+    logs: list[Path]
+    profiled: bool = False
+    """Each app runs under bench/cpu_server.py and writes its profile when told to stop."""
+
+    @property
+    def url(self) -> str:
+        return self.proxy.url
+
+    def server_cpu(self) -> float:
+        """CPU seconds of every app process of the deployment, with their children (bot workers)."""
+        return sum(tree_cpu_seconds(app.pid) for app in self.apps)
+
+    def proxy_cpu(self) -> float:
+        """CPU seconds of nginx (its master and worker)."""
+        return tree_cpu_seconds(self.proxy.process.pid)
+
+    def cpu_profiling(self, on: bool) -> None:
+        if self.profiled:
+            for app in self.apps:
+                app.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
+
+    async def connected_sockets(self) -> list[int]:
+        """Each process's own count of open room sockets (its /metrics gauge, read directly)."""
+        counts = []
+        async with httpx.AsyncClient(timeout=30) as http:
+            for port in self.ports:
+                text = (await http.get(f"http://127.0.0.1:{port}/metrics")).text
+                found = re.search(r"^cardtable_connected_sockets\{[^}]*\} (\S+)$", text, re.MULTILINE)
+                counts.append(int(float(found.group(1))) if found else -1)
+        return counts
+
+
+@dataclass
+class Compared:
+    """The deployments compared on one embedded PostgreSQL."""
+
+    libpq: str
+    pg_pid: int
+    deployments: list[Deployment]
+
+
+def profile_path(base: Path, name: str) -> Path:
+    """Where one compared process writes its CPU profile: /tmp/cpu.txt -> /tmp/cpu.two-0.txt."""
+    return base.with_name(f"{base.stem}.{name}{base.suffix}")
+
+
+@contextlib.asynccontextmanager
+async def compared_deployments(
+    count: int, sockets: int, app_root: Path | None = None, cpu_profile: Path | None = None
+) -> AsyncIterator[Compared]:
+    """One process with the in-process bus (the one-process deployment) and `count` processes
+    with CARDTABLE_PUBSUB=postgres, on one database, each deployment behind its own nginx
+    running the shipped site; `sockets`: the most room sockets one deployment will hold."""
+    workdir = Path(tempfile.mkdtemp(prefix="cardtable-compare-"))
+    pg = EmbeddedPostgres(workdir / "pgdata")
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        url = pg.start()
+        deployments = []
+        with contextlib.ExitStack() as proxies:
+            for name, processes_here in (("one", 1), ("two" if count == 2 else str(count), count)):
+                bus = (
+                    {"CARDTABLE_PUBSUB": "postgres"} if processes_here > 1 else {"CARDTABLE_PUBSUB": "memory"}
+                )
+                folder = workdir / name
+                folder.mkdir()
+                apps, ports, logs = [], [], []
+                for n in range(processes_here):
+                    port, log = free_loopback_port(), folder / f"app{n}.log"
+                    profile = profile_path(cpu_profile, f"{name}-{n}") if cpu_profile else None
+                    apps.append(
+                        start_server(server_env(url, port, BASIC_BOTS, **bus), log, app_root, None, profile)
+                    )
+                    started.append(apps[-1])
+                    ports.append(port)
+                    logs.append(log)
+                for port in ports:
+                    await wait_http(f"http://127.0.0.1:{port}/api/games")
+                # Each proxied socket holds two of nginx's connections: the client's and the app's.
+                proxy = proxies.enter_context(nginx_in_front(ports, folder, connections=2 * sockets + 256))
+                deployments.append(Deployment(name, apps, ports, proxy, logs, cpu_profile is not None))
+            await asyncio.sleep(1.0)
+            yield Compared(pg.libpq_url("cardtable"), postmaster_pid(workdir / "pgdata"), deployments)
+    finally:
+        stop_processes(started, timeout=15)
         pg.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -336,6 +465,8 @@ class Human:
         self.started = 0.0
         """perf_counter() when the current timed round began."""
         self.sizes = Sizes()
+        self.upstream = ""
+        """The app process that took this person's socket, as nginx named it (behind nginx)."""
         self.ready = asyncio.Event()
         self.waiting = asyncio.Event()
         """Set once the table waits for this person (a state with a move for seat 0 arrived)."""
@@ -390,6 +521,8 @@ class Human:
         headers = {"Cookie": f"session={self.http.cookies['session']}"}
         ws_url = self.base.replace("http", "ws", 1) + f"/ws/rooms/{self.code}"
         async with websockets.connect(ws_url, additional_headers=headers, max_size=None) as ws:
+            if ws.response is not None:
+                self.upstream = ws.response.headers.get(UPSTREAM_HEADER, "")
             reader = StateReader()
             deflate = Deflate()
             pending: tuple[int, float] | None = None
@@ -501,14 +634,17 @@ class Result:
     """The echo server's CPU ms per message echoed, per round."""
     loads: list[float] = field(default_factory=list)
     """The one-minute load average at the end of each round."""
+    processes: int = 1
+    proxy_ms: list[float] = field(default_factory=list)
+    """nginx's CPU ms per committed action, per round (--processes: every client goes through it)."""
 
 
-async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
+async def app_phase(libpq: str, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
     for human in humans:
         human.latencies.clear()
         human.received.clear()
         human.bot_gaps.clear()
-    before, start = await committed(procs.libpq), time.perf_counter()
+    before, start = await committed(libpq), time.perf_counter()
     for human in humans:
         human.started = start
     # The tables begin one by one over the round's first STAGGER * T seconds, in a fixed
@@ -523,7 +659,7 @@ async def app_phase(procs: Processes, humans: list[Human], seconds: float) -> tu
     await asyncio.sleep(max(0.0, seconds - STAGGER * len(order)))
     for human in humans:
         human.active = False
-    after, elapsed = await committed(procs.libpq), time.perf_counter() - start
+    after, elapsed = await committed(libpq), time.perf_counter() - start
     await asyncio.sleep(0.5)  # let the bots settle before the echo round
     return (after - before) / elapsed, [x for h in humans for x in h.latencies]
 
@@ -607,7 +743,7 @@ async def run_tables(
                 tree_cpu_seconds(procs.pg_pid),
             )
             procs.cpu_profiling(profile is not None and round_no == 0)
-            rate, lat = await app_phase(procs, humans, seconds / rounds)
+            rate, lat = await app_phase(procs.libpq, humans, seconds / rounds)
             if profile is not None and round_no == 0:
                 procs.cpu_profiling(False)
             moves = await committed(procs.libpq) - moves
@@ -650,7 +786,7 @@ async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, 
     try:
         for _ in range(rounds):
             for kind, result in zip(kinds, results, strict=True):
-                rate, lat = await app_phase(procs, humans[kind], seconds / rounds)
+                rate, lat = await app_phase(procs.libpq, humans[kind], seconds / rounds)
                 result.actions_per_s.append(rate)
                 result.human.extend(lat)
                 result.bot_gaps.extend(gap for h in humans[kind] for gap in h.bot_gaps)
@@ -658,6 +794,130 @@ async def run_paced(procs: Processes, tables: int, seconds: float, rounds: int, 
     finally:
         await close_tables(everyone, tasks)
     return results
+
+
+def placement(humans: list[Human], ports: list[int]) -> str:
+    """How each table's sockets were spread over the processes, e.g. `2+2: 49 tables, 3+1: 1
+    table` (the counts per process, largest first): the process each socket reached, as nginx
+    named it in the handshake's answer."""
+    tables: dict[str, int] = defaultdict(int)
+    for host in (h for h in humans if h.host):
+        table = [host, *host.mates]
+        counts = sorted((sum(h.upstream == f"127.0.0.1:{p}" for h in table) for p in ports), reverse=True)
+        unknown = sum(h.upstream not in {f"127.0.0.1:{p}" for p in ports} for h in table)
+        tables["+".join(map(str, counts)) + (f" (+{unknown} unplaced)" if unknown else "")] += 1
+    return ", ".join(
+        f"{k}: {n} table{'s' * (n != 1)}" for k, n in sorted(tables.items(), key=lambda x: -x[1])
+    )
+
+
+async def run_compared(
+    compared: Compared, tables: int, seconds: float, rounds: int, game: str, people: int, profile: bool
+) -> list[Result]:
+    """The same T tables on each deployment, in alternating rounds (one deployment plays while
+    the others' tables wait), so each sees the same machine load; every client goes through that
+    deployment's nginx, which spreads the sockets as it does in production. Per round: server CPU
+    (every app process of the deployment with its children), PostgreSQL's and nginx's CPU per
+    committed action. With `profile`, each app process's CPU profile of the first round."""
+    results = [Result(tables, people=people, processes=len(d.apps)) for d in compared.deployments]
+    opened: list[tuple[list[Human], list[asyncio.Task[None]]]] = []
+    try:
+        for deployment in compared.deployments:
+            humans = [
+                h for i in range(tables) for h in seat_people(deployment.url, game, tables * 1000 + i, people)
+            ]
+            opened.append((humans, []))
+            opened[-1][1].extend(await start_humans(humans))
+            sockets = await deployment.connected_sockets()
+            print(
+                f"{deployment.name} ({len(deployment.apps)} process{'es' * (len(deployment.apps) > 1)}), "
+                f"{people} people x {tables} tables: sockets per process {sockets}; per table "
+                f"{placement(humans, deployment.ports)}",
+                file=sys.stderr,
+            )
+        for round_no in range(rounds):
+            for deployment, (humans, _), result in zip(compared.deployments, opened, results, strict=True):
+                moves, server, proxy, postgres = (
+                    await committed(compared.libpq),
+                    deployment.server_cpu(),
+                    deployment.proxy_cpu(),
+                    tree_cpu_seconds(compared.pg_pid),
+                )
+                deployment.cpu_profiling(profile and round_no == 0)
+                rate, lat = await app_phase(compared.libpq, humans, seconds / rounds)
+                if profile and round_no == 0:
+                    deployment.cpu_profiling(False)
+                moves = max(1, await committed(compared.libpq) - moves)
+                result.server_ms.append((deployment.server_cpu() - server) * 1e3 / moves)
+                result.proxy_ms.append((deployment.proxy_cpu() - proxy) * 1e3 / moves)
+                result.postgres_ms.append((tree_cpu_seconds(compared.pg_pid) - postgres) * 1e3 / moves)
+                result.actions_per_s.append(rate)
+                result.human.extend(lat)
+                result.loads.append(os.getloadavg()[0])
+    finally:
+        for humans, tasks in opened:
+            await close_tables(humans, tasks)
+    return results
+
+
+def report_compared(results: list[Result]) -> None:
+    """Per deployment: throughput, latency and CPU per committed action; per T and people, the
+    several processes' server CPU per action against the one process's, round by round."""
+    load = os.getloadavg()
+    print(
+        f"one process (in-process bus) against several (CARDTABLE_PUBSUB=postgres), each behind nginx "
+        f"running the shipped site, one database, alternating rounds; load average at the end: "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
+    )
+    print("people | tables | processes | committed actions/s (per round) | human p50 / p99 ms | "
+          "server CPU ms per action (per round) | PostgreSQL CPU ms per action (per round) | "
+          "nginx CPU ms per action | load average per round")  # fmt: skip
+    for r in results:
+
+        def rounds(values: list[float]) -> str:
+            return f"{statistics.mean(values):5.3f} ({', '.join(f'{x:.3f}' for x in values)})"
+
+        print(
+            f"{r.people:6d} | {r.tables:6d} | {r.processes:9d} | {statistics.mean(r.actions_per_s):7.0f} "
+            f"({', '.join(f'{x:.0f}' for x in r.actions_per_s)}) | {pct(r.human, 0.5) * 1e3:7.2f} / "
+            f"{pct(r.human, 0.99) * 1e3:7.2f} | {rounds(r.server_ms)} | {rounds(r.postgres_ms)} | "
+            f"{rounds(r.proxy_ms)} | {', '.join(f'{x:.2f}' for x in r.loads)}"
+        )
+    for one, several in zip(results[::2], results[1::2], strict=True):
+        per_round = ", ".join(f"{b / a:.2f}" for a, b in zip(one.server_ms, several.server_ms, strict=True))
+        with_pg = statistics.mean(several.server_ms) + statistics.mean(several.postgres_ms)
+        with_pg /= statistics.mean(one.server_ms) + statistics.mean(one.postgres_ms)
+        print(
+            f"  {one.people} people x {one.tables} tables: server CPU per action, {several.processes} "
+            f"processes / 1: {statistics.mean(several.server_ms) / statistics.mean(one.server_ms):.2f} "
+            f"(per round {per_round}); server and PostgreSQL together: {with_pg:.2f}"
+        )
+
+
+async def compare_processes(args: argparse.Namespace, counts: list[int]) -> None:
+    """--processes N: every table count and people mode on one process and on N, side by side."""
+    people_counts = [int(x) for x in args.people.split(",") if x]
+    sockets = max(counts) * max(people_counts)
+    results: list[Result] = []
+    async with compared_deployments(args.processes, sockets, args.app_root, args.cpu_profile) as compared:
+        for tables in counts:
+            for people in people_counts:
+                largest = tables == max(counts) and people == max(people_counts)
+                try:
+                    pair = await run_compared(
+                        compared, tables, args.seconds, args.rounds, args.game, people,
+                        largest and args.cpu_profile is not None,
+                    )  # fmt: skip
+                except Exception:  # reported, and the rows measured so far are still printed
+                    traceback.print_exc()
+                    continue
+                results.extend(pair)
+                print(f"... {people} people x {tables} tables done", file=sys.stderr)
+                report_compared(pair)  # as it comes: a later failure keeps it
+        for deployment in compared.deployments:
+            for app, log in zip(deployment.apps, deployment.logs, strict=True):
+                log_errors(log, app)
+    report_compared(results)
 
 
 async def bytes_phase(procs: Processes, seconds: float) -> dict[str, Sizes]:
@@ -839,8 +1099,13 @@ def report_strong(results: list[tuple[Result, Result]]) -> None:
 
 
 def server_errors(procs: Processes) -> None:
-    errors = [line for line in procs.log.read_text(errors="replace").splitlines() if "ERROR" in line]
-    if errors or procs.app.poll() is not None:
+    log_errors(procs.log, procs.app)
+
+
+def log_errors(log: Path, app: subprocess.Popen[bytes]) -> None:
+    """Print a server's last logged errors, or that it died."""
+    errors = [line for line in log.read_text(errors="replace").splitlines() if "ERROR" in line]
+    if errors or app.poll() is not None:
         print("server errors:", *errors[-20:], sep="\n", file=sys.stderr)
 
 
@@ -914,7 +1179,7 @@ async def storm_phase(
     try:
         codes, tokens = await guests(procs, game, sockets)
         cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
-        _, quiet = await app_phase(procs, humans, seconds / 2)
+        _, quiet = await app_phase(procs.libpq, humans, seconds / 2)
         quiet_cpu = (cpu_seconds(procs.app.pid) - cpu) / (time.perf_counter() - clock)
         connected: list[str] = []
 
@@ -937,7 +1202,7 @@ async def storm_phase(
             return time.perf_counter() - started
 
         cpu, clock = cpu_seconds(procs.app.pid), time.perf_counter()
-        (_, stormy), took = await asyncio.gather(app_phase(procs, humans, seconds + 2), storm())
+        (_, stormy), took = await asyncio.gather(app_phase(procs.libpq, humans, seconds + 2), storm())
         storm_cpu = (cpu_seconds(procs.app.pid) - cpu) / (time.perf_counter() - clock)
         return quiet, stormy, took, (quiet_cpu, storm_cpu)
     finally:
@@ -963,6 +1228,9 @@ async def main_async(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.tables.split(",") if x]
     results: list[Result] = []
     sizes: dict[str, Sizes] = {}
+    if args.processes > 1 and counts:
+        await compare_processes(args, counts)
+        counts = []  # the phases below run on one process, as without --processes
     if counts or args.bytes_seconds > 0:
         async with processes(args.port_base, args.app_root, cpu_profile=args.cpu_profile) as procs:
             people_counts = [int(x) for x in args.people.split(",") if x]
@@ -1066,6 +1334,13 @@ def main() -> None:
     parser.add_argument("--storm-sockets", type=int, default=0, help="sockets joining in the storm (0: skip)")
     parser.add_argument("--storm-tables", type=int, default=10, help="tables playing through the storm")
     parser.add_argument("--storm-seconds", type=float, default=30, help="seconds over which the storm joins")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="with N > 1, the table counts run on one process and on N (CARDTABLE_PUBSUB=postgres) "
+        "on one database, each behind nginx with the shipped site, in alternating rounds",
+    )
     parser.add_argument("--port-base", type=int, default=None, help="app on this port, echo on the next")
     parser.add_argument(
         "--profile", default=None, help="py-spy profile of the largest T, or of the storm (.txt: stacks)"

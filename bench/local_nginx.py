@@ -4,8 +4,9 @@ deploy/nginx/default.conf and proxy.conf as shipped, with only Docker's names sw
 ones: the `app` replicas become the given loopback ports, port 80 a free loopback port, and the
 container path of proxy.conf the repository's file. tests/api/test_proxy.py and test_failover.py
 play through it, and `bench/load.py --processes 2` measures through it, so the proxy that is
-tested and measured is the one that is shipped. It imports only httpx and the embedded
-PostgreSQL module's port helper, so the tests take it without the benchmark's heavy imports.
+tested and measured is the one that is shipped; `stop_processes` stops the app processes behind
+it. It imports only httpx and the embedded PostgreSQL module's port helper, so the tests take it
+without the benchmark's heavy imports.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,5 +121,18 @@ def nginx_in_front(ports: list[int], workdir: Path, connections: int = 256) -> I
                 time.sleep(0.1)
         yield LocalNginx(port, process)
     finally:
+        stop_processes([process], timeout=10)
+
+
+def stop_processes(processes: Iterable[subprocess.Popen[bytes] | None], timeout: float = 30) -> None:
+    """Ask every process to stop (SIGTERM) at once, then wait for each; one that does not stop
+    within `timeout` seconds is killed."""
+    started = [process for process in processes if process is not None]
+    for process in started:
         process.terminate()
-        process.wait(timeout=10)
+    for process in started:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)

@@ -27,7 +27,7 @@ import pytest
 import websockets
 
 from app.store.embedded_pg import free_loopback_port
-from bench.local_nginx import NGINX, PROJECT_ROOT, nginx_in_front
+from bench.local_nginx import NGINX, PROJECT_ROOT, nginx_in_front, stop_processes
 from tests.api.harness import TableSocket
 from tests.api.test_proxy import wait_until_up
 
@@ -72,16 +72,7 @@ class AppProcesses:
         self.processes[n] = None
 
     def stop_all(self) -> None:
-        for process in self.processes:
-            if process is not None:
-                process.terminate()
-        for process in self.processes:
-            if process is not None:
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(timeout=10)
+        stop_processes(self.processes)
 
     def serving(self, upstream: str) -> int:
         """Which process a proxy's `X-Upstream` names."""

@@ -30,6 +30,7 @@ from bench.local_nginx import (
     UPSTREAM_HEADER,
     nginx_command,
     nginx_in_front,
+    stop_processes,
     write_config,
 )
 from tests.api.harness import WAIT, Person, Server, TableSocket, make_room, play_until_over
@@ -73,13 +74,7 @@ def app_processes(database_url: str, count: int, workdir: Path) -> Iterator[list
             ports.append(port)
         yield ports
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_processes(processes)
 
 
 @asynccontextmanager
