@@ -66,6 +66,11 @@ SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged), (SELECT ok 
 held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement.
 Each entry is `[seat, action]`, or `[seat, action, auto]` for a bot's move for a person's seat."""
 
+ACTIONS_FROM = (
+    "SELECT seq, seat, action, auto FROM match_actions WHERE match_id = %s AND seq >= %s ORDER BY seq"
+)
+"""`MatchStore.actions_from`: the log from a position on (the unique (match_id, seq) index)."""
+
 FINISH = f"""
 UPDATE matches m SET status = 'finished', finished_at = now(),
     abandoned = EXISTS (SELECT 1 FROM match_seats ms WHERE ms.match_id = m.id AND ms.person_id IS NOT NULL)
@@ -255,19 +260,16 @@ class MatchStore:
 
     async def actions_from(self, match_id: int, seq: int) -> list[tuple[int, Any, str | None]]:
         """The log entries from position `seq` on, each with its auto-move mark: what another
-        process committed since a cached copy's version."""
-        async with self.db.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.auto)
-                    .where(ACTIONS.c.match_id == match_id, ACTIONS.c.seq >= seq)
-                    .order_by(ACTIONS.c.seq)
-                )
-            ).all()
-            await conn.rollback()
-        if any(row.seq != seq + index for index, row in enumerate(rows)):
+        process committed since a cached copy's version. Every other process asks this after
+        every move, so it is one statement on the commits' autocommit connections (prepared by
+        psycopg after a few calls), as the commit itself is: through SQLAlchemy's engine (its
+        pool, statement cache, result rows and a rollback) it was about a fifth of a second
+        process's CPU at tables of four people (docs/BENCHMARKS.md, "Two processes")."""
+        async with self._connection() as conn:
+            rows = await (await conn.execute(ACTIONS_FROM, (match_id, seq))).fetchall()
+        if any(row[0] != seq + index for index, row in enumerate(rows)):
             return []  # a gap can only mean a log rewritten under us: the caller reloads it whole
-        return [(row.seat, row.action, row.auto) for row in rows]
+        return [(seat, action, auto) for _, seat, action, auto in rows]
 
     async def version(self, match_id: int) -> int:
         """The match's committed version (log length) as the database has it now."""
