@@ -58,6 +58,21 @@ def _admin_execute(admin_url: str, statement: sql.Composable) -> None:
         conn.execute(statement)
 
 
+@pytest.fixture
+def cluster_home() -> Iterator[Path]:
+    """An empty folder for a test's own PostgreSQL cluster, outside pytest's temporary root.
+
+    Run as root, the embedded PostgreSQL runs as a service user that must walk down to its data
+    folder; pytest takes the group and other bits off `/tmp/pytest-of-<user>` whenever any
+    pytest process (another xdist worker, another pass) starts, which could lock a cluster out
+    of its own files between two starts. A folder of our own keeps the bits we give it."""
+    home = Path(tempfile.mkdtemp(prefix="cardtable-test-cluster-"))
+    try:
+        yield home
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def postgres_admin_url() -> Iterator[str]:
     """SQLAlchemy URL of a maintenance database on a PostgreSQL server we may create databases on."""

@@ -142,8 +142,10 @@ async def _play(base: str, ws_base: str, token: str, code: str, moves: int) -> i
     return acknowledged
 
 
-def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_nothing(tmp_path: Path) -> None:
-    data = tmp_path / "data"
+def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_nothing(
+    cluster_home: Path,
+) -> None:
+    data = cluster_home / "data"
     pgdata = data / "pgdata"
     port = free_loopback_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
@@ -210,10 +212,10 @@ def _cmdline(pid: int) -> str:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(tmp_path: Path) -> None:
+def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(cluster_home: Path) -> None:
     """SIGKILL gives the server no chance to shut its bot pool down; the pool's forkserver,
     resource tracker and workers must still go (issue #26, point 8)."""
-    data = tmp_path / "data"
+    data = cluster_home / "data"
     pgdata = data / "pgdata"
     port = free_loopback_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

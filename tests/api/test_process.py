@@ -83,13 +83,13 @@ def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(databa
     assert revision and catalog == len(games)
 
 
-def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(tmp_path: Path) -> None:
-    settings = {"CARDTABLE_DATA_DIR": str(tmp_path / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
+def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(cluster_home: Path) -> None:
+    settings = {"CARDTABLE_DATA_DIR": str(cluster_home / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
     with serve(settings) as base:
         created = httpx.post(f"{base}/api/people", json={"name": "Persistent"})
         assert created.status_code == 201
         token = created.cookies["session"]
-    pgdata = tmp_path / "data" / "pgdata"
+    pgdata = cluster_home / "data" / "pgdata"
     assert (pgdata / "PG_VERSION").exists()
     assert not (pgdata / "postmaster.pid").exists(), "the embedded PostgreSQL must stop with the server"
 
