@@ -263,8 +263,9 @@ class MatchStore:
         process committed since a cached copy's version. Every other process asks this after
         every move, so it is one statement on the commits' autocommit connections (prepared by
         psycopg after a few calls), as the commit itself is: through SQLAlchemy's engine (its
-        pool, statement cache, result rows and a rollback) it was about a fifth of a second
-        process's CPU at tables of four people (docs/BENCHMARKS.md, "Two processes")."""
+        pool, statement cache, result rows and a rollback) it was the largest single part of
+        a second process's CPU at tables of four people (docs/BENCHMARKS.md, "Two processes
+        behind nginx")."""
         async with self._connection() as conn:
             rows = await (await conn.execute(ACTIONS_FROM, (match_id, seq))).fetchall()
         if any(row[0] != seq + index for index, row in enumerate(rows)):
