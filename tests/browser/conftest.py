@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
@@ -39,6 +39,33 @@ DEAL_SEED = 7
 """Every test's server deals from this seed (CARDTABLE_DEAL_SEED), so a layout check sees the same
 cards on every run; `@pytest.mark.deal_seed(n)` gives a test another one (a deal that once broke
 a layout), and CARDTABLE_DEAL_SEED in the environment overrides both (to try other deals)."""
+
+
+EXPECT_TIMEOUT_MS = 10_000
+"""How long an `expect(...)` waits by default: Playwright's 5 s is short for a bot's move or a
+redraw on the shared 2-core machine while the other pass runs beside this one; a passing check
+still returns the moment its condition holds."""
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+
+
+def screenshot_section(page: Page, test_id: str, path: Path) -> None:
+    """Save a picture of one part of the page (`data-testid`), scrolled into view.
+
+    Pages such as the room's lobby draw their sections again on every table event, so a
+    Playwright element screenshot, which waits for its element to be stable, can find it
+    replaced; one script in the page finds and measures whichever copy is attached, and the
+    page's picture is cut to that box."""
+    box = page.evaluate(
+        """(id) => {
+            const section = document.querySelector(`[data-testid="${id}"]`);
+            section.scrollIntoView({ block: "center" });
+            const r = section.getBoundingClientRect();
+            const [x, y] = [r.left + window.scrollX, r.top + window.scrollY];
+            return { x, y, width: r.width, height: r.height };
+        }""",
+        test_id,
+    )
+    page.screenshot(path=str(path), full_page=True, clip=box)
 
 
 def _free_port() -> int:

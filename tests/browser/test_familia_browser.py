@@ -175,7 +175,7 @@ def test_three_seat_hand_in_japanese_with_crests_pile_jokers_and_batting_familia
     # 12 face cards and 2 jokers: 7 in each pile; batting Familia with one deck bats on rank
     # (a box with a button when Kenji turns the face card, a line of counts otherwise)
     piles = kenji.get_by_test_id("familia-pile-black").or_(kenji.get_by_test_id("familia-piles"))
-    expect(piles).to_contain_text("残り7枚")
+    expect(piles).to_contain_text("残り7枚", timeout=20_000)  # after every bot chose its crest
     expect(kenji.get_by_test_id("familia-mode").locator("xpath=..")).to_contain_text("同じランク")
     expect(kenji.get_by_test_id("familia-mode").locator("xpath=..")).to_contain_text(
         "バッティング・ファミリア"

@@ -23,7 +23,7 @@ from sqlalchemy import text as sql
 
 from engine import get_game
 from tests.browser.accessibility import check_accessibility
-from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.conftest import PHONE, NewPerson, screenshot_section
 from tests.browser.layout import check_screen
 from tests.browser.test_replay_browser import bots_play_a_match
 
@@ -317,9 +317,7 @@ def test_a_persons_record_page_shows_each_game_and_a_chart_of_the_last_matches(
     result = page.get_by_test_id("hand-result")  # the finished match's last result, shown on arrival
     if result.count():
         result.locator("button.primary").first.click()
-    page.get_by_test_id("room-leaderboard").screenshot(
-        path=str(artifacts / f"record-room-board-{locale}-{size}.png")
-    )
+    screenshot_section(page, "room-leaderboard", artifacts / f"record-room-board-{locale}-{size}.png")
     check_accessibility(page, f"record-room-board-{locale}-{size}")
     errors = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e and "404" not in e]  # type: ignore[attr-defined]
     assert not errors, errors

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.conftest import PHONE, NewPerson, screenshot_section
 from tests.browser.test_platform_browser import (
     HAND_CARDS,
     LEGAL_CARDS,
@@ -112,13 +112,7 @@ def test_the_take_back_setting_in_the_create_form_and_the_lobby(
         assert time.monotonic() < deadline, "the lobby's change was not saved"
         ada.wait_for_timeout(100)
     expect(lobby.get_by_test_id("take-backs")).to_have_value("until_next")
-    # The lobby is drawn again on every room event (the saved change comes back over the socket
-    # too), so Playwright's scroll, which waits for a stable element, can find it replaced; one
-    # script in the page finds and scrolls whichever copy is attached at that moment.
-    ada.evaluate(
-        "document.querySelector('[data-testid=room-timing]').scrollIntoView({ block: 'center' })"
-    )
-    ada.screenshot(path=str(artifacts / "take-back-lobby-phone.png"))
+    screenshot_section(ada, "room-timing", artifacts / "take-back-lobby-phone.png")
 
 
 def test_the_replay_and_the_match_page_show_a_take_back(new_person: NewPerson, artifacts: Path) -> None:
