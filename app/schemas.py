@@ -126,6 +126,10 @@ class RoomOut(_RoomHeading):
     """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
     """Seconds left of each awaited person's turn, by seat, when the room has a turn timer."""
+    read_at: float
+    """When this copy was read (the database's clock, seconds since 1970): every change committed
+    before then is in it. Of two copies, a client keeps the one read later, whichever came first
+    (an HTTP answer and the WebSocket's room message can arrive in either order)."""
 
 
 class RoomInvitationOut(_RoomHeading):

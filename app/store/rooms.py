@@ -195,7 +195,8 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     """The room as every reader sees it (`me` as for nobody: see `for_viewer`): seats, members
     and who is connected, options, the latest match, the room's deadline settings, `stand_ins`
     (seats a bot plays for while their person is away; a seat's person is away when its
-    `connected` is false) and the running match's turn countdowns (`timers`: seconds per seat)."""
+    `connected` is false), the running match's turn countdowns (`timers`: seconds per seat) and
+    when it was read (`read_at`)."""
     game = GAMES.get(room.game_id)
     connected = await presence.connected(session, room.id)
     members = (
@@ -292,6 +293,10 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     answer["turn_timer"] = room.turn_timer
     answer["take_backs"] = room.take_backs
     answer["timers"] = await presence.timers(session, room.id)
+    # The reading transaction's start in the database's clock: everything committed before it is
+    # in this copy, so a client that holds a copy read later keeps it when an older one arrives
+    # (an answer to its own change can overtake the socket's copy read before that change).
+    answer["read_at"] = float(await session.scalar(select(func.extract("epoch", func.now()))))
     return answer
 
 

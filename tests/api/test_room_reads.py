@@ -61,3 +61,27 @@ async def test_a_person_joining_a_room_of_many_sockets_costs_one_read(database_u
             await _all_shown([*sockets, newcomer_socket], "Newcomer")
             await newcomer_socket.quiet(0.3)  # the join's own room event is not read again
             assert feed.reads - before == 1
+
+
+async def test_every_copy_of_a_room_says_when_it_was_read_so_a_client_keeps_the_later_one(
+    database_url: str,
+) -> None:
+    """The socket's copy read when it connected, before the host's change, is older than the
+    change's own answer, whichever reaches the page first, and than the socket's copy after the
+    change (the page keeps the copy with the largest `read_at`: static/js/pages/room.js). A
+    browser once showed the older copy over its own saved change and lost the next one."""
+    async with running_server(database_url) as server, browser(server, "Host") as host:
+        code = (await make_room(host))["code"]
+        async with host.socket(code) as socket:
+            on_connect = await socket.wait_for(lambda m: m["type"] == "room")
+            answer = await host.http.patch(f"/api/rooms/{code}", json={"turn_timer": 30})
+            assert answer.status_code == 200, answer.text
+            changed = answer.json()
+            after = await socket.wait_for(lambda m: m["type"] == "room" and m["room"]["turn_timer"] == 30)
+        assert on_connect["room"]["turn_timer"] is None and changed["turn_timer"] == 30
+        # (the answer and the socket's copy after the change are read at about the same time,
+        # in either order; both after the change, both later than the copy before it)
+        first = on_connect["room"]["read_at"]
+        assert first < changed["read_at"] and first < after["room"]["read_at"], (first, changed, after)
+        read_again = (await host.http.get(f"/api/rooms/{code}")).json()
+        assert read_again["read_at"] >= max(changed["read_at"], after["room"]["read_at"])

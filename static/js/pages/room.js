@@ -124,6 +124,7 @@ export function roomPage(code) {
         page.chatBehind = false;
         page.chat.reload();
       }
+      if (!readLater(message.room)) return;
       const previousStatus = page.room && page.room.match ? page.room.match.status : null;
       page.room = message.room;
       page.table.setRoom(page.room);
@@ -174,8 +175,14 @@ export function roomPage(code) {
     return queue;
   }
 
+  /** Whether `room` was read no earlier than the copy shown: the answer to this person's own
+   * change can arrive before the socket's copy read just before it, which must not undo it. */
+  function readLater(room) {
+    return !page.room || !(room.read_at < page.room.read_at);
+  }
+
   function setRoom(room) {
-    if (room && room.code) {
+    if (room && room.code && readLater(room)) {
       page.room = room;
       page.table.setRoom(page.room);
       renderLobby();
