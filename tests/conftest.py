@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -56,6 +57,14 @@ def _admin_execute(admin_url: str, statement: sql.Composable) -> None:
 
     with psycopg.connect(_libpq(admin_url), autocommit=True) as conn:
         conn.execute(statement)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Stop the browser tests' shared Chromium before any other test of this process: its
+    Playwright loop would keep asyncio code (the async API tests) from running here."""
+    browser_tests = sys.modules.get("tests.browser.conftest")
+    if browser_tests is not None and "tests/browser/" not in item.nodeid:
+        browser_tests.SHARED_CHROMIUM.stop()
 
 
 @pytest.fixture

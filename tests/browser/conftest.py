@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, expect, sync_playwright
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
@@ -166,21 +166,54 @@ def server(server_process: ServerProcess) -> str:
     return server_process.base_url
 
 
-@pytest.fixture
-def browser(server: str) -> Iterator[Browser]:
-    """Debian's Chromium, headless (Playwright cannot download its own browser here).
+class SharedChromium:
+    """One headless Chromium per test process, launched by the first browser test and reused by
+    the next ones (a launch, with Playwright's driver, costs about a second of CPU, and the suite
+    is CPU-bound); every test still gets fresh contexts, so no cookie or page carries over.
 
-    Function-scoped on purpose: Playwright's sync API keeps an asyncio loop running in this
-    thread for as long as it lives, and asyncio code in other fixtures or tests of the same
-    worker (the database template, async API tests under xdist) cannot run beside it. It starts
-    after the server (which needs the database) and stops at the end of each test.
-    """
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    Playwright's sync API keeps an asyncio loop marked as running in this thread while it lives,
+    and asyncio code (the async API tests, when one pytest run mixes folders) cannot run beside
+    it: `stop()` is called before any test outside tests/browser (tests/conftest.py) and when
+    the session ends."""
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def get(self) -> Browser:
+        if self._browser is not None and not self._browser.is_connected():
+            self.stop()  # it crashed or was killed: start a new one rather than fail every test after
+        if self._browser is None:
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+            )
+        return self._browser
+
+    def stop(self) -> None:
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
         try:
-            yield launched
+            if browser is not None and browser.is_connected():
+                browser.close()
         finally:
-            launched.close()
+            if playwright is not None:
+                playwright.stop()
+
+
+SHARED_CHROMIUM = SharedChromium()
+
+
+def pytest_sessionfinish() -> None:
+    SHARED_CHROMIUM.stop()
+
+
+@pytest.fixture
+def browser(server: str) -> Browser:
+    """Debian's Chromium, headless (Playwright cannot download its own browser here), shared by
+    the browser tests of this process (`SharedChromium`). Asked for after the server, so the
+    session's database template (made with asyncio) exists before Playwright's loop starts."""
+    return SHARED_CHROMIUM.get()
 
 
 NewPerson = Callable[..., Page]
