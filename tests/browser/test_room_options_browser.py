@@ -6,15 +6,17 @@ good one, and finds those roles and teams on the table once the match starts."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, WebSocketRoute, expect
 
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.layout import BOX_JS
-from tests.browser.test_platform_browser import sign_up
+from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -232,3 +234,75 @@ def test_familia_seat_count_change_returns_per_seat_teams_and_roles_to_the_stand
     lena.locator("input[data-option=seating_rules]").check()
     expect(check).to_have_attribute("data-problem", "blocks")
     assert not lena.console_errors, lena.console_errors
+
+
+def test_a_room_copy_read_before_the_hosts_change_does_not_undo_it_on_the_page(new_person: NewPerson) -> None:
+    """The socket's copy of the room read when it connected reaches the page only after the
+    host's change was saved (held back here by routing the socket): the page keeps the later
+    copy, so the lobby goes on showing the saved setting and the next change is saved too."""
+    held: dict[str, object] = {}
+
+    def hold_the_first_room_copy(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        held["socket"] = socket
+
+        def from_server(message: str | bytes) -> None:
+            if "copy" not in held and json.loads(message).get("type") == "room":
+                held["copy"] = message
+            else:
+                socket.send(message)
+
+        server.on_message(from_server)
+
+    hana = new_person()
+    hana.route_web_socket(re.compile(r"/ws/rooms/"), hold_the_first_room_copy)
+    sign_up(hana, "Hana")
+    invite = create_room(hana, "holy-grail", seats=3)
+    code = invite.rsplit("/", 1)[1]
+    timing = hana.get_by_test_id("room-timing")
+    expect(timing.get_by_test_id("turn-timer")).to_have_value("")
+    timing.get_by_test_id("turn-timer").select_option("30")
+    expect(hana.get_by_test_id("timing-status")).to_have_text("Saved.")
+    deadline = time.monotonic() + 10
+    while "copy" not in held:
+        assert time.monotonic() < deadline, "the socket sent no room on connect"
+        hana.wait_for_timeout(50)
+    stale = json.loads(held["copy"])  # type: ignore[arg-type]
+    assert stale["room"]["turn_timer"] is None
+    held["socket"].send(held["copy"])  # type: ignore[attr-defined]
+    hana.wait_for_timeout(500)  # the page has handled it (a message is handled at once)
+    expect(timing.get_by_test_id("turn-timer")).to_have_value("30")
+    timing.get_by_test_id("turn-timer").select_option("15")
+    setting = "async (code) => (await (await fetch(`/api/rooms/${code}`)).json()).turn_timer"
+    deadline = time.monotonic() + 10
+    while hana.evaluate(setting, code) != 15:
+        assert time.monotonic() < deadline, "the next change was not saved"
+        hana.wait_for_timeout(100)
+    expect(timing.get_by_test_id("turn-timer")).to_have_value("15")
+
+
+def test_the_lobby_closes_the_rename_form_even_when_the_answer_is_an_older_copy(
+    new_person: NewPerson,
+) -> None:
+    """The answer to the host's rename may be read before the socket's copy that already shows
+    the new name (both after the change): the page keeps the socket's later copy, and the
+    lobby is drawn again all the same, closing the form. Here the answer is made the older one."""
+    hana = new_person()
+    sign_up(hana, "Hana")
+    create_room(hana, "holy-grail", seats=3)
+
+    def answer_as_an_older_copy(route: Route) -> None:
+        if route.request.method != "PATCH":
+            route.fallback()
+            return
+        response = route.fetch()
+        room = response.json()
+        hana.wait_for_timeout(300)  # the socket's copy of the change arrives first
+        route.fulfill(response=response, json={**room, "read_at": room["read_at"] - 1})
+
+    hana.route(re.compile(r"/api/rooms/[^/]+$"), answer_as_an_older_copy)
+    hana.get_by_test_id("rename-room").click()
+    hana.get_by_test_id("room-name-input").fill("Friday cards")
+    hana.get_by_test_id("save-room-name").click()
+    expect(hana.get_by_test_id("room-name")).to_contain_text("Friday cards")
+    expect(hana.get_by_test_id("rename-form")).to_have_count(0)

@@ -181,10 +181,14 @@ export function roomPage(code) {
     return !page.room || !(room.read_at < page.room.read_at);
   }
 
+  /** An answer's copy of the room; the lobby is drawn again either way, since the caller may
+   * have changed what it shows (a closed form, a status line). */
   function setRoom(room) {
-    if (room && room.code && readLater(room)) {
-      page.room = room;
-      page.table.setRoom(page.room);
+    if (room && room.code) {
+      if (readLater(room)) {
+        page.room = room;
+        page.table.setRoom(page.room);
+      }
       renderLobby();
     }
   }
