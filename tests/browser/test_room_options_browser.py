@@ -261,12 +261,12 @@ def test_a_room_copy_read_before_the_hosts_change_does_not_undo_it_on_the_page(n
     code = invite.rsplit("/", 1)[1]
     timing = hana.get_by_test_id("room-timing")
     expect(timing.get_by_test_id("turn-timer")).to_have_value("")
-    timing.get_by_test_id("turn-timer").select_option("30")
-    expect(hana.get_by_test_id("timing-status")).to_have_text("Saved.")
     deadline = time.monotonic() + 10
-    while "copy" not in held:
+    while "copy" not in held:  # the socket has connected and read the room
         assert time.monotonic() < deadline, "the socket sent no room on connect"
         hana.wait_for_timeout(50)
+    timing.get_by_test_id("turn-timer").select_option("30")
+    expect(hana.get_by_test_id("timing-status")).to_have_text("Saved.")
     stale = json.loads(held["copy"])  # type: ignore[arg-type]
     assert stale["room"]["turn_timer"] is None
     held["socket"].send(held["copy"])  # type: ignore[attr-defined]
@@ -306,3 +306,47 @@ def test_the_lobby_closes_the_rename_form_even_when_the_answer_is_an_older_copy(
     hana.get_by_test_id("save-room-name").click()
     expect(hana.get_by_test_id("room-name")).to_contain_text("Friday cards")
     expect(hana.get_by_test_id("rename-form")).to_have_count(0)
+
+
+def test_the_sockets_copy_of_the_pages_own_change_does_not_redraw_the_lobby(
+    new_person: NewPerson,
+) -> None:
+    """After the host takes a seat, the answer redraws the lobby; the socket's copy of the same
+    change, arriving next (held back here until the answer is drawn), says the same and leaves
+    the lobby's buttons in place (a redraw between a press and its release would swallow the
+    click on the next seat)."""
+    held: dict[str, object] = {"copies": []}
+
+    def hold_copies_with_a_seated_person(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        held["socket"] = socket
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "room" and any(s["kind"] == "person" for s in data["room"]["seats"]):
+                held["copies"].append(message)  # type: ignore[attr-defined]
+            else:
+                held["connected"] = True
+                socket.send(message)
+
+        server.on_message(from_server)
+
+    hana = new_person()
+    hana.route_web_socket(re.compile(r"/ws/rooms/"), hold_copies_with_a_seated_person)
+    sign_up(hana, "Hana")
+    create_room(hana, "holy-grail", seats=3)
+    deadline = time.monotonic() + 10
+    while "connected" not in held:
+        assert time.monotonic() < deadline, "the socket sent no room on connect"
+        hana.wait_for_timeout(50)
+    hana.get_by_test_id("take-0").click()
+    expect(hana.locator(".seat-row[data-seat='0'] .seat-who")).to_contain_text("Hana")  # the answer
+    hana.get_by_test_id("take-1").evaluate("(button) => { window.markedButton = button; }")
+    deadline = time.monotonic() + 10
+    while not held["copies"]:
+        assert time.monotonic() < deadline, "the socket did not send the change"
+        hana.wait_for_timeout(50)
+    for copy in held["copies"]:  # type: ignore[attr-defined]
+        held["socket"].send(copy)  # type: ignore[attr-defined]
+    hana.wait_for_timeout(300)  # the page has handled them
+    assert hana.evaluate("window.markedButton.isConnected"), "the lobby was drawn again"

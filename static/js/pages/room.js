@@ -125,6 +125,12 @@ export function roomPage(code) {
         page.chat.reload();
       }
       if (!readLater(message.room)) return;
+      if (sameRoom(message.room, page.room)) {
+        // The socket's copy of a change this page already shows (its own answer came first):
+        // drawing the lobby again would only risk swallowing a click that is under way.
+        page.room = message.room;
+        return;
+      }
       const previousStatus = page.room && page.room.match ? page.room.match.status : null;
       page.room = message.room;
       page.table.setRoom(page.room);
@@ -179,6 +185,16 @@ export function roomPage(code) {
    * change can arrive before the socket's copy read just before it, which must not undo it. */
   function readLater(room) {
     return !page.room || !(room.read_at < page.room.read_at);
+  }
+
+  /** Whether two copies of the room say the same, whenever each was read. */
+  function sameRoom(a, b) {
+    if (!a || !b) return false;
+    const canonical = (room) => JSON.stringify({ ...room, read_at: null }, (key, value) =>
+      value && typeof value === "object" && !Array.isArray(value)
+        ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]))
+        : value);
+    return canonical(a) === canonical(b);
   }
 
   /** An answer's copy of the room; the lobby is drawn again either way, since the caller may
