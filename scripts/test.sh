@@ -9,7 +9,8 @@
 #            that start server, nginx, PostgreSQL or bot worker processes share one worker
 #            (tests/api/conftest.py: `xdist_group("processes")`, `--dist loadgroup`)
 #   browser  Chromium against the real server, three workers, each test with its own server;
-#            it runs at the same time as the api pass (both mostly wait), printed when it ends
+#            it runs at the same time as the api pass (both mostly wait), printed when it ends;
+#            a failed browser test runs once more, and every rerun is listed
 # Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
 # the exit status is non-zero when any pass failed. Afterwards no process the run started may be
 # left (postgres, chromium, `python -m app`, nginx, bot workers): each carries CARDTABLE_TEST_RUN
@@ -86,7 +87,10 @@ finish_passes() {
 echo "=== api and the rest, and browser, side by side (each printed when it ends)"
 # Every other folder of tests/ (api, wire, and any added later), so none is skipped unnoticed.
 start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup tests --ignore=tests/engine --ignore=tests/browser
-start_pass "browser" "${pytest[@]}" -q -n 3 tests/browser
+# A browser test that fails is run once more (pytest-rerunfailures): under the load of both passes
+# a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …") and counted in
+# the pass's result line and the summary, so a test that needs one is seen and can be fixed.
+start_pass "browser" "${pytest[@]}" -q -n 3 --reruns 1 -rR tests/browser
 finish_passes
 
 # Processes of this run still alive: found by the marker in their environment (our own only).
