@@ -82,6 +82,7 @@ import { CATCH_UP_ACTIONS, Motion } from "./motion.js";
 import { AUTO_NOTE_MS, autoNotices, awaySummary, awaySummaryBox, markedEvents } from "./notices.js";
 import { beep, eventSounds } from "./sounds.js";
 import { FocusKeeper } from "./focus.js";
+import { afterPress } from "./press.js";
 import { announce } from "./announce.js";
 import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
 
@@ -268,6 +269,7 @@ export class Table {
    * @param {{gameId: string, plugin: any, send: (message: any) => boolean, rulesHref: string}} options
    */
   constructor(root, options) {
+    this.drawNow = () => this.draw();
     this.root = root;
     this.gameId = options.gameId;
     this.plugin = options.plugin;
@@ -787,7 +789,14 @@ export class Table {
       h("span", { class: "dot" }), h("span", { class: "conn-text" }, t(key)));
   }
 
+  /** Draw the table as it is now; while a press is under way, once it has ended, so that the
+   * card or button under the finger stays the one the release clicks (static/js/press.js). */
   render() {
+    afterPress(this.drawNow);
+  }
+
+  /** `render` without waiting: the whole table drawn from the current state. */
+  draw() {
     this.focus.before();
     const view = this.currentView();
     if (!view) {

@@ -1,0 +1,121 @@
+"""A press is never swallowed by a redraw: the lobby and the table are drawn anew for each message
+from the server, and a redraw between the press and the release would replace the element under
+the pointer, so the browser would make no click. Here the room changes (the host renames it
+through the API, so only the page's socket tells it) while a mouse button is held on a seat's
+button or on a card; the page keeps the element until the release, and the click lands.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewPerson
+from tests.browser.test_platform_browser import create_room, sign_up
+
+pytestmark = pytest.mark.browser
+
+LEGAL = "[data-testid=hand] .card.is-legal"
+MY_TURN = "[data-testid=turn].my-turn"
+
+
+def record_frames(page: Page) -> list[dict[str, Any]]:
+    """Every message the page's sockets receive from now on, decoded (the list grows)."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            with_text = payload if isinstance(payload, str) else payload.decode()
+            frames.append(json.loads(with_text))
+
+        socket.on("framereceived", received)
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def wait_for_frame(
+    page: Page, frames: list[dict[str, Any]], wanted: Callable[[dict[str, Any]], bool]
+) -> None:
+    """Wait until the page's socket has received a message `wanted` accepts, and a moment more
+    for the page to handle it."""
+    deadline = time.monotonic() + 10
+    while not any(wanted(frame) for frame in frames):
+        assert time.monotonic() < deadline, "the page's socket did not receive the change"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)
+
+
+def press_and_hold(page: Page, selector: str) -> None:
+    """The mouse button down in the middle of the element `selector` finds, not released; the
+    element the press reaches is marked, so the test can tell whether it is still on the page."""
+    centre = page.evaluate(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            el.scrollIntoView({ block: "center" });
+            addEventListener("pointerdown", (event) => {
+                window.pressedElement = event.target.closest("button, [data-card]");
+            }, { capture: true, once: true });
+            const r = el.getBoundingClientRect();
+            return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        }""",
+        selector,
+    )
+    page.mouse.move(centre["x"], centre["y"])
+    page.mouse.down()
+    assert page.evaluate("(s) => !!window.pressedElement && window.pressedElement.matches(s)", selector)
+
+
+def renamed(name: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda frame: frame.get("type") == "room" and frame["room"].get("name") == name
+
+
+def test_a_seat_button_pressed_while_the_room_changes_takes_the_seat_on_release(
+    new_person: NewPerson,
+) -> None:
+    hana = new_person()
+    frames = record_frames(hana)
+    sign_up(hana, "Hana")
+    invite = create_room(hana, "holy-grail", seats=3)
+    code = invite.rsplit("/", 1)[1]
+    wait_for_frame(hana, frames, lambda frame: frame.get("type") == "room")  # the lobby as connected
+    press_and_hold(hana, "[data-testid=take-0]")
+
+    assert hana.request.patch(f"/api/rooms/{code}", data={"name": "Friday cards"}).ok
+    wait_for_frame(hana, frames, renamed("Friday cards"))
+    # The lobby waits for the release: the button under the pointer is still the one pressed.
+    assert hana.evaluate("window.pressedElement.isConnected"), "the lobby was drawn during the press"
+    expect(hana.get_by_test_id("room-name")).not_to_contain_text("Friday cards")
+
+    hana.mouse.up()
+    expect(hana.locator(".seat-row[data-seat='0'] .seat-who")).to_contain_text("Hana")
+    expect(hana.get_by_test_id("room-name")).to_contain_text("Friday cards")  # drawn once released
+
+
+def test_a_card_pressed_while_the_table_redraws_is_played_on_release(new_person: NewPerson) -> None:
+    hana = new_person()
+    frames = record_frames(hana)
+    hana.goto("/")
+    assert hana.request.post("/api/people", data={"name": "Hana"}).ok
+    code = hana.request.post("/api/rooms", data={"game_id": "holy-grail", "seats": 4}).json()["code"]
+    assert hana.request.post(f"/api/rooms/{code}/seats/0", data={"as": "me"}).ok
+    for n in (1, 2, 3):
+        assert hana.request.post(f"/api/rooms/{code}/seats/{n}", data={"as": "bot", "level": "basic"}).ok
+    assert hana.request.post(f"/api/rooms/{code}/start").ok
+    hana.goto(f"/r/{code}")
+    expect(hana.locator(MY_TURN)).to_be_visible()
+    played = hana.locator(LEGAL).first.get_attribute("data-card")
+    press_and_hold(hana, f"{LEGAL}[data-card='{played}']")
+
+    assert hana.request.patch(f"/api/rooms/{code}", data={"name": "Late table"}).ok
+    wait_for_frame(hana, frames, renamed("Late table"))
+    assert hana.evaluate("window.pressedElement.isConnected"), "the table was drawn during the press"
+
+    hana.mouse.up()
+    # Played: gone from the hand (the bots may have finished the trick and begun the next by now).
+    expect(hana.locator(f"[data-testid=hand] .card[data-card='{played}']")).to_have_count(0)
