@@ -8,7 +8,6 @@ import asyncio
 import logging
 from functools import cache
 
-from alembic.script import ScriptDirectory
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -27,6 +26,8 @@ READY_TIMEOUT = 5.0
 @cache
 def head_revisions() -> frozenset[str]:
     """The newest migration(s) this code ships (read once: the files do not change at run time)."""
+    from alembic.script import ScriptDirectory  # only when asked (see `alembic_config`)
+
     script = ScriptDirectory.from_config(alembic_config("postgresql+psycopg://unused/unused"))
     return frozenset(script.get_heads())
 
