@@ -199,14 +199,24 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     when it was read (`read_at`)."""
     game = GAMES.get(room.game_id)
     connected = await presence.connected(session, room.id)
-    members = (
+    # The reading transaction's start in the database's clock rides along with the members
+    # (one round trip): everything committed before it is in this copy, so a client that holds a
+    # copy read later keeps it when an older one arrives (an answer to its own change can
+    # overtake the socket's copy read before that change).
+    member_rows = (
         await session.execute(
-            select(Person.id, Person.name)
+            select(Person.id, Person.name, func.extract("epoch", func.now()))
             .join(Membership, Membership.person_id == Person.id)
             .where(Membership.room_id == room.id)
             .order_by(Membership.joined_at, Person.id)
         )
     ).all()
+    members = [(person_id, name) for person_id, name, _ in member_rows]
+    read_at = (
+        float(member_rows[0][2])
+        if member_rows
+        else float(await session.scalar(select(func.extract("epoch", func.now()))))
+    )
     names = {person_id: name for person_id, name in members}
     seats = await room_seats(session, room.id)
     missing = {s.person_id for s in seats.values() if s.person_id is not None and s.person_id not in names}
@@ -293,10 +303,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     answer["turn_timer"] = room.turn_timer
     answer["take_backs"] = room.take_backs
     answer["timers"] = await presence.timers(session, room.id)
-    # The reading transaction's start in the database's clock: everything committed before it is
-    # in this copy, so a client that holds a copy read later keeps it when an older one arrives
-    # (an answer to its own change can overtake the socket's copy read before that change).
-    answer["read_at"] = float(await session.scalar(select(func.extract("epoch", func.now()))))
+    answer["read_at"] = read_at
     return answer
 
 
