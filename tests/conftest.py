@@ -16,6 +16,7 @@ ask for them: `pytest tests/engine` imports none of it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import sys
@@ -67,19 +68,27 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         browser_tests.SHARED_CHROMIUM.stop()
 
 
-@pytest.fixture
-def cluster_home() -> Iterator[Path]:
-    """An empty folder for a test's own PostgreSQL cluster, outside pytest's temporary root.
+@contextlib.contextmanager
+def cluster_folder(prefix: str) -> Iterator[Path]:
+    """An empty folder for a PostgreSQL cluster of the tests' own, outside pytest's temporary
+    root, removed afterwards.
 
     Run as root, the embedded PostgreSQL runs as a service user that must walk down to its data
     folder; pytest takes the group and other bits off `/tmp/pytest-of-<user>` whenever any
     pytest process (another xdist worker, another pass) starts, which could lock a cluster out
     of its own files between two starts. A folder of our own keeps the bits we give it."""
-    home = Path(tempfile.mkdtemp(prefix="cardtable-test-cluster-"))
+    home = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         yield home
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster_home() -> Iterator[Path]:
+    """An empty folder for one test's own PostgreSQL cluster (see `cluster_folder`)."""
+    with cluster_folder("cardtable-test-cluster-") as home:
+        yield home
 
 
 @pytest.fixture(scope="session")
@@ -93,14 +102,13 @@ def postgres_admin_url() -> Iterator[str]:
         return
     from app.store.embedded_pg import EmbeddedPostgres
 
-    workdir = Path(tempfile.mkdtemp(prefix="cardtable-test-pg-"))
-    server = EmbeddedPostgres(workdir / "pgdata", database="postgres", fast_unsafe=True)
-    try:
-        server.start()
-        yield server.url("postgres")
-    finally:
-        server.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+    with cluster_folder("cardtable-test-pg-") as workdir:
+        server = EmbeddedPostgres(workdir / "pgdata", database="postgres", fast_unsafe=True)
+        try:
+            server.start()
+            yield server.url("postgres")
+        finally:
+            server.stop()
 
 
 @pytest.fixture(scope="session")

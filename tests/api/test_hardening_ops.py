@@ -8,8 +8,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +68,13 @@ async def test_docs_are_served_with_their_assets_from_this_server(database_url: 
         assert (await http.get("/openapi.json")).json()["info"]["title"]
 
 
-def test_the_embedded_postgresql_listens_on_the_configured_port() -> None:
-    workdir = Path(tempfile.mkdtemp(prefix="cardtable-port-"))
+def test_the_embedded_postgresql_listens_on_the_configured_port(cluster_home: Path) -> None:
     port = free_loopback_port()
-    try:
-        with EmbeddedPostgres(workdir / "pgdata", database="postgres", fast_unsafe=True, port=port) as server:
-            assert server.port == port
-            with psycopg.connect(f"postgresql://postgres@127.0.0.1:{port}/postgres") as conn:
-                assert conn.execute("SELECT 1").fetchone() == (1,)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    cluster = EmbeddedPostgres(cluster_home / "pgdata", database="postgres", fast_unsafe=True, port=port)
+    with cluster as server:
+        assert server.port == port
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{port}/postgres") as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
 def test_a_lost_commit_race_is_one_info_line_and_a_real_failure_an_error(
