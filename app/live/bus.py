@@ -2,14 +2,15 @@
 
 Messages say what changed, never a seat's private view (each socket builds its own message from
 the table service, see app/live/pubsub.py), and they stay small: with `CARDTABLE_PUBSUB=postgres`
-each one is a NOTIFY payload. A room's sockets listen on `room_channel(room_id)`.
+each one is a NOTIFY payload (a state message then also carries the log entries it announces, for
+the other processes: `state_changed`). A room's sockets listen on `room_channel(room_id)`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.live.pubsub import Message
+from app.live.pubsub import LOG, Message
 
 ROOM, STATE, CHAT, TIMERS = "room", "state", "chat", "timers"
 """The kinds a room's channel carries (app/routes/ws.py forwards each to its sockets)."""
@@ -34,9 +35,38 @@ def room_changed() -> Message:
     return {"kind": ROOM}
 
 
-def state_changed(match_id: int, version: int) -> Message:
-    """The match committed `version`: each socket asks the table service for its own state."""
-    return {"kind": STATE, "match_id": match_id, "version": version}
+def state_changed(
+    match_id: int, version: int, log: tuple[int, list[list[Any]]] | None = None
+) -> Message:
+    """The match committed `version`: each socket asks the table service for its own state.
+
+    `log`, for other server processes only: `(first, entries)`, the committed entries from log
+    position `first` up to `version`, each `[seat, action, auto]`, so a process whose copy of
+    the match is at `first` or later applies them without reading the log back (a batch too long
+    for a NOTIFY is left out by the adapter, and read from the database instead). They contain
+    every seat's moves, hidden ones too: they go from server to server and no socket forwards
+    them (app/routes/ws.py sends each reader a state built for them)."""
+    message: Message = {"kind": STATE, "match_id": match_id, "version": version}
+    if log is not None:
+        message[LOG] = {"first": log[0], "entries": log[1]}
+    return message
+
+
+def logged_entries(message: Message, position: int, version: int) -> list[tuple[int, Any, str | None]] | None:
+    """The entries from log `position` up to `version` that a state message carries, as
+    `(seat, action, auto)`; None when it carries none or not all of them."""
+    carried = message.get(LOG)
+    if not isinstance(carried, dict):
+        return None
+    first, entries = carried.get("first"), carried.get("entries")
+    if not isinstance(first, int) or not isinstance(entries, list) or not first <= position:
+        return None
+    if first + len(entries) < version:
+        return None
+    try:
+        return [(int(seat), action, auto) for seat, action, auto in entries[position - first :]]
+    except (TypeError, ValueError):
+        return None
 
 
 def chat_line(line: dict[str, Any]) -> Message:

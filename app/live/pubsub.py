@@ -7,7 +7,10 @@ publisher's turn of the event loop: a WebSocket uses it to start work only when 
 instead of keeping a task parked on a queue for its whole life). Messages
 are small JSON-ready dicts that say *what changed* (e.g. `{"kind": "state", "match_id": 7}`), never
 a seat's private view: each subscriber builds its own view from the table service, so nothing
-private travels through the bus.
+private reaches a client through the bus. Between processes a state message may also carry the
+log entries it announces (app/live/bus.py), so another process follows the move without reading
+it back from the database; those travel only from server to server through PostgreSQL, which
+stores the same rows, and no socket forwards them.
 
 `InProcessPubSub` serves one server process. `PostgresPubSub` carries the same messages over
 PostgreSQL LISTEN/NOTIFY so several processes can serve one database; it plugs in by passing it to
@@ -31,11 +34,17 @@ from app.mailbox import Mailbox
 log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
+LOG = "log"
+"""A message's optional part for other processes (a state message's log entries: app/live/bus.py):
+an adapter leaves it out when the message would be too long for it to carry."""
 Receiver = Callable[[Message], None]
 """Called with each message of a channel; must not block (queue the work, don't do it)."""
 
 
 class PubSub(Protocol):
+    between_processes: bool
+    """Whether messages also reach other server processes (then worth carrying what they need)."""
+
     async def publish(self, channel: str, message: Message) -> None: ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[Message]]: ...
@@ -87,6 +96,8 @@ class _Listening:
 class InProcessPubSub:
     """Channels held in this process's memory."""
 
+    between_processes = False
+
     def __init__(self) -> None:
         self._channels: dict[str, set[Receiver]] = {}
 
@@ -122,6 +133,9 @@ class PostgresPubSub(InProcessPubSub):
 
     PG_CHANNEL = "cardtable_events"
     BATCH = 500
+    PAYLOAD_LIMIT = 8000
+    """PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more."""
+    between_processes = True
 
     def __init__(self, libpq_url: str) -> None:
         super().__init__()
@@ -163,7 +177,11 @@ class PostgresPubSub(InProcessPubSub):
     async def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
         envelope = {"origin": self._origin, "at": time.time(), "channel": channel, "message": message}
-        self._outbox.put_nowait(json.dumps(envelope))
+        payload = json.dumps(envelope)
+        if LOG in message and len(payload.encode()) >= self.PAYLOAD_LIMIT:
+            envelope["message"] = {key: value for key, value in message.items() if key != LOG}
+            payload = json.dumps(envelope)
+        self._outbox.put_nowait(payload)
 
     async def _send_loop(self) -> None:
         import psycopg

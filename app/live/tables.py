@@ -49,7 +49,7 @@ from app.live import bus
 from app.live.bot_pool import BotPool
 from app.live.chance import DealPlans, Randomness, chance_rng, settle_chance
 from app.live.hand_log import AutoMoves, auto_mark, current_hand_events
-from app.live.pubsub import PubSub
+from app.live.pubsub import Message, PubSub
 from app.live.snapshots import Parts, Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
 from app.metrics import Metrics
 from app.races import log_commit_failure
@@ -155,11 +155,14 @@ class LiveMatch:
     take_backs: str = "until_next"
     # Another process announced a seat change: `controllers` must be read again before use.
     seats_stale: bool = False
+    # The log length the last published state message announced (its entries since then are
+    # what the next one carries to other processes: `TableService.publish_state`).
+    published: int = 0
     # seats_of's answers for the current `controllers` dict (that dict, then person -> seats).
     _held: tuple[dict[int, Controller], dict[int, tuple[int, ...]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self.committed = self.version
+        self.committed = self.published = self.version
         self.note_options()
 
     def note_options(self) -> None:
@@ -498,14 +501,20 @@ class TableService:
         return live
 
     async def state_text(
-        self, match_id: int, person_id: int | None, reader: Reader, at_least: int | None = None
+        self,
+        match_id: int,
+        person_id: int | None,
+        reader: Reader,
+        at_least: int | None = None,
+        announced: Message | None = None,
     ) -> str | None:
         """The `state` message for one reader, or None when it has already seen this version.
 
         Never shows an action whose commit is still in flight: the shared snapshot of the
         committed version is used when it exists, else the match's lock is awaited.
-        `at_least` is the version a pub/sub message announced: when another server process
-        committed it, our cache is behind and is rebuilt from the log."""
+        `at_least` is the version a pub/sub message (`announced`) announced: when another server
+        process committed it, our cache is behind and follows the entries the message carries,
+        or else the log in the database."""
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
         live = self.live(match_id)
         # A reader's first state reads the seats' holders from the database: a seat change made
@@ -526,7 +535,7 @@ class TableService:
                 live is not None
                 and at_least is not None
                 and live.committed < at_least
-                and not await self._catch_up(live, at_least)
+                and not await self._catch_up(live, at_least, announced)
             ):
                 self.forget(match_id)
             cached = self.live(match_id) is not None
@@ -536,15 +545,18 @@ class TableService:
             self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
-    async def _catch_up(self, live: LiveMatch, at_least: int) -> bool:
+    async def _catch_up(self, live: LiveMatch, at_least: int, announced: Message | None = None) -> bool:
         """Apply to our copy the actions another process committed since its version, keeping
         their engine events and auto-move marks, so that this process's sockets see those moves
-        as the other's do (a card that travels, the play log's line, "Time's up"). False when
-        the copy cannot follow them (the caller rebuilds it from the log, without events).
-        Call with the match's lock held."""
+        as the other's do (a card that travels, the play log's line, "Time's up"). The entries
+        come with the bus message that announced them (`announced`) when it carries them all,
+        else from the database. False when the copy cannot follow them (the caller rebuilds it
+        from the log, without events). Call with the match's lock held."""
         if live.version != live.committed:
             return False
-        entries = await self.store.actions_from(live.match_id, live.committed)
+        entries = bus.logged_entries(announced, live.committed, at_least) if announced else None
+        if entries is None:
+            entries = await self.store.actions_from(live.match_id, live.committed)
         if live.committed + len(entries) < at_least:
             return False
         events: list[dict[str, Any]] = []
@@ -561,6 +573,7 @@ class TableService:
         live.hands_stored = live.match.hands_done
         live.finished = live.match.is_over
         live.now_committed(events)
+        live.published = live.committed  # announced already, by the process that committed it
         return True
 
     def forget(self, match_id: int) -> None:
@@ -1073,7 +1086,25 @@ class TableService:
         live = self.live(match_id)
         if live is None:
             return
-        await self.pubsub.publish(bus.room_channel(live.room_id), bus.state_changed(match_id, live.committed))
+        logged = self._logged_since_published(live) if self.pubsub.between_processes else None
+        live.published = live.committed
+        await self.pubsub.publish(
+            bus.room_channel(live.room_id), bus.state_changed(match_id, live.committed, logged)
+        )
+
+    @staticmethod
+    def _logged_since_published(live: LiveMatch) -> tuple[int, list[list[Any]]] | None:
+        """The entries committed since the last state message, as stored (`[seat, action,
+        auto]`), for other processes to follow without reading them back (`_catch_up`)."""
+        first, end = live.published, live.committed
+        if not first < end <= len(live.match.log):
+            return None
+        entries: list[list[Any]] = []
+        for position in range(first, end):
+            seat, action = live.match.log[position]
+            mark = live.auto_moves.get(position + 1)
+            entries.append([seat, action, mark[1] if mark is not None else None])
+        return first, entries
 
     # ---- lifecycle ------------------------------------------------------------------------------
     async def resume_all(self) -> int:

@@ -197,13 +197,15 @@ class RoomConnection:
             self.match_id = match_id
         return match_id
 
-    async def send_state(self, match_id: int, at_least: int | None = None) -> None:
+    async def send_state(
+        self, match_id: int, at_least: int | None = None, announced: Message | None = None
+    ) -> None:
         reader = self.readers.get(match_id)
         if reader is None:
             reader = self.readers[match_id] = Reader()
             if len(self.readers) > 2:  # only the newest matches are still shown
                 del self.readers[min(self.readers)]
-        text = await self.services.tables.state_text(match_id, self.person_id, reader, at_least)
+        text = await self.services.tables.state_text(match_id, self.person_id, reader, at_least, announced)
         if text is None:
             return
         if self.match_id is None or match_id > self.match_id:
@@ -253,7 +255,7 @@ class RoomConnection:
                 if heard_at > self.room_read_at:
                     await self.send_room(heard_at)
             elif kind == bus.STATE:
-                await self.send_state(int(message["match_id"]), message.get("version"))
+                await self.send_state(int(message["match_id"]), message.get("version"), message)
                 self.services.metrics.fanout_seconds.observe(asyncio.get_running_loop().time() - heard_at)
             elif kind == bus.CHAT:
                 await self.send({"type": "chat", "message": message["message"]})

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.live.pubsub import InProcessPubSub
-from tests.api.harness import browser, make_room, running_server
+from tests.api.harness import Server, browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio
 
@@ -175,3 +175,73 @@ async def test_a_person_opening_a_room_while_taking_a_seat_in_it_never_deadlocks
                 assert room["room"]["code"] == code
             seats = (await oda.get(f"/api/rooms/{code}"))["seats"]
             assert seats[1]["kind"] == "person" and seats[1]["name"] == f"New {attempt}"
+
+
+def count_log_reads(server: Server) -> list[int]:
+    """Count the times `server` reads a match's log back from the database to follow moves
+    another process made (`MatchStore.actions_from`); the list grows by one entry per read."""
+    store = server.services.tables.store
+    original = store.actions_from
+    reads: list[int] = []
+
+    async def counted(match_id: int, seq: int) -> list[Any]:
+        reads.append(seq)
+        return await original(match_id, seq)
+
+    store.actions_from = counted
+    return reads
+
+
+async def play_a_match_across_two_servers(one: Server, two: Server) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Oda (seats 0 and 2) plays through server one and Tom (seat 1) through server two, a
+    one-hand Holy Grail match to its end; the last state each of them was sent."""
+    async with browser(one, "Oda") as oda, browser(two) as tom:
+        tom.me = await tom.post("/api/people", {"name": "Tom"}, expect=201)
+        code = (await make_room(oda, seats=3, hands=1))["code"]
+        async with oda.socket(code) as oda_ws, tom.socket(code) as tom_ws:
+            await oda.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+            await tom.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
+            await oda.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
+            await oda.post(f"/api/rooms/{code}/start")
+            await play_until_over([oda_ws, tom_ws])
+            return oda_ws.state, tom_ws.state
+
+
+def final_scores(state: dict[str, Any]) -> list[float]:
+    (scores,) = {tuple(view["scores"]) for view in state["views"].values()}
+    return list(scores)
+
+
+async def test_each_process_follows_the_others_moves_from_the_bus_without_reading_the_log(
+    database_url: str,
+) -> None:
+    """A state message between processes carries the log entries it announces, so neither
+    process reads the other's moves back from the database (one round trip per move fewer),
+    and both send the same states to the end of the match."""
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+    ):
+        reads = {"one": count_log_reads(one), "two": count_log_reads(two)}
+        oda_last, tom_last = await play_a_match_across_two_servers(one, two)
+    assert oda_last["version"] == tom_last["version"]
+    assert final_scores(oda_last) == final_scores(tom_last)
+    assert reads == {"one": [], "two": []}
+
+
+async def test_a_state_message_too_long_for_a_notify_leaves_its_entries_to_the_database(
+    database_url: str,
+) -> None:
+    """When the entries would not fit a NOTIFY (here: any payload counts as too long), the
+    message goes without them and the other process reads the moves from the log instead."""
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+    ):
+        for server in (one, two):
+            server.services.pubsub.PAYLOAD_LIMIT = 0
+        reads = {"one": count_log_reads(one), "two": count_log_reads(two)}
+        oda_last, tom_last = await play_a_match_across_two_servers(one, two)
+    assert oda_last["version"] == tom_last["version"]
+    assert final_scores(oda_last) == final_scores(tom_last)
+    assert reads["one"] and reads["two"], reads
