@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
+
+import orjson
 
 from app.mailbox import Mailbox
 
@@ -163,7 +164,7 @@ class PostgresPubSub(InProcessPubSub):
                     await conn.execute(f"LISTEN {self.PG_CHANNEL}")
                     self._ready.set()
                     async for notice in conn.notifies():
-                        payload = json.loads(notice.payload)
+                        payload = orjson.loads(notice.payload)
                         if payload.get("origin") != self._origin:
                             if self.on_delay is not None and "at" in payload:
                                 self.on_delay(max(0.0, time.time() - payload["at"]))
@@ -177,11 +178,11 @@ class PostgresPubSub(InProcessPubSub):
     async def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
         envelope = {"origin": self._origin, "at": time.time(), "channel": channel, "message": message}
-        payload = json.dumps(envelope)
-        if LOG in message and len(payload.encode()) >= self.PAYLOAD_LIMIT:
+        payload = orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
+        if LOG in message and len(payload) >= self.PAYLOAD_LIMIT:
             envelope["message"] = {key: value for key, value in message.items() if key != LOG}
-            payload = json.dumps(envelope)
-        self._outbox.put_nowait(payload)
+            payload = orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
+        self._outbox.put_nowait(payload.decode())
 
     async def _send_loop(self) -> None:
         import psycopg
