@@ -203,9 +203,10 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     # (one round trip): everything committed before it is in this copy, so a client that holds a
     # copy read later keeps it when an older one arrives (an answer to its own change can
     # overtake the socket's copy read before that change).
+    read_at_epoch = func.extract("epoch", func.now())
     member_rows = (
         await session.execute(
-            select(Person.id, Person.name, func.extract("epoch", func.now()))
+            select(Person.id, Person.name, read_at_epoch)
             .join(Membership, Membership.person_id == Person.id)
             .where(Membership.room_id == room.id)
             .order_by(Membership.joined_at, Person.id)
@@ -215,7 +216,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     read_at = (
         float(member_rows[0][2])
         if member_rows
-        else float(await session.scalar(select(func.extract("epoch", func.now()))))
+        else float(await session.scalar(select(read_at_epoch)))
     )
     names = {person_id: name for person_id, name in members}
     seats = await room_seats(session, room.id)

@@ -128,7 +128,8 @@ export function roomPage(code) {
       if (!readLater(message.room)) return;
       if (sameRoom(message.room, page.room)) {
         // The socket's copy of a change this page already shows (its own answer came first):
-        // drawing the lobby again would only risk swallowing a click that is under way.
+        // drawing the lobby again would change nothing (a press under way is kept safe from
+        // every redraw by static/js/press.js).
         page.room = message.room;
         return;
       }
