@@ -2,7 +2,8 @@
 # Installs what the project needs on a fresh machine, saying what each step does and how long it
 # usually takes: a virtualenv with the Python packages, the engine compiled with mypyc
 # (python -m engine.build: pure Python if that fails) and, when asked for the tests (--browser),
-# Debian's Chromium, Japanese fonts and nginx (the proxy test runs two app processes behind it).
+# Debian's Chromium (and its headless shell, which the browser tests run), Japanese fonts and
+# nginx (the proxy test runs two app processes behind it).
 # Safe to run again.
 #   --browser     also the test tools (Chromium, fonts, nginx, the test extras); compiles in the
 #                 foreground (the tests run compiled).
@@ -19,6 +20,8 @@ took() { printf 'setup:   done in %d s\n' "$((SECONDS - started))"; started=$SEC
 if [ "$mode" = "--browser" ]; then
   missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  # The browser tests run in its headless shell (tests/browser/conftest.py: CHROMIUM).
+  command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
   [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -qi cjk || missing+=(fonts-noto-cjk)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || missing+=(gcc)  # engine.build
