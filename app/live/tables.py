@@ -71,9 +71,11 @@ SLOW_BOT_SECONDS = 0.002
 """A game whose bot once took longer than this to decide thinks in a worker thread from then on,
 so it cannot stall every other table; quicker bots run in the event loop (a thread hand-off
 costs more than their whole decision)."""
-TAKEOVER_AFTER = 2.0
-"""Seconds beyond the bot delay that an automatic move may be late before another process that
-serves the room plays it (a strong bot's search, 0.5 s at most, runs within the delay)."""
+TAKEOVER_AFTER = 1.5
+"""Seconds beyond the bot delay that an automatic move may be late, counted from its table's
+last commit, before another process that serves the room plays it (a strong bot's search, 0.5 s
+at most, runs within the delay). An owner that was only slow costs a duplicate attempt, which
+the commit's version check refuses."""
 
 __all__ = ["ActionRejected", "Controller", "LiveMatch", "Reader", "Table", "TableService"]
 
@@ -890,11 +892,18 @@ class TableService:
     async def _take_over_if_silent(self, table: Table, version: int) -> None:
         """Start this process's automation of the match if it is still at `version` once its
         owner had time to move: the owner died (or hangs), so nobody else will. While the bus
-        tells of newer commits with automatic moves still due, it keeps watching."""
+        tells of newer commits with automatic moves still due, it keeps watching.
+
+        The first wait counts from when `version` was committed, not from now: a process that
+        has just loaded the match (its person reconnected here after the owner died) may find
+        the table silent for a while already."""
         match_id = table.match_id
+        patience = self.bot_delay + TAKEOVER_AFTER
         try:
+            wait = patience - await self.store.quiet_for(match_id, version)
             while True:
-                await asyncio.sleep(self.bot_delay + TAKEOVER_AFTER)
+                await asyncio.sleep(max(0.0, wait))
+                wait = patience
                 live = table.live
                 if live is None or live.committed == version:
                     if await self.store.version(match_id) == version:

@@ -27,7 +27,7 @@ from typing import Any
 
 from psycopg import AsyncConnection as PgConnection
 from psycopg_pool import AsyncConnectionPool
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store import analyses
@@ -70,6 +70,15 @@ ACTIONS_FROM = (
     "SELECT seq, seat, action, auto FROM match_actions WHERE match_id = %s AND seq >= %s ORDER BY seq"
 )
 """`MatchStore.actions_from`: the log from a position on (the unique (match_id, seq) index)."""
+
+QUIET_FOR = text("""
+SELECT CASE WHEN m.version = :version
+    THEN EXTRACT(EPOCH FROM clock_timestamp() - COALESCE(a.created_at, m.created_at)) END
+FROM matches m
+LEFT JOIN match_actions a ON a.match_id = m.id AND a.seq = m.version - 1
+WHERE m.id = :match_id
+""")
+"""`MatchStore.quiet_for`: how long ago the newest entry of a match's log was stored."""
 
 FINISH = f"""
 UPDATE matches m SET status = 'finished', finished_at = now(),
@@ -280,6 +289,19 @@ class MatchStore:
         if found is None:
             raise MatchNotFound(match_id)
         return int(found)
+
+    async def quiet_for(self, match_id: int, version: int) -> float:
+        """Seconds, by the database's clock, since the match reached `version` (its newest log
+        entry was stored, or the match was created); 0.0 when it is no longer at `version`.
+
+        Every process reads the same clock here, so how long a table has been silent can be
+        told by a process that has only just loaded it (after another one died)."""
+        async with self.db.engine.connect() as conn:
+            found = (await conn.execute(QUIET_FOR, {"match_id": match_id, "version": version})).first()
+            await conn.rollback()
+        if found is None:
+            raise MatchNotFound(match_id)
+        return 0.0 if found[0] is None else max(0.0, float(found[0]))
 
     async def room_of(self, match_id: int) -> int | None:
         """The room a match is played in (None: no such match), without reading its log."""

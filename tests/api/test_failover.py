@@ -26,6 +26,7 @@ import httpx
 import pytest
 import websockets
 
+from app.live.tables import TAKEOVER_AFTER
 from app.store.embedded_pg import free_loopback_port
 from bench.local_nginx import NGINX, PROJECT_ROOT, nginx_in_front, stop_processes
 from tests.api.harness import TableSocket
@@ -210,6 +211,46 @@ async def test_a_table_whose_process_dies_during_a_bots_delay_goes_on_at_another
             waited = time.monotonic() - killed_at
             assert waited <= MOVES_AGAIN_WITHIN, waited
             assert moved["match_id"] == first["match_id"]
+
+
+async def test_a_table_silent_since_long_before_its_person_reconnects_is_taken_over_at_once(
+    database_url: str,
+) -> None:
+    """The takeover's wait counts from the table's last commit, by the database's clock: when
+    the person reaches process B only after the table has already been silent longer than the
+    bot delay plus TAKEOVER_AFTER, B plays the bots after about one bot delay, not after the
+    whole wait again."""
+    bot_delay = 0.5
+    with running(database_url, 2, CARDTABLE_BOT_DELAY=str(bot_delay)) as (processes, _):
+        a, b = (f"http://127.0.0.1:{port}" for port in processes.ports)
+        table = Table(a, "Late return")
+        await table.open()
+        async with websockets.connect(
+            f"{a.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
+            additional_headers={"Cookie": f"session={table.token}"},
+        ) as connection:
+            socket = TableSocket(connection)
+            while True:  # play seat 0 until a bot is to act, then kill A during the bot's delay
+                message = await socket.wait_state()
+                if bot_to_act(message):
+                    break
+                if message["legal"].get("0"):
+                    await socket.act(0, message["version"], message["legal"]["0"][0])
+            waiting_at = message["version"]
+            processes.kill(0)
+        await asyncio.sleep(bot_delay + TAKEOVER_AFTER + 0.5)  # the table is overdue already
+        async with websockets.connect(
+            f"{b.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
+            additional_headers={"Cookie": f"session={table.token}"},
+        ) as connection:
+            socket = TableSocket(connection)
+            first = await socket.wait_state()
+            reached_at = time.monotonic()
+            assert first["version"] == waiting_at
+            await socket.wait_state(lambda m: m["version"] > waiting_at)
+            waited = time.monotonic() - reached_at
+            # A full wait again would be at least bot_delay + TAKEOVER_AFTER + bot_delay (2.5 s).
+            assert waited < bot_delay + TAKEOVER_AFTER, waited
 
 
 @pytest.mark.skipif(NGINX is None, reason="nginx is not installed (scripts/setup.sh --browser installs it)")
