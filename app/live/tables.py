@@ -25,8 +25,9 @@ That task runs in the process that last had reason to start it (a person's actio
 seat change, a restart). Any other process serving the match's room watches it: when a reader
 there is sent a state whose next move is automatic and no automation of its own runs, and the
 match has not moved `bot_delay + TAKEOVER_AFTER` seconds after its last commit (the database's
-clock: `MatchStore.quiet_for`), it starts its own (the owner died: issue #26, point 4). Should the owner only have been slow, both play until the next
-person's turn; the version check of every commit keeps that to one move per turn.
+clock: `MatchStore.quiet_for`), it starts its own (the owner died: issue #26, point 4). Should
+the owner only have been slow, both play until the next person's turn; the version check of
+every commit keeps that to one move per turn.
 """
 
 from __future__ import annotations
