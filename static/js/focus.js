@@ -98,6 +98,34 @@ function onDialogKey(event) {
   }
 }
 
+/** Run `draw`, which may replace what the elements `roots` hold, and give focus back to the new
+ * copy of the element that had it, a text field with its caret and selection: a page drawn anew
+ * for every message (the room's lobby) would otherwise drop focus, and what the person typed or
+ * pressed next would go nowhere. */
+export function keepFocus(roots, draw) {
+  const active = document.activeElement;
+  const root = roots.find((r) => r !== active && r.contains(active));
+  if (!root) return draw();
+  const key = describe(root, active);
+  const caret = typeof active.selectionStart === "number"
+    ? [active.selectionStart, active.selectionEnd, active.selectionDirection] : null;
+  const drawn = draw();
+  if (!active.isConnected) {
+    const again = find(root, key);
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+      if (caret && typeof again.setSelectionRange === "function") {
+        try {
+          again.setSelectionRange(...caret);
+        } catch {
+          // a field without a caret (a number field): focus alone
+        }
+      }
+    }
+  }
+  return drawn;
+}
+
 export class FocusKeeper {
   /** @param {HTMLElement} root the element the table draws into */
   constructor(root) {

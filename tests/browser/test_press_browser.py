@@ -2,7 +2,8 @@
 from the server, and a redraw between the press and the release would replace the element under
 the pointer, so the browser would make no click. Here the room changes (the host renames it
 through the API, so only the page's socket tells it) while a mouse button is held on a seat's
-button or on a card; the page keeps the element until the release, and the click lands.
+button or on a card; the page keeps the element until the release, and the click lands. Nor is
+typing lost: a field that had focus has it again in the new drawing, caret and all.
 """
 
 from __future__ import annotations
@@ -75,6 +76,10 @@ def renamed(name: str) -> Callable[[dict[str, Any]], bool]:
     return lambda frame: frame.get("type") == "room" and frame["room"].get("name") == name
 
 
+def bot_in_seat(n: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda frame: frame.get("type") == "room" and frame["room"]["seats"][n].get("kind") == "bot"
+
+
 def test_a_seat_button_pressed_while_the_room_changes_takes_the_seat_on_release(
     new_person: NewPerson,
 ) -> None:
@@ -119,3 +124,35 @@ def test_a_card_pressed_while_the_table_redraws_is_played_on_release(new_person:
     hana.mouse.up()
     # Played: gone from the hand (the bots may have finished the trick and begun the next by now).
     expect(hana.locator(f"[data-testid=hand] .card[data-card='{played}']")).to_have_count(0)
+
+
+def test_typing_a_room_name_goes_on_in_the_field_when_the_lobby_is_drawn_again(
+    new_person: NewPerson,
+) -> None:
+    """The host is typing the room's new name when a bot takes a seat (through the API, so only
+    the page's socket tells it): the lobby is drawn anew, the name field keeps focus and caret,
+    and the rest of the name and the Enter key land in it."""
+    hana = new_person()
+    frames = record_frames(hana)
+    sign_up(hana, "Hana")
+    invite = create_room(hana, "holy-grail", seats=3)
+    code = invite.rsplit("/", 1)[1]
+    wait_for_frame(hana, frames, lambda frame: frame.get("type") == "room")  # the lobby as connected
+    hana.get_by_test_id("rename-room").click()
+    field = hana.get_by_test_id("room-name-input")
+    expect(field).to_be_focused()
+    hana.keyboard.type("Fri")
+    hana.evaluate("document.querySelector('[data-testid=room-name-input]').dataset.before = 'yes'")
+
+    assert hana.request.post(f"/api/rooms/{code}/seats/1", data={"as": "bot"}).ok
+    wait_for_frame(hana, frames, bot_in_seat(1))
+    expect(hana.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Bot")
+    # A new field (the lobby was drawn again), focused, the caret after what was typed.
+    assert hana.evaluate("document.querySelector('[data-testid=room-name-input]').dataset.before") is None
+    expect(field).to_be_focused()
+    assert hana.evaluate("document.activeElement.selectionStart") == 3
+
+    hana.keyboard.type("day cards")
+    hana.keyboard.press("Enter")
+    expect(hana.get_by_test_id("room-name")).to_contain_text("Friday cards")
+    expect(hana.get_by_test_id("rename-form")).to_have_count(0)

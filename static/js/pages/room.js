@@ -1,6 +1,7 @@
 /** The room page: lobby (seats, invite, options, start/rematch, leaderboard) and the live table. */
 import { h, replace } from "../dom.js";
 import { afterPress } from "../press.js";
+import { keepFocus } from "../focus.js";
 import { ApiError, del, gameById, get, me, patch, post } from "../api.js";
 import { lang, pick, t } from "../i18n.js";
 import { RoomSocket } from "../socket.js";
@@ -319,7 +320,7 @@ export function roomPage(code) {
   /** Draw the lobby; while a press is under way, once it has ended (static/js/press.js): a
    * redraw between a press and its release would swallow the click on a seat's button. */
   function renderLobby() {
-    afterPress(drawLobby);
+    afterPress(() => keepFocus([page.barEl, page.lobbyEl], drawLobby));
   }
 
   function drawLobby() {
