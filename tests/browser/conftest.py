@@ -11,7 +11,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,6 +20,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, expect, sync_playwright
+
+from tests.browser.server_fork import ForkedServer, ServerForks
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
@@ -84,9 +85,14 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+SERVER_FORKS = ServerForks()
+"""This test process's parent of servers (tests/browser/server_fork.py)."""
+
+
 class ServerProcess:
-    """`python -m app` as a subprocess on a fixed port; can be stopped and started again (the
-    same database and port), which is how a test simulates a server restart."""
+    """The server (what `python -m app` runs, forked from a parent that has imported it: see
+    tests/browser/server_fork.py) on a fixed port; can be stopped and started again (the same
+    database and port), which is how a test simulates a server restart."""
 
     def __init__(self, database_url: str, log_dir: Path, deal_seed: int = DEAL_SEED) -> None:
         self.port = _free_port()
@@ -104,17 +110,10 @@ class ServerProcess:
             "CARDTABLE_MIGRATE_ON_START": "false",
         }
         self.log_path = log_dir / f"server-{self.port}.log"
-        self.process: subprocess.Popen | None = None
+        self.process: ForkedServer | None = None
 
     def start(self) -> None:
-        with self.log_path.open("a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app"],
-                cwd=PROJECT_ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+        self.process = SERVER_FORKS.start(self.env, self.log_path)
         self._wait_until_up()
 
     def stop(self) -> None:
@@ -133,9 +132,9 @@ class ServerProcess:
         assert self.process is not None
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            if not self.process.running():
                 tail = self.log_path.read_text()[-4000:]
-                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{tail}")
+                raise RuntimeError(f"the server exited:\n{tail}")
             try:
                 with urllib.request.urlopen(f"{self.base_url}/api/games", timeout=2) as response:
                     if response.status == 200:
@@ -216,6 +215,7 @@ SHARED_CHROMIUM = SharedChromium()
 
 def pytest_sessionfinish() -> None:
     SHARED_CHROMIUM.stop()
+    SERVER_FORKS.stop()
 
 
 @pytest.fixture
