@@ -47,12 +47,12 @@ class ForkedServer:
     def kill(self) -> None:
         self._signal(signal.SIGKILL)
 
-    def wait(self, timeout: float) -> None:
+    def wait(self, timeout: float | None = None) -> None:
         """Wait until it has exited; raise `subprocess.TimeoutExpired` after `timeout` seconds."""
-        deadline = time.monotonic() + timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
         while self.running():
-            if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(f"server {self.pid}", timeout)
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"server {self.pid}", timeout or 0)
             time.sleep(0.05)
 
     def _signal(self, number: int) -> None:
