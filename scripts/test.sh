@@ -10,7 +10,7 @@
 #            (tests/api/conftest.py: `xdist_group("processes")`, `--dist loadgroup`); a failed
 #            test runs once more, and every rerun is listed
 #   browser  Chromium against the real server, three workers, each test with its own server;
-#            it runs at the same time as the api pass (both mostly wait), printed when it ends;
+#            it runs at the same time as the api pass, at nice 3, printed when it ends;
 #            a failed browser test runs once more, and every rerun is listed
 # Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
 # the exit status is non-zero when any pass failed. Afterwards no process the run started may be
@@ -93,7 +93,12 @@ start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1
 # A browser test that fails is run once more (pytest-rerunfailures): under the load of both passes
 # a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …") and counted in
 # the pass's result line and the summary, so a test that needs one is seen and can be fixed.
-start_pass "browser" "${pytest[@]}" -q -n 3 --reruns 1 -rR tests/browser
+# At a slightly lower CPU priority (nice 3): the api pass's longest tests (the ten kills, the
+# schemathesis run) wait on processes starting and answering, and under the browser pass's load
+# they stretched to 5x their time alone and ended the run last; with the api pass served first
+# the browser pass takes the cores it leaves, and the two end closer together
+# (docs/BENCHMARKS.md, "The test suite").
+start_pass "browser" nice -n 3 "${pytest[@]}" -q -n 3 --reruns 1 -rR tests/browser
 finish_passes
 
 # Processes of this run still alive: found by the marker in their environment (our own only).
