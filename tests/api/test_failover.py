@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +176,30 @@ def bot_to_act(table_socket_state: dict[str, Any]) -> bool:
     return view["phase"] != "match_over" and any(seat in (1, 2, 3) for seat in view["to_act"])
 
 
+@contextlib.asynccontextmanager
+async def table_socket(base: str, table: Table) -> AsyncIterator[TableSocket]:
+    """The table's person's socket to the room, at the server `base`."""
+    async with websockets.connect(
+        f"{base.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
+        additional_headers={"Cookie": f"session={table.token}"},
+    ) as connection:
+        yield TableSocket(connection)
+
+
+async def kill_during_a_bots_delay(processes: AppProcesses, base: str, table: Table) -> int:
+    """Play seat 0 at process 0 (`base`), which runs the table's bots, until a bot is to act;
+    then kill process 0 during the bot's delay. The version the table waits at."""
+    async with table_socket(base, table) as socket:
+        while True:
+            message = await socket.wait_state()
+            if bot_to_act(message):
+                break
+            if message["legal"].get("0"):
+                await socket.act(0, message["version"], message["legal"]["0"][0])
+        processes.kill(0)
+    return int(message["version"])
+
+
 async def test_a_table_whose_process_dies_during_a_bots_delay_goes_on_at_another_process(
     database_url: str,
 ) -> None:
@@ -186,25 +210,9 @@ async def test_a_table_whose_process_dies_during_a_bots_delay_goes_on_at_another
         a, b = (f"http://127.0.0.1:{port}" for port in processes.ports)
         table = Table(a, "Failover")
         await table.open()
-        async with websockets.connect(
-            f"{a.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
-            additional_headers={"Cookie": f"session={table.token}"},
-        ) as connection:
-            socket = TableSocket(connection)
-            while True:  # play seat 0 until a bot is to act, then kill A during the bot's delay
-                message = await socket.wait_state()
-                if bot_to_act(message):
-                    break
-                if message["legal"].get("0"):
-                    await socket.act(0, message["version"], message["legal"]["0"][0])
-            waiting_at = message["version"]
-            processes.kill(0)
+        waiting_at = await kill_during_a_bots_delay(processes, a, table)
         killed_at = time.monotonic()
-        async with websockets.connect(
-            f"{b.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
-            additional_headers={"Cookie": f"session={table.token}"},
-        ) as connection:
-            socket = TableSocket(connection)
+        async with table_socket(b, table) as socket:
             first = await socket.wait_state()
             assert first["version"] == waiting_at  # A died before the bot moved
             moved = await socket.wait_state(lambda m: m["version"] > waiting_at)
@@ -225,25 +233,9 @@ async def test_a_table_silent_since_long_before_its_person_reconnects_is_taken_o
         a, b = (f"http://127.0.0.1:{port}" for port in processes.ports)
         table = Table(a, "Late return")
         await table.open()
-        async with websockets.connect(
-            f"{a.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
-            additional_headers={"Cookie": f"session={table.token}"},
-        ) as connection:
-            socket = TableSocket(connection)
-            while True:  # play seat 0 until a bot is to act, then kill A during the bot's delay
-                message = await socket.wait_state()
-                if bot_to_act(message):
-                    break
-                if message["legal"].get("0"):
-                    await socket.act(0, message["version"], message["legal"]["0"][0])
-            waiting_at = message["version"]
-            processes.kill(0)
+        waiting_at = await kill_during_a_bots_delay(processes, a, table)
         await asyncio.sleep(bot_delay + TAKEOVER_AFTER + 0.5)  # the table is overdue already
-        async with websockets.connect(
-            f"{b.replace('http', 'ws', 1)}/ws/rooms/{table.code}",
-            additional_headers={"Cookie": f"session={table.token}"},
-        ) as connection:
-            socket = TableSocket(connection)
+        async with table_socket(b, table) as socket:
             first = await socket.wait_state()
             reached_at = time.monotonic()
             assert first["version"] == waiting_at

@@ -80,15 +80,21 @@ def bot_in_seat(n: int) -> Callable[[dict[str, Any]], bool]:
     return lambda frame: frame.get("type") == "room" and frame["room"]["seats"][n].get("kind") == "bot"
 
 
-def test_a_seat_button_pressed_while_the_room_changes_takes_the_seat_on_release(
-    new_person: NewPerson,
-) -> None:
+def host_in_a_new_lobby(new_person: NewPerson) -> tuple[Page, list[dict[str, Any]], str]:
+    """Hana signs up and creates a three-seat Holy Grail room; once its socket has sent the lobby:
+    her page, the messages it receives, and the room's code."""
     hana = new_person()
     frames = record_frames(hana)
     sign_up(hana, "Hana")
     invite = create_room(hana, "holy-grail", seats=3)
-    code = invite.rsplit("/", 1)[1]
     wait_for_frame(hana, frames, lambda frame: frame.get("type") == "room")  # the lobby as connected
+    return hana, frames, invite.rsplit("/", 1)[1]
+
+
+def test_a_seat_button_pressed_while_the_room_changes_takes_the_seat_on_release(
+    new_person: NewPerson,
+) -> None:
+    hana, frames, code = host_in_a_new_lobby(new_person)
     press_and_hold(hana, "[data-testid=take-0]")
 
     assert hana.request.patch(f"/api/rooms/{code}", data={"name": "Friday cards"}).ok
@@ -132,12 +138,7 @@ def test_typing_a_room_name_goes_on_in_the_field_when_the_lobby_is_drawn_again(
     """The host is typing the room's new name when a bot takes a seat (through the API, so only
     the page's socket tells it): the lobby is drawn anew, the name field keeps focus and caret,
     and the rest of the name and the Enter key land in it."""
-    hana = new_person()
-    frames = record_frames(hana)
-    sign_up(hana, "Hana")
-    invite = create_room(hana, "holy-grail", seats=3)
-    code = invite.rsplit("/", 1)[1]
-    wait_for_frame(hana, frames, lambda frame: frame.get("type") == "room")  # the lobby as connected
+    hana, frames, code = host_in_a_new_lobby(new_person)
     hana.get_by_test_id("rename-room").click()
     field = hana.get_by_test_id("room-name-input")
     expect(field).to_be_focused()
