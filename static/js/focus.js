@@ -9,6 +9,8 @@
  *   Space plays or selects the card (cards are buttons).
  * - Dialogs (the hand's result, the play log) take focus when they open, keep Tab inside, close
  *   with Escape and give focus back to where it was.
+ * - `keepFocus` gives other pages drawn anew for every message (the room's lobby) the first
+ *   point: the field or button that had focus has it again, a text field's caret included.
  */
 
 const HAND = "[data-testid=hand]";

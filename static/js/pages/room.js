@@ -318,7 +318,8 @@ export function roomPage(code) {
   }
 
   /** Draw the lobby; while a press is under way, once it has ended (static/js/press.js): a
-   * redraw between a press and its release would swallow the click on a seat's button. */
+   * redraw between a press and its release would swallow the click on a seat's button. What had
+   * focus keeps it (static/js/focus.js), so typing in a field goes on through the redraw. */
   function renderLobby() {
     afterPress(() => keepFocus([page.barEl, page.lobbyEl], drawLobby));
   }
