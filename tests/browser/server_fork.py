@@ -106,7 +106,7 @@ class ServerForks:
 
 
 def _reap(signum: int, frame: object) -> None:
-    """Collect every child that has exited, so `ForkedServer.poll` sees it gone at once."""
+    """Collect every child that has exited, so `ForkedServer.running` sees it gone at once."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -135,7 +135,7 @@ def _run_child(env: dict[str, str], log: str) -> None:
     try:
         main()
     except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 1
+        code = 0 if exit_.code is None else exit_.code if isinstance(exit_.code, int) else 1
     except BaseException:
         import traceback
 
