@@ -91,7 +91,8 @@ echo "=== api and the rest, and browser, side by side (each printed when it ends
 # takeover (about 3.2 s of its 5 s when the machine is idle) can miss under both passes' load.
 start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1 -rR tests --ignore=tests/engine --ignore=tests/browser
 # A browser test that fails is run once more (pytest-rerunfailures): under the load of both passes
-# a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …") and counted in
+# a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …", and its first
+# failure: tests/conftest.py) and counted in
 # the pass's result line and the summary, so a test that needs one is seen and can be fixed.
 # At a slightly lower CPU priority (nice 3): the api pass's longest tests (the ten kills, the
 # schemathesis run) wait on processes starting and answering, and under the browser pass's load

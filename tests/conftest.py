@@ -68,6 +68,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         browser_tests.SHARED_CHROMIUM.stop()
 
 
+RERUN_TAIL_CHARS = 3000
+"""How much of each failure that was run again (pytest-rerunfailures) the summary shows."""
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Show why each test that was run again failed the first time: `-rR` names it only, and a
+    rerun that passed leaves no other trace, while a flaky test can be fixed only from its cause."""
+    for report in terminalreporter.stats.get("rerun", []):
+        terminalreporter.write_sep("-", f"first failure of {report.nodeid} (run again)")
+        terminalreporter.write_line(report.longreprtext[-RERUN_TAIL_CHARS:])
+
+
 @contextlib.contextmanager
 def cluster_folder(prefix: str) -> Iterator[Path]:
     """An empty folder for a PostgreSQL cluster of the tests' own, outside pytest's temporary
