@@ -87,8 +87,9 @@ finish_passes() {
 }
 echo "=== api and the rest, and browser, side by side (each printed when it ends)"
 # Every other folder of tests/ (api, wire, and any added later), so none is skipped unnoticed.
-# Like the browser pass, a failed test runs once more, listed as a rerun: the failover test's
-# takeover (about 3.2 s of its 5 s when the machine is idle) can miss under both passes' load.
+# Like the browser pass, a failed test runs once more, listed as a rerun with its first failure:
+# tests that time processes (the failover test's 5 s after a kill) can miss under both passes'
+# load.
 start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1 -rR tests --ignore=tests/engine --ignore=tests/browser
 # A browser test that fails is run once more (pytest-rerunfailures): under the load of both passes
 # a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …", and its first

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import NewPerson, screenshot_section
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -133,7 +134,7 @@ def test_a_card_pressed_while_the_table_redraws_is_played_on_release(new_person:
 
 
 def test_typing_a_room_name_goes_on_in_the_field_when_the_lobby_is_drawn_again(
-    new_person: NewPerson,
+    new_person: NewPerson, artifacts: Path
 ) -> None:
     """The host is typing the room's new name when a bot takes a seat (through the API, so only
     the page's socket tells it): the lobby is drawn anew, the name field keeps focus and caret,
@@ -152,6 +153,7 @@ def test_typing_a_room_name_goes_on_in_the_field_when_the_lobby_is_drawn_again(
     assert hana.evaluate("document.querySelector('[data-testid=room-name-input]').dataset.before") is None
     expect(field).to_be_focused()
     assert hana.evaluate("document.activeElement.selectionStart") == 3
+    screenshot_section(hana, "rename-form", artifacts / "press-rename-after-redraw.png")
 
     hana.keyboard.type("day cards")
     hana.keyboard.press("Enter")
