@@ -5,12 +5,13 @@ The table service (`app/live/tables.py`) keeps matches in memory as caches of th
 is how those caches are filled and how every committed change reaches PostgreSQL. It raises
 domain errors (`MatchNotFound`, `VersionConflict`), never HTTP errors.
 
-The hot path, `append`, is one SQL statement per committed action on an autocommit psycopg
-connection from its own pool (`psycopg_pool`): it bumps `matches.version` only if it still holds
-the version the caller started from (so two processes can never both extend one log) and inserts
-the new log rows, atomically and in a single round trip, with no BEGIN/COMMIT, pre-ping or
-reset round trips and no ORM. When a hand or the match ends, the same statement runs in a
-transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
+The hot path, `append`, is one SQL statement on an autocommit psycopg connection from its own
+pool (`psycopg_pool`): it bumps `matches.version` only if it still holds the version the caller
+started from (so two processes can never both extend one log) and inserts the new log rows,
+atomically and in a single round trip, with no BEGIN/COMMIT, pre-ping or reset round trips and
+no ORM. Under load one such statement carries the actions of many matches, each checked on its
+own (group commit, app/store/commits.py). When a hand or the match ends, the statement runs in
+a transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
 Route handlers that change seats during a match call the helpers that take their session, so
 the seat change and the room change commit together. The transaction that ends a match also
 queues its review (app/store/analyses.py).
@@ -31,6 +32,7 @@ from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store import analyses
+from app.store.commits import WRITERS, Extensions
 from app.store.db import Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 from app.store.presence import PRESENT
@@ -42,29 +44,6 @@ MATCH_SEATS = MatchSeat.__table__
 ROOM_SEATS = RoomSeat.__table__
 ROOMS = Room.__table__
 
-
-APPEND = """
-WITH held AS (
-    SELECT %(seat)s::int IS NULL OR EXISTS (
-        SELECT 1 FROM match_seats
-        WHERE match_id = %(match_id)s AND n = %(seat)s::int AND kind = %(kind)s::text
-          AND (kind = 'bot' OR person_id = %(person_id)s::bigint)
-    ) AS ok
-), bumped AS (
-    UPDATE matches SET version = %(after)s
-    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running' AND (SELECT ok FROM held)
-    RETURNING id
-), logged AS (
-    INSERT INTO match_actions (match_id, seq, seat, action, auto)
-    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1, entry.item->>2
-    FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
-    RETURNING 1
-)
-SELECT (SELECT count(*) FROM bumped), (SELECT count(*) FROM logged), (SELECT ok FROM held)
-"""
-"""Extend a match's log from `before` to `after` if nobody else did and the acting seat is still
-held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic statement.
-Each entry is `[seat, action]`, or `[seat, action, auto]` for a bot's move for a person's seat."""
 
 ACTIONS_FROM = (
     "SELECT seq, seat, action, auto FROM match_actions WHERE match_id = %s AND seq >= %s ORDER BY seq"
@@ -188,6 +167,8 @@ class MatchStore:
         self._opened = False
         self._writers = asyncio.Semaphore(db.pool_size)
         """Commits holding or about to take one of the pool's connections (see `_connection`)."""
+        self.extensions = Extensions(self._connection, writers=WRITERS)
+        """Log extensions without a hand's end, written together under load (app/store/commits.py)."""
 
     async def _writer(self) -> AsyncConnectionPool:
         if not self._opened:
@@ -432,33 +413,32 @@ class MatchStore:
             "kind": holder.kind if holder is not None else None,
             "person_id": holder.person_id if holder is not None else None,
         }
-        async with self._connection() as conn:
-            if not hands and final is None:
-                await self._extend(conn, params)
-                return
-            async with conn.transaction():
-                await self._extend(conn, params)
-                if hands:
-                    async with conn.cursor() as cursor:
-                        await cursor.executemany(
-                            "INSERT INTO hand_results (match_id, hand_no, scores, details)"
-                            " VALUES (%s, %s, %s::jsonb, %s::jsonb)",
-                            [
-                                (match_id, h.hand_no, json.dumps(h.scores), json.dumps(h.details))
-                                for h in hands
-                            ],
-                        )
-                if final is not None:
-                    await conn.execute(FINISH, {"match_id": match_id})
-                    await self._store_final(conn, match_id, final, teams)
-                    await conn.execute(analyses.ENQUEUE, {"match_id": match_id})
+        if not hands and final is None:
+            self._check(params, *await self.extensions.commit(params))
+            return
+        async with self._connection() as conn, conn.transaction():
+            self._check(params, *await Extensions.extend_one(conn, params))
+            if hands:
+                async with conn.cursor() as cursor:
+                    await cursor.executemany(
+                        "INSERT INTO hand_results (match_id, hand_no, scores, details)"
+                        " VALUES (%s, %s, %s::jsonb, %s::jsonb)",
+                        [
+                            (match_id, h.hand_no, json.dumps(h.scores), json.dumps(h.details))
+                            for h in hands
+                        ],
+                    )
+            if final is not None:
+                await conn.execute(FINISH, {"match_id": match_id})
+                await self._store_final(conn, match_id, final, teams)
+                await conn.execute(analyses.ENQUEUE, {"match_id": match_id})
 
     @staticmethod
-    async def _extend(conn: PgConnection[Any], params: dict[str, Any]) -> None:
-        row = await (await conn.execute(APPEND, params)).fetchone()
-        if row is not None and row[0] != 1 and not row[2]:
+    def _check(params: dict[str, Any], extended: bool, held: bool) -> None:
+        """Raise what an extension that was not made means for its caller."""
+        if not extended and not held:
             raise SeatNotHeld(f"seat {params['seat']} of match {params['match_id']} changed hands")
-        if row is None or row[0] != 1:
+        if not extended:
             raise VersionConflict(f"match {params['match_id']} is no longer at version {params['before']}")
 
     @staticmethod

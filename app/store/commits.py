@@ -1,0 +1,198 @@
+"""Group commit: the log extensions of many matches in one statement.
+
+At tables of four people most of a move's server CPU and much of PostgreSQL's was the commit
+itself: a pooled connection, one statement through psycopg, one transaction (and one WAL flush)
+per move (docs/BENCHMARKS.md). Extensions that wait while the writers are busy are therefore
+written together: `Extensions.commit` queues an extension, and at most `writers` flushers each
+take everything queued so far (up to `MOST`) and write it in one statement, `EXTEND_MANY`. With
+a single extension waiting it is written alone by `EXTEND`, so an idle table pays no batching
+delay.
+
+Every extension keeps its own checks (the version it starts from, the seat held), evaluated row
+by row inside the one statement, and its caller learns only its own outcome. A statement that
+fails as a whole (a deadlock with another process's batch, a lost connection) is retried one
+extension at a time, so one bad extension never refuses the others and nothing is written twice:
+an extension that did reach the database fails the retry's version check, and its caller reloads
+the match as after any version conflict. An extension is acknowledged only once its statement
+has committed, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import orjson
+from psycopg import AsyncConnection as PgConnection
+
+EXTEND = """
+WITH held AS (
+    SELECT %(seat)s::int IS NULL OR EXISTS (
+        SELECT 1 FROM match_seats
+        WHERE match_id = %(match_id)s AND n = %(seat)s::int AND kind = %(kind)s::text
+          AND (kind = 'bot' OR person_id = %(person_id)s::bigint)
+    ) AS ok
+), bumped AS (
+    UPDATE matches SET version = %(after)s
+    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running' AND (SELECT ok FROM held)
+    RETURNING id
+), logged AS (
+    INSERT INTO match_actions (match_id, seq, seat, action, auto)
+    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1, entry.item->>2
+    FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM bumped), (SELECT ok FROM held)
+"""
+"""Extend one match's log from `before` to `after` if nobody else did and the acting seat is
+still held as the caller believes (`seat` NULL: chance acts, nobody holds it): one atomic
+statement. Each entry is `[seat, action]`, or `[seat, action, auto]` for a bot's move for a
+person's seat. Answers (1 when extended, whether the seat was held)."""
+
+EXTEND_MANY = """
+WITH asked AS (
+    SELECT * FROM jsonb_to_recordset(%s::jsonb) AS asked(
+        i int, match_id bigint, before int, after int, seat int, kind text, person_id bigint,
+        entries jsonb)
+), held AS (
+    SELECT asked.i, asked.seat IS NULL OR EXISTS (
+        SELECT 1 FROM match_seats s
+        WHERE s.match_id = asked.match_id AND s.n = asked.seat AND s.kind = asked.kind
+          AND (s.kind = 'bot' OR s.person_id = asked.person_id)
+    ) AS ok
+    FROM asked
+), bumped AS (
+    UPDATE matches m SET version = asked.after
+    FROM asked JOIN held ON held.i = asked.i
+    WHERE m.id = asked.match_id AND m.version = asked.before AND m.status = 'running' AND held.ok
+    RETURNING asked.i
+), logged AS (
+    INSERT INTO match_actions (match_id, seq, seat, action, auto)
+    SELECT asked.match_id, asked.before + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1,
+        entry.item->>2
+    FROM bumped JOIN asked ON asked.i = bumped.i,
+        jsonb_array_elements(asked.entries) WITH ORDINALITY AS entry(item, ord)
+    RETURNING 1
+)
+SELECT held.i, (SELECT count(*) FROM bumped WHERE bumped.i = held.i), held.ok FROM held
+"""
+"""`EXTEND` for many matches at once, each asked extension numbered `i` and checked on its own;
+one row per extension: (i, 1 when extended, whether the seat was held). The extensions are
+sorted by match so that two processes' batches lock the rows they share in the same order."""
+
+WRITERS = 2
+"""Statements of queued extensions in flight at once. Fewer means larger batches: at 50 tables
+of four people one or two writers cost about 0.57 ms of server CPU and 0.17-0.19 ms of
+PostgreSQL's per move, five 0.68 and 0.29, one statement per move 0.79-0.86 and 0.43-0.48
+(docs/BENCHMARKS.md); two keep a second statement going while one waits on the disk."""
+
+MOST = 64
+"""Extensions written by one statement at most (a bound on one statement's size and time)."""
+
+Outcome = tuple[bool, bool]
+"""(extended, seat held) for one extension."""
+
+
+class Extensions:
+    """Queues log extensions and writes them in as few statements as the load allows."""
+
+    def __init__(
+        self,
+        connection: Callable[[], contextlib.AbstractAsyncContextManager[PgConnection[Any]]],
+        writers: int,
+    ) -> None:
+        self._connection = connection
+        self._writers = writers
+        self._queue: list[tuple[dict[str, Any], asyncio.Future[Outcome]]] = []
+        self._flushing = 0
+        self._flushers: set[asyncio.Task[None]] = set()  # referenced until done
+
+    async def commit(self, params: dict[str, Any]) -> Outcome:
+        """Write one extension (`EXTEND`'s parameters, `entries` as JSON text) and tell whether
+        it was made and whether the seat was held; raises what the database raised if it
+        could not be written at all."""
+        done: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        self._queue.append((params, done))
+        if self._flushing < self._writers:
+            self._flushing += 1
+            flusher = asyncio.get_running_loop().create_task(self._flush(), name="commit-flusher")
+            self._flushers.add(flusher)
+            flusher.add_done_callback(self._flushers.discard)
+        return await done
+
+    async def _flush(self) -> None:
+        """Write queued extensions until none is left, one batch at a time."""
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:MOST], self._queue[MOST:]
+                await self._write(batch)
+        finally:
+            self._flushing -= 1
+
+    async def _write(self, batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]]) -> None:
+        outcomes: list[Outcome | Exception]
+        try:
+            async with self._connection() as conn:
+                if len(batch) == 1:
+                    outcomes = [await _settled(self.extend_one(conn, batch[0][0]))]
+                else:
+                    try:
+                        outcomes = list(await self._many(conn, [params for params, _ in batch]))
+                    except Exception:
+                        # The one statement failed as a whole and wrote nothing: each on its own.
+                        outcomes = [await _settled(self.extend_one(conn, params)) for params, _ in batch]
+        except Exception as exc:  # no connection to be had
+            outcomes = [exc] * len(batch)
+        except BaseException:
+            for _, done in batch:
+                if not done.done():
+                    done.set_exception(ConnectionError("the commit was interrupted"))
+            raise
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
+            if done.done():  # its caller stopped waiting
+                continue
+            if isinstance(outcome, Exception):
+                done.set_exception(outcome)
+            else:
+                done.set_result(outcome)
+
+    @staticmethod
+    async def extend_one(conn: PgConnection[Any], params: dict[str, Any]) -> Outcome:
+        """`EXTEND` on `conn`, in whatever transaction it is in."""
+        row = await (await conn.execute(EXTEND, params)).fetchone()
+        if row is None:
+            return False, False
+        return row[0] == 1, bool(row[1])
+
+    @staticmethod
+    async def _many(conn: PgConnection[Any], batch: list[dict[str, Any]]) -> list[Outcome]:
+        order = sorted(range(len(batch)), key=lambda i: batch[i]["match_id"])
+        asked = [
+            {
+                "i": i,
+                "match_id": batch[i]["match_id"],
+                "before": batch[i]["before"],
+                "after": batch[i]["after"],
+                "seat": batch[i]["seat"],
+                "kind": batch[i]["kind"],
+                "person_id": batch[i]["person_id"],
+                "entries": orjson.Fragment(batch[i]["entries"]),
+            }
+            for i in order
+        ]
+        cursor = await conn.execute(EXTEND_MANY, (orjson.dumps(asked).decode(),))
+        outcomes: list[Outcome] = [(False, False)] * len(batch)
+        for i, extended, held in await cursor.fetchall():
+            outcomes[i] = (extended == 1, bool(held))
+        return outcomes
+
+
+async def _settled(write: Coroutine[Any, Any, Outcome]) -> Outcome | Exception:
+    """The outcome of one write, or the error it raised (kept for its own caller)."""
+    try:
+        return await write
+    except Exception as exc:
+        return exc
+

@@ -1,0 +1,144 @@
+"""Group commit (app/store/commits.py): actions of many matches queued together are written by
+one statement, and each caller still learns its own outcome, exactly as if written alone."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text, update
+
+from app.store.commits import Extensions
+from app.store.matches import Controller, MatchStore, SeatNotHeld, VersionConflict
+from app.store.models import MatchRow, Room
+from tests.api.harness import browser, make_room, running_server
+
+MATCHES = 6
+
+
+async def _matches(server: Any, code: str, count: int) -> list[int]:
+    """`count` running three-seat matches of room `code`, each with an empty log."""
+    db = server.services.db
+    ids = []
+    async with db.session() as session:
+        room_id = await session.scalar(select(Room.id).where(Room.code == code))
+        for _ in range(count):
+            match_id, _ = await MatchStore.create(session, room_id, "holy-grail", 3, {}, [])
+            ids.append(match_id)
+        await session.commit()
+    return ids
+
+
+async def _logs(server: Any, ids: list[int]) -> dict[int, tuple[int, list[Any]]]:
+    """Each match's version and stored log (seat and action per row, in order)."""
+    async with server.services.db.session() as session:
+        found = {}
+        for match_id in ids:
+            version = await session.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
+            rows = (
+                await session.execute(
+                    text("SELECT seat, action, auto FROM match_actions WHERE match_id = :m ORDER BY seq"),
+                    {"m": match_id},
+                )
+            ).all()
+            found[match_id] = (int(version or 0), [list(row) for row in rows])
+        # These matches have no real game in their logs: finished, no process will resume them.
+        await session.execute(update(MatchRow).where(MatchRow.id.in_(ids)).values(status="finished"))
+        await session.commit()
+    return found
+
+
+def _counting_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of every batch written by one statement from now on."""
+    sizes: list[int] = []
+    many = Extensions._many
+
+    async def counted(conn: Any, batch: list[dict[str, Any]]) -> Any:
+        sizes.append(len(batch))
+        return await many(conn, batch)
+
+    monkeypatch.setattr(Extensions, "_many", staticmethod(counted))
+    return sizes
+
+
+async def test_actions_of_many_matches_queued_together_commit_in_one_statement_each_judged_alone(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six matches extended at once: four commit, one that another writer moved on is refused
+    with a version conflict, one whose seat the caller no longer holds is refused as such; the
+    four rows (one with a bot's auto-move mark) are stored and the two others write nothing."""
+    sizes = _counting_batches(monkeypatch)
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Hana") as host:
+        room = await make_room(host, "holy-grail", 3)
+        ids = await _matches(server, room["code"], MATCHES)
+        store: MatchStore = server.services.tables.store
+        play = {"type": "play", "card": "W1"}
+        cut = {"type": "cut"}
+        bot = Controller(kind="bot", level="basic")
+        stranger = Controller(kind="person", person_id=987654321)
+        calls = [
+            store.append(ids[0], 0, [(-1, {"type": "deal", "seed": 1})], [], None, None),
+            store.append(ids[1], 0, [(-1, {"type": "deal", "seed": 2})], [], None, None),
+            store.append(ids[2], 5, [(-1, {"type": "deal", "seed": 3})], [], None, None),  # not at 5
+            store.append(ids[3], 0, [(0, play)], [], None, None, holder=stranger),
+            store.append(ids[4], 0, [(-1, {"type": "deal", "seed": 5}), (-1, cut)], [], None, None),
+            store.append(ids[5], 0, [(1, play)], [], None, None, holder=bot, auto=None),
+        ]
+        # Seat 1 of the last match is a bot's, as the caller believes.
+        async with server.services.db.session() as session:
+            await session.execute(
+                text("UPDATE match_seats SET kind = 'bot' WHERE match_id = :m AND n = 1"), {"m": ids[5]}
+            )
+            await session.commit()
+        outcomes = await asyncio.gather(*calls, return_exceptions=True)
+        logs = await _logs(server, ids)
+
+    assert sizes and max(sizes) >= 2, sizes  # queued together, written together
+    assert outcomes[0] is None and outcomes[1] is None and outcomes[4] is None and outcomes[5] is None
+    assert isinstance(outcomes[2], VersionConflict)
+    assert isinstance(outcomes[3], SeatNotHeld)
+    assert logs[ids[0]] == (1, [[-1, {"type": "deal", "seed": 1}, None]])
+    assert logs[ids[1]] == (1, [[-1, {"type": "deal", "seed": 2}, None]])
+    assert logs[ids[2]] == (0, [])
+    assert logs[ids[3]] == (0, [])
+    assert logs[ids[4]] == (2, [[-1, {"type": "deal", "seed": 5}, None], [-1, {"type": "cut"}, None]])
+    assert logs[ids[5]] == (1, [[1, play, None]])
+
+
+async def test_a_batch_the_database_refuses_as_a_whole_is_written_one_action_at_a_time(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the one statement fails (as a deadlock with another process's batch would), nothing
+    of it is written, and each action is tried on its own: the good ones commit, the one that
+    conflicts is refused, and nobody's action is lost or written twice."""
+    failures: list[int] = []
+
+    async def refused(conn: Any, batch: list[dict[str, Any]]) -> Any:
+        failures.append(len(batch))
+        await conn.execute("SELECT 1/0")  # a real error from the server, as a deadlock would be
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(Extensions, "_many", staticmethod(refused))
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Hana") as host:
+        room = await make_room(host, "holy-grail", 3)
+        ids = await _matches(server, room["code"], 4)
+        store: MatchStore = server.services.tables.store
+        outcomes = await asyncio.gather(
+            *(
+                store.append(match_id, int(n == 2), [(-1, {"type": "deal", "seed": n})], [], None, None)
+                for n, match_id in enumerate(ids)
+            ),
+            return_exceptions=True,
+        )
+        deal = [(-1, {"type": "deal", "seed": 0})]
+        again = await asyncio.gather(store.append(ids[0], 0, deal, [], None, None), return_exceptions=True)
+        logs = await _logs(server, ids)
+
+    assert failures and max(failures) >= 2
+    assert [type(outcome).__name__ for outcome in outcomes] == [
+        "NoneType", "NoneType", "VersionConflict", "NoneType"
+    ]  # fmt: skip
+    assert isinstance(again[0], VersionConflict)  # the first one was written, once
+    assert [logs[match_id][0] for match_id in ids] == [1, 1, 0, 1]
+    assert [len(logs[match_id][1]) for match_id in ids] == [1, 1, 0, 1]
