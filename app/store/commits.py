@@ -83,10 +83,11 @@ one row per extension: (i, 1 when extended, whether the seat was held). The exte
 sorted by match so that two processes' batches lock the rows they share in the same order."""
 
 WRITERS = 2
-"""Statements of queued extensions in flight at once. Fewer means larger batches: at 50 tables
-of four people one or two writers cost about 0.57 ms of server CPU and 0.17-0.19 ms of
-PostgreSQL's per move, five 0.68 and 0.29, one statement per move 0.79-0.86 and 0.43-0.48
-(docs/BENCHMARKS.md); two keep a second statement going while one waits on the disk."""
+"""Statements of queued extensions in flight at once. Fewer means larger batches. At 50 tables
+of four people, in alternating runs: two writers cost 0.47-0.54 ms of server CPU and 0.16-0.19 ms
+of PostgreSQL's per move, one writer 0.48-0.55 and 0.15-0.16, and one statement per move (before
+this module) 0.71-0.81 and 0.37-0.44 (docs/BENCHMARKS.md). Two keep a statement going while the
+other waits on the disk."""
 
 MOST = 64
 """Extensions written by one statement at most (a bound on one statement's size and time)."""
@@ -123,40 +124,40 @@ class Extensions:
         return await done
 
     async def _flush(self) -> None:
-        """Write queued extensions until none is left, one batch at a time."""
+        """Write queued extensions until none is left, one batch at a time, on one connection
+        for as long as there is work (taking it from the pool once, not per batch)."""
+        batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]] = []
         try:
             while self._queue:
-                batch, self._queue = self._queue[:MOST], self._queue[MOST:]
-                await self._write(batch)
+                connected = False
+                try:
+                    async with self._connection() as conn:
+                        connected = True
+                        while self._queue:
+                            batch, self._queue = self._queue[:MOST], self._queue[MOST:]
+                            _settle(batch, await self._write(conn, batch))
+                            batch = []
+                except Exception as exc:
+                    if not connected:  # no connection to be had: the next batch fails with it
+                        batch, self._queue = self._queue[:MOST], self._queue[MOST:]
+                    _settle(batch, [exc] * len(batch))
+                    batch = []
+        except BaseException:
+            _settle(batch, [ConnectionError("the commit was interrupted")] * len(batch))
+            raise
         finally:
             self._flushing -= 1
 
-    async def _write(self, batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]]) -> None:
-        outcomes: list[Outcome | Exception]
+    async def _write(
+        self, conn: PgConnection[Any], batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]]
+    ) -> list[Outcome | Exception]:
+        if len(batch) == 1:
+            return [await _settled(self.extend_one(conn, batch[0][0]))]
         try:
-            async with self._connection() as conn:
-                if len(batch) == 1:
-                    outcomes = [await _settled(self.extend_one(conn, batch[0][0]))]
-                else:
-                    try:
-                        outcomes = list(await self._many(conn, [params for params, _ in batch]))
-                    except Exception:
-                        # The one statement failed as a whole and wrote nothing: each on its own.
-                        outcomes = [await _settled(self.extend_one(conn, params)) for params, _ in batch]
-        except Exception as exc:  # no connection to be had
-            outcomes = [exc] * len(batch)
-        except BaseException:
-            for _, done in batch:
-                if not done.done():
-                    done.set_exception(ConnectionError("the commit was interrupted"))
-            raise
-        for (_, done), outcome in zip(batch, outcomes, strict=True):
-            if done.done():  # its caller stopped waiting
-                continue
-            if isinstance(outcome, Exception):
-                done.set_exception(outcome)
-            else:
-                done.set_result(outcome)
+            return list(await self._many(conn, [params for params, _ in batch]))
+        except Exception:
+            # The one statement failed as a whole and wrote nothing: each on its own.
+            return [await _settled(self.extend_one(conn, params)) for params, _ in batch]
 
     @staticmethod
     async def extend_one(conn: PgConnection[Any], params: dict[str, Any]) -> Outcome:
@@ -196,3 +197,15 @@ async def _settled(write: Coroutine[Any, Any, Outcome]) -> Outcome | Exception:
     except Exception as exc:
         return exc
 
+
+def _settle(
+    batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]], outcomes: list[Outcome | Exception]
+) -> None:
+    """Tell each waiting caller its own outcome."""
+    for (_, done), outcome in zip(batch, outcomes, strict=True):
+        if done.done():  # its caller stopped waiting
+            continue
+        if isinstance(outcome, Exception):
+            done.set_exception(outcome)
+        else:
+            done.set_result(outcome)

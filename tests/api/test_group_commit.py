@@ -4,6 +4,8 @@ one statement, and each caller still learns its own outcome, exactly as if writt
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -142,3 +144,25 @@ async def test_a_batch_the_database_refuses_as_a_whole_is_written_one_action_at_
     assert isinstance(again[0], VersionConflict)  # the first one was written, once
     assert [logs[match_id][0] for match_id in ids] == [1, 1, 0, 1]
     assert [len(logs[match_id][1]) for match_id in ids] == [1, 1, 0, 1]
+
+
+async def test_when_no_connection_can_be_had_every_waiting_action_is_refused_with_the_cause() -> None:
+    """Nobody waits forever: each queued action fails with the pool's error, and a later one
+    is tried again on a new connection."""
+    tries: list[int] = []
+
+    @contextlib.asynccontextmanager
+    async def no_connection() -> AsyncIterator[Any]:
+        tries.append(1)
+        raise TimeoutError("couldn't get a connection after 30.00 sec")
+        yield  # pragma: no cover
+
+    extensions = Extensions(no_connection, writers=1)
+    params = {"match_id": 1, "before": 0, "after": 1, "seat": None, "kind": None, "person_id": None}
+    outcomes = await asyncio.gather(
+        *(extensions.commit({**params, "entries": "[]"}) for _ in range(3)), return_exceptions=True
+    )
+    assert all(isinstance(outcome, TimeoutError) for outcome in outcomes), outcomes
+    with pytest.raises(TimeoutError):
+        await extensions.commit({**params, "entries": "[]"})
+    assert len(tries) == 2  # the three queued together failed on one attempt
