@@ -151,6 +151,29 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
         await two.close()
 
 
+async def test_text_with_quotes_backslashes_and_japanese_crosses_the_bus_unchanged(database_url: str) -> None:
+    """Bus messages travel as JSON inside a JSON array of payloads (`NOTIFY_ALL`): a chat line
+    with every character that needs escaping arrives as it was sent."""
+    from sqlalchemy.engine import make_url
+
+    from app.live.pubsub import PostgresPubSub
+
+    libpq = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    one, two = PostgresPubSub(libpq), PostgresPubSub(libpq)
+    await one.start()
+    await two.start()
+    lines = ['say "hi"', "back\\slash \\\"", "こんにちは、\u3042 {}[],:", "tab\tnew\nline\u0001", "🂡 ♠"]
+    try:
+        async with two.subscribe("room:10") as remote:
+            for line in lines:
+                await one.publish("room:10", {"kind": "chat", "message": {"text": line}})
+            heard = [(await asyncio.wait_for(anext(remote), 5))["message"]["text"] for _ in lines]
+        assert heard == lines
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_a_person_opening_a_room_while_taking_a_seat_in_it_never_deadlocks(database_url: str) -> None:
     """A newcomer's socket joins the room (a membership row) while their own request takes a seat
     (the room locked, then the same membership): both orders of the two transactions must end
