@@ -12,6 +12,8 @@
 #   browser  Chromium against the real server, three workers, each test with its own server;
 #            it runs at the same time as the api pass, at nice 3, printed when it ends;
 #            a failed browser test runs once more, and every rerun is listed
+# The api and browser passes also list their twelve slowest test phases (pytest --durations),
+# so where the suite's time goes is in every run's log.
 # Every pass runs even when an earlier one failed; a summary lists each pass's result line, and
 # the exit status is non-zero when any pass failed. Afterwards no process the run started may be
 # left (postgres, chromium, `python -m app`, nginx, bot workers): each carries CARDTABLE_TEST_RUN
@@ -90,7 +92,7 @@ echo "=== api and the rest, and browser, side by side (each printed when it ends
 # Like the browser pass, a failed test runs once more, listed as a rerun with its first failure:
 # tests that time processes (the failover test's 5 s after a kill) can miss under both passes'
 # load.
-start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1 -rR tests --ignore=tests/engine --ignore=tests/browser
+start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1 -rR --durations=12 tests --ignore=tests/engine --ignore=tests/browser
 # A browser test that fails is run once more (pytest-rerunfailures): under the load of both passes
 # a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …", and its first
 # failure: tests/conftest.py) and counted in
@@ -100,7 +102,7 @@ start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1
 # they stretched to 5x their time alone and ended the run last; with the api pass served first
 # the browser pass takes the cores it leaves, and the two end closer together
 # (docs/BENCHMARKS.md, "The test suite").
-start_pass "browser" nice -n 3 "${pytest[@]}" -q -n 3 --reruns 1 -rR tests/browser
+start_pass "browser" nice -n 3 "${pytest[@]}" -q -n 3 --reruns 1 -rR --durations=12 tests/browser
 finish_passes
 
 # Processes of this run still alive: found by the marker in their environment (our own only).
