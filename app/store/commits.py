@@ -80,7 +80,9 @@ SELECT held.i, (SELECT count(*) FROM bumped WHERE bumped.i = held.i), held.ok FR
 """
 """`EXTEND` for many matches at once, each asked extension numbered `i` and checked on its own;
 one row per extension: (i, 1 when extended, whether the seat was held). The extensions are
-sorted by match so that two processes' batches lock the rows they share in the same order."""
+sorted by match, the order in which the join usually takes the rows' locks, so that two
+processes' batches seldom wait on each other crosswise; a deadlock that happens all the same
+fails the statement as a whole, and its extensions are written again one at a time."""
 
 WRITERS = 2
 """Statements of queued extensions in flight at once. Fewer means larger batches. At 50 tables
