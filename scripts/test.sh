@@ -5,9 +5,9 @@
 #   engine   the engine's tests as built (compiled when the build worked), two workers (xdist)
 #   engine   once more from the pure-Python sources (CARDTABLE_PURE_PYTHON=1): both must behave
 #            alike (skipped only when nothing is compiled: the first pass was that already)
-#   api      the server's tests (and every other folder: tests/wire, …), two workers; the ones
-#            that start server, nginx, PostgreSQL or bot worker processes share one worker
-#            (tests/api/conftest.py: `xdist_group("processes")`, `--dist loadgroup`); a failed
+#   api      the server's tests (and every other folder: tests/wire, …), three workers; the
+#            ones that start server, nginx, PostgreSQL or bot worker processes keep to two of
+#            them (tests/api/conftest.py: two `xdist_group`s, `--dist loadgroup`); a failed
 #            test runs once more, and every rerun is listed
 #   browser  Chromium against the real server, three workers, each test with its own server;
 #            it runs at the same time as the api pass, at nice 3, printed when it ends;
@@ -92,7 +92,7 @@ echo "=== api and the rest, and browser, side by side (each printed when it ends
 # Like the browser pass, a failed test runs once more, listed as a rerun with its first failure:
 # tests that time processes (the failover test's 5 s after a kill) can miss under both passes'
 # load.
-start_pass "api and the rest" "${pytest[@]}" -q -n 2 --dist loadgroup --reruns 1 -rR --durations=12 tests --ignore=tests/engine --ignore=tests/browser
+start_pass "api and the rest" "${pytest[@]}" -q -n 3 --dist loadgroup --reruns 1 -rR --durations=12 tests --ignore=tests/engine --ignore=tests/browser
 # A browser test that fails is run once more (pytest-rerunfailures): under the load of both passes
 # a page's timing sometimes misses a wait. Each rerun is listed (-rR, "RERUN …", and its first
 # failure: tests/conftest.py) and counted in

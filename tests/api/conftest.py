@@ -1,24 +1,27 @@
-"""The server's tests run on two xdist workers (scripts/test.sh: `-n 2 --dist loadgroup`), except
+"""The server's tests run on three xdist workers (scripts/test.sh: `-n 3 --dist loadgroup`), except
 the modules below, which start processes of their own (app servers, nginx, PostgreSQL, bot
-workers, a schema fuzzer): they share one worker, one after another, so that at most one such
-set of processes competes with the other worker's tests for the machine's cores."""
+workers, a schema fuzzer): they are split in two groups, each on one worker, one module after
+another, so that at most two such sets of processes compete with the third worker's tests for
+the machine's cores. The two longest (the schema fuzzer and the ten kills, each 2-3 minutes
+under the suite's load) are in different groups: on one worker they were the api pass's
+longest path."""
 
 from __future__ import annotations
 
 import pytest
 
-OWN_PROCESSES = frozenset(
-    {
-        "test_bot_pool.py",
-        "test_crash_restart.py",
-        "test_openapi_conformance.py",
-        "test_process.py",
-        "test_proxy.py",
-    }
-)
+OWN_PROCESSES = {
+    "test_openapi_conformance.py": "processes-a",
+    "test_process.py": "processes-a",
+    "test_proxy.py": "processes-a",
+    "test_crash_restart.py": "processes-b",
+    "test_bot_pool.py": "processes-b",
+}
+"""Module -> the xdist group (one worker) its tests run on."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in OWN_PROCESSES:
-            item.add_marker(pytest.mark.xdist_group("processes"))
+        group = OWN_PROCESSES.get(item.path.name)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
