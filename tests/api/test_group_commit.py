@@ -166,3 +166,43 @@ async def test_when_no_connection_can_be_had_every_waiting_action_is_refused_wit
     with pytest.raises(TimeoutError):
         await extensions.commit({**params, "entries": "[]"})
     assert len(tries) == 2  # the three queued together failed on one attempt
+
+
+async def test_two_processes_batching_the_same_matches_at_once_each_version_is_won_exactly_once(
+    database_url: str,
+) -> None:
+    """Two stores on their own connections (as two server processes would be) race to extend the
+    same twenty matches, round after round, in batches: each round every match is extended by
+    exactly one of them, the other is told of a version conflict, and the stored logs hold
+    exactly the winners' entries. Batches that lock the same rows from two sides must not lose,
+    double or stall a move (a deadlock falls back to one statement per move)."""
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Hana") as host:
+        room = await make_room(host, "holy-grail", 3)
+        ids = await _matches(server, room["code"], 20)
+        ours: MatchStore = server.services.tables.store
+        theirs = MatchStore(server.services.db)
+        winners: dict[int, list[str]] = {match_id: [] for match_id in ids}
+        try:
+            for version in range(6):
+                calls = [
+                    (name, match_id, store.append(match_id, version, [(-1, {"by": name})], [], None, None))
+                    for match_id in (ids if version % 2 else ids[::-1])
+                    for name, store in (("ours", ours), ("theirs", theirs))
+                ]
+                outcomes = await asyncio.wait_for(
+                    asyncio.gather(*(call for _, _, call in calls), return_exceptions=True), 30
+                )
+                for (name, match_id, _), outcome in zip(calls, outcomes, strict=True):
+                    if outcome is None:
+                        winners[match_id].append(name)
+                    else:
+                        assert isinstance(outcome, VersionConflict), outcome
+            logs = await _logs(server, ids)
+        finally:
+            await theirs.close()
+
+    for match_id in ids:
+        assert len(winners[match_id]) == 6, winners[match_id]  # one winner per version
+        version, rows = logs[match_id]
+        assert version == 6
+        assert [row[1]["by"] for row in rows] == winners[match_id]
