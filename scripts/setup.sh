@@ -61,7 +61,7 @@ if [ "$mode" = "--background" ]; then
     step "engine: compiled modules up to date"
   else
     mkdir -p var
-    step "engine: compiling in the background with mypyc (about 2-3 min, log: var/engine-build.log);" \
+    step "engine: compiling in the background with mypyc (about 1 min on two cores, log: var/engine-build.log);" \
       "this start runs the engine from its Python sources, the next start runs it compiled"
     # flock: two starts never build at once; nice: the server keeps the CPU it needs meanwhile.
     # setsid + nohup: the build finishes even when this terminal stops the server.
@@ -69,7 +69,7 @@ if [ "$mode" = "--background" ]; then
       >var/engine-build.log 2>&1 </dev/null &
   fi
 else
-  step "engine: compiling with mypyc if its sources changed (first time about 2-3 min)"
+  step "engine: compiling with mypyc if its sources changed (first time about 1 min on two cores)"
   .venv/bin/python -m engine.build
   took
 fi
