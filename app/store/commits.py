@@ -136,12 +136,12 @@ class Extensions:
                     async with self._connection() as conn:
                         connected = True
                         while self._queue:
-                            batch, self._queue = self._queue[:MOST], self._queue[MOST:]
+                            batch = self._take()
                             _settle(batch, await self._write(conn, batch))
                             batch = []
                 except Exception as exc:
                     if not connected:  # no connection to be had: the next batch fails with it
-                        batch, self._queue = self._queue[:MOST], self._queue[MOST:]
+                        batch = self._take()
                     _settle(batch, [exc] * len(batch))
                     batch = []
         except BaseException:
@@ -149,6 +149,11 @@ class Extensions:
             raise
         finally:
             self._flushing -= 1
+
+    def _take(self) -> list[tuple[dict[str, Any], asyncio.Future[Outcome]]]:
+        """The next batch: the oldest `MOST` queued extensions, out of the queue."""
+        batch, self._queue = self._queue[:MOST], self._queue[MOST:]
+        return batch
 
     async def _write(
         self, conn: PgConnection[Any], batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]]
@@ -172,19 +177,8 @@ class Extensions:
     @staticmethod
     async def _many(conn: PgConnection[Any], batch: list[dict[str, Any]]) -> list[Outcome]:
         order = sorted(range(len(batch)), key=lambda i: batch[i]["match_id"])
-        asked = [
-            {
-                "i": i,
-                "match_id": batch[i]["match_id"],
-                "before": batch[i]["before"],
-                "after": batch[i]["after"],
-                "seat": batch[i]["seat"],
-                "kind": batch[i]["kind"],
-                "person_id": batch[i]["person_id"],
-                "entries": orjson.Fragment(batch[i]["entries"]),
-            }
-            for i in order
-        ]
+        # `EXTEND`'s own parameters, numbered, with the entries' JSON text embedded as it is.
+        asked = [{**batch[i], "i": i, "entries": orjson.Fragment(batch[i]["entries"])} for i in order]
         cursor = await conn.execute(EXTEND_MANY, (orjson.dumps(asked).decode(),))
         outcomes: list[Outcome] = [(False, False)] * len(batch)
         for i, extended, held in await cursor.fetchall():
