@@ -20,18 +20,27 @@ a `Mailbox` (a list, where `asyncio.Queue` keeps four deques, ~3 KB), its "writa
 `Gate` (no deque), and the handshake's
 request and response (their header tables, ~3.5 KB) are let go once the socket is accepted:
 the ASGI scope keeps its own copy of the request headers, which is what the app reads.
+
+Sending at once: the ASGI way to send a message is a coroutine (the app's lock for the socket,
+Starlette's checks, uvicorn's wait for a writable transport), so the server gave every state
+message to every socket a task of its own. The protocol also offers itself in the connection's
+scope (`scope["extensions"][DIRECT_SEND]`, an ASGI extension): when `ready()` says nothing stands
+in the way, `write_text` frames and writes a text message in the caller's turn, exactly as
+uvicorn's `send` would (app/routes/ws.py, `RoomConnection.notify`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from app.mailbox import Gate, Mailbox
@@ -50,6 +59,24 @@ MEM_LEVEL = 5
 
 PLAIN_BELOW = 1024
 """Messages shorter than this (bytes of UTF-8) travel uncompressed in the per-message mode."""
+
+
+DIRECT_SEND = "cardtable.direct_send"
+"""The scope extension under which the protocol offers `DirectSend`."""
+
+
+class DirectSend(Protocol):
+    """Writing a text message without awaiting, when the socket is ready for it."""
+
+    def ready(self) -> bool:
+        """The handshake is done, no close was sent or received and the transport takes data
+        (its buffer under the high-water mark): `write_text` would not have to wait."""
+        ...
+
+    def write_text(self, text: str) -> None:
+        """Frame `text` (compressed as the socket negotiated) and hand it to the transport.
+        Call only right after `ready()` said True, in the same turn of the event loop."""
+        ...
 
 
 class PlainSmallMessages(PerMessageDeflate):
@@ -112,6 +139,32 @@ def protocol_class(compression: Compression) -> type[WebSocketsSansIOProtocol]:
             # The calls uvicorn makes on its queue and event, in less memory (app/mailbox.py).
             self.queue = Mailbox()  # type: ignore[assignment]
             self.writable = Gate(is_set=True)  # type: ignore[assignment]
+
+        def handle_connect(self, event: Request) -> None:
+            super().handle_connect(event)
+            self.scope["extensions"][DIRECT_SEND] = self  # type: ignore[assignment]
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            # The scope refers to the protocol: without this cycle the protocol goes as soon as
+            # uvicorn and the transport let go of it, not at the next cyclic collection.
+            if getattr(self, "scope", None) is not None:
+                self.scope.get("extensions", {}).pop(DIRECT_SEND, None)
+
+        def ready(self) -> bool:
+            return (
+                self.writable.is_set()
+                and self.handshake_complete
+                and not self.disconnected
+                and not self.close_sent
+                and self.initial_response is None
+                and self.conn.state is State.OPEN
+                and not self.transport.is_closing()
+            )
+
+        def write_text(self, text: str) -> None:
+            self.conn.send_text(text.encode())
+            self.transport.write(b"".join(self.conn.data_to_send()))
 
         async def send(self, message: ASGISendEvent) -> None:
             await super().send(message)

@@ -518,20 +518,11 @@ class TableService:
         `at_least` is the version a pub/sub message (`announced`) announced: when another server
         process committed it, our cache is behind and follows the entries the message carries,
         or else the log in the database."""
+        text = self.state_text_now(match_id, person_id, reader, at_least)
+        if text is not None:
+            return text or None
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
-        live = self.live(match_id)
-        # A reader's first state reads the seats' holders from the database: a seat change made
-        # through another process may not have been announced here yet.
         first = reader.version is None
-        if (
-            live is not None
-            and not (first or live.seats_stale)
-            and (at_least is None or live.committed >= at_least)
-        ):
-            text = live.message_for(person_id, reader, skip_seen=repeat)
-            if text is not None:
-                self._watch(live)
-                return text or None
         async with self.lock(match_id):
             live = self.live(match_id)
             if (
@@ -547,6 +538,28 @@ class TableService:
                 await self._reseat(live)
             self._watch(live)
             return live.message_for(person_id, reader, skip_seen=repeat) or None
+
+    def state_text_now(
+        self, match_id: int, person_id: int | None, reader: Reader, at_least: int | None = None
+    ) -> str | None:
+        """`state_text` when it needs no wait: from the shared snapshot of the committed version
+        of a cached match ("" when this reader has seen it all), or None when it would have to
+        wait (a commit in flight, a version committed by another process, a reader's first
+        state, seats changed elsewhere)."""
+        live = self.live(match_id)
+        # A reader's first state reads the seats' holders from the database: a seat change made
+        # through another process may not have been announced here yet.
+        if (
+            live is None
+            or reader.version is None
+            or live.seats_stale
+            or (at_least is not None and live.committed < at_least)
+        ):
+            return None
+        text = live.message_for(person_id, reader, skip_seen=at_least is not None)
+        if text is not None:
+            self._watch(live)
+        return text
 
     async def _catch_up(self, live: LiveMatch, at_least: int, announced: Message | None = None) -> bool:
         """Apply to our copy the actions another process committed since its version, keeping
