@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.errors import NotFound
@@ -321,7 +322,7 @@ class RoomConnection:
             await self.error("malformed", "messages must not nest deeper than 32 levels")
             return
         try:
-            message = json.loads(raw)
+            message = orjson.loads(raw)
         except (ValueError, RecursionError):
             await self.error("malformed", "messages must be JSON")
             return
