@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.errors import NotFound
@@ -322,7 +321,7 @@ class RoomConnection:
             await self.error("malformed", "messages must not nest deeper than 32 levels")
             return
         try:
-            message = orjson.loads(raw)
+            message = json.loads(raw)
         except (ValueError, RecursionError):
             await self.error("malformed", "messages must be JSON")
             return

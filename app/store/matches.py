@@ -26,7 +26,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from psycopg import AsyncConnection as PgConnection
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import func, insert, select, text, update
@@ -409,7 +408,7 @@ class MatchStore:
             "after": after,
             "match_id": match_id,
             "before": before,
-            "entries": orjson.dumps(rows).decode(),
+            "entries": json.dumps(rows, separators=(",", ":")),
             "seat": actor,
             "kind": holder.kind if holder is not None else None,
             "person_id": holder.person_id if holder is not None else None,
