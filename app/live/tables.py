@@ -314,6 +314,23 @@ class LiveMatch:
         )
 
 
+def unknown_field(action: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
+    """A field of a person's `action` that no legal action of its type has, or None. The games
+    ignore such fields, but the log keeps an action as it was sent, and every replay shows the
+    log: a field of the sender's choosing (of any size the socket allows) would be stored and
+    handed to everyone. An action of a type no legal action has is left to the engine to refuse."""
+    kind = action["type"]
+    known: set[str] = set()
+    for listed in legal:
+        if listed.get("type") == kind:
+            if listed.keys() >= action.keys():
+                return None
+            known.update(listed)
+    if not known:
+        return None
+    return next((key for key in action if key not in known), None)
+
+
 def _check_fields(match_id: Any, seat: Any, version: Any) -> None:
     """A person's message names a match, a seat and the version it answers, as integers."""
     if not isinstance(match_id, int) or isinstance(match_id, bool):
@@ -694,6 +711,9 @@ class TableService:
                 raise ActionRejected(
                     "stale", f"the table moved on (version {live.version}, you sent {version}); try again"
                 )
+            unknown = unknown_field(action, live.legal(seat))
+            if unknown is not None:
+                raise ActionRejected("malformed", f"a '{action['type']}' action has no field {unknown!r}")
             await self._apply_and_commit(live, seat, action)
         await self.publish_state(match_id)
         self.kick(match_id)

@@ -211,6 +211,13 @@ async def test_stale_illegal_malformed_and_forbidden_actions_are_rejected_and_ch
                 {"type": "action", "seat": seat, "version": version, "action": "play H5"}, "malformed"
             )
             await rejected({"type": "dance"}, "malformed")
+            # A field no legal action has is refused, not stored in the log (and so in replays).
+            for extra in ({"note": "x" * 5000}, {"junk": 2**70}):
+                error = await rejected(
+                    {"type": "action", "seat": seat, "version": version, "action": {**legal[0], **extra}},
+                    "malformed",
+                )
+                assert "no field" in error["message"], error
             others_seat = next(n for n in range(3) if n != seat and n not in map(int, actor_state["views"]))
             await rejected(
                 {"type": "action", "seat": others_seat, "version": version, "action": legal[0]}, "forbidden"
