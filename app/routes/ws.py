@@ -242,9 +242,10 @@ class RoomConnection:
         """Send a state change in the bus's turn, as `forward` would, when nothing stands in its
         way: no message queued or being sent on this socket (so order holds), the socket ready
         to write without waiting, and the reader's message at hand in the match's committed
-        snapshot. This spares each socket and move a task, the queue and the ASGI send's layers
-        (a fifth of the server's CPU per move at 50 tables of four people: docs/BENCHMARKS.md).
-        False: nothing was sent or changed, and the message takes the queued path."""
+        snapshot. This spares each socket and move a task, the queue, the lock and the ASGI
+        send's layers (4% of the server's CPU per move at 50 tables of four people, in
+        alternating runs: docs/BENCHMARKS.md). False: nothing was sent or changed, and the
+        message takes the queued path."""
         direct = self._direct
         if message.get("kind") != bus.STATE or direct is None or self._send_lock.locked():
             return False

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ import websockets
 from app.mailbox import Gate, Mailbox
 from app.routes.ws import RoomConnection
 from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
-from tests.api.harness import browser, make_room, play_until_over, running_server
+from tests.api.harness import Person, TableSocket, browser, make_room, play_until_over, running_server
 from tests.api.test_table import seat_and_start
 
 pytestmark = pytest.mark.asyncio
@@ -158,6 +160,22 @@ def room_connections(person_id: int) -> list[RoomConnection]:
     return [o for o in gc.get_objects() if type(o) is RoomConnection and o.person_id == person_id]
 
 
+@asynccontextmanager
+async def three_people_playing(database_url: str) -> AsyncIterator[list[tuple[Person, TableSocket, int]]]:
+    """Aki, Ben and Cas, each with a socket, in seats 0, 1 and 2 of a started one-hand match."""
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Aki") as aki,
+        browser(server, "Ben") as ben,
+        browser(server, "Cas") as cas,
+    ):
+        code = (await make_room(aki, seats=3, hands=1))["code"]
+        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
+            people = [(aki, aki_ws, 0), (ben, ben_ws, 1), (cas, cas_ws, 2)]
+            await seat_and_start(aki, code, {seat: person for person, _, seat in people})
+            yield people
+
+
 async def test_a_state_change_goes_to_a_ready_socket_in_the_publishers_turn_and_in_order(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -173,17 +191,9 @@ async def test_a_state_change_goes_to_a_ready_socket_in_the_publishers_turn_and_
         return await forward(self, message, heard_at)
 
     monkeypatch.setattr(RoomConnection, "forward", counted)
-    async with (
-        running_server(database_url) as server,
-        browser(server, "Aki") as aki,
-        browser(server, "Ben") as ben,
-        browser(server, "Cas") as cas,
-    ):
-        code = (await make_room(aki, seats=3, hands=1))["code"]
-        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
-            await seat_and_start(aki, code, {0: aki, 1: ben, 2: cas})
-            final = await play_until_over([aki_ws, ben_ws, cas_ws], timeout=90)
-            sockets = (aki_ws, ben_ws, cas_ws)
+    async with three_people_playing(database_url) as people:
+        sockets = [ws for _, ws, _ in people]
+        final = await play_until_over(sockets, timeout=90)
     assert final["version"] > 30
     for ws in sockets:
         versions = [m["version"] for m in ws.received if m["type"] == "state"]
@@ -196,33 +206,24 @@ async def test_a_state_change_goes_to_a_ready_socket_in_the_publishers_turn_and_
 async def test_a_state_change_waits_behind_a_send_under_way_on_its_socket(database_url: str) -> None:
     """While a socket is sending (its send lock held), a state change for it is queued and
     follows once the send is done: never written in between."""
-    async with (
-        running_server(database_url) as server,
-        browser(server, "Aki") as aki,
-        browser(server, "Ben") as ben,
-        browser(server, "Cas") as cas,
-    ):
-        code = (await make_room(aki, seats=3, hands=1))["code"]
-        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
-            people = [(aki, aki_ws, 0), (ben, ben_ws, 1), (cas, cas_ws, 2)]
-            await seat_and_start(aki, code, {seat: person for person, _, seat in people})
-            for _, ws, _ in people:  # each socket's latest state of the opening (nobody acts yet)
-                await ws.wait_state()
-                await ws.quiet(0.3)
-            await until(lambda: not forwarding_tasks())
-            states = [ws.state for _, ws, _ in people]
-            acting = next(n for n, s in enumerate(states) if s and s["legal"][str(people[n][2])])
-            _, actor, seat = people[acting]
-            watcher, other, _ = people[(acting + 1) % 3]
-            state = states[acting]
-            assert state is not None
-            version = state["version"]
-            assert all(s and s["version"] == version for s in states)
-            [watching] = room_connections(watcher.me["id"])
-            async with watching._send_lock:  # a send under way on the watcher's socket
-                await actor.act(seat, version, state["legal"][str(seat)][0])
-                moved = await actor.wait_state(lambda m: m["version"] > version)
-                assert not [m for m in await other.quiet(0.3) if m["type"] == "state"]
-                assert forwarding_tasks()  # the change waits for the lock in its socket's queue
-            follow = await other.wait_state()
-            assert follow["version"] == moved["version"]
+    async with three_people_playing(database_url) as people:
+        for _, ws, _ in people:  # each socket's latest state of the opening (nobody acts yet)
+            await ws.wait_state()
+            await ws.quiet(0.3)
+        await until(lambda: not forwarding_tasks())
+        states = [ws.state for _, ws, _ in people]
+        acting = next(n for n, s in enumerate(states) if s and s["legal"][str(people[n][2])])
+        _, actor, seat = people[acting]
+        watcher, watcher_ws, _ = people[(acting + 1) % 3]
+        state = states[acting]
+        assert state is not None
+        version = state["version"]
+        assert all(s and s["version"] == version for s in states)
+        [watching] = room_connections(watcher.me["id"])
+        async with watching._send_lock:  # a send under way on the watcher's socket
+            await actor.act(seat, version, state["legal"][str(seat)][0])
+            moved = await actor.wait_state(lambda m: m["version"] > version)
+            assert not [m for m in await watcher_ws.quiet(0.3) if m["type"] == "state"]
+            assert forwarding_tasks()  # the change waits for the lock in its socket's queue
+        follow = await watcher_ws.wait_state()
+        assert follow["version"] == moved["version"]
