@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -15,8 +13,8 @@ import websockets
 from app.mailbox import Gate, Mailbox
 from app.routes.ws import RoomConnection
 from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
-from tests.api.harness import Person, TableSocket, browser, make_room, play_until_over, running_server
-from tests.api.test_table import seat_and_start
+from tests.api.harness import browser, make_room, play_until_over, running_server
+from tests.api.test_table import three_people_playing
 
 pytestmark = pytest.mark.asyncio
 
@@ -158,22 +156,6 @@ async def test_a_message_over_the_size_limit_closes_the_socket_past_the_middlewa
 
 def room_connections(person_id: int) -> list[RoomConnection]:
     return [o for o in gc.get_objects() if type(o) is RoomConnection and o.person_id == person_id]
-
-
-@asynccontextmanager
-async def three_people_playing(database_url: str) -> AsyncIterator[list[tuple[Person, TableSocket, int]]]:
-    """Aki, Ben and Cas, each with a socket, in seats 0, 1 and 2 of a started one-hand match."""
-    async with (
-        running_server(database_url) as server,
-        browser(server, "Aki") as aki,
-        browser(server, "Ben") as ben,
-        browser(server, "Cas") as cas,
-    ):
-        code = (await make_room(aki, seats=3, hands=1))["code"]
-        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
-            people = [(aki, aki_ws, 0), (ben, ben_ws, 1), (cas, cas_ws, 2)]
-            await seat_and_start(aki, code, {seat: person for person, _, seat in people})
-            yield people
 
 
 async def test_a_state_change_goes_to_a_ready_socket_in_the_publishers_turn_and_in_order(

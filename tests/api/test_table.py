@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 
+from app.live.tables import TableService
 from tests.api.harness import Person, TableSocket, browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -35,6 +38,22 @@ async def seat_and_start(host: Person, code: str, seating: dict[int, Person | st
     return await host.post(f"/api/rooms/{code}/start")
 
 
+@asynccontextmanager
+async def three_people_playing(database_url: str) -> AsyncIterator[list[tuple[Person, TableSocket, int]]]:
+    """Aki, Ben and Cas, each with a socket, in seats 0, 1 and 2 of a started one-hand match."""
+    async with (
+        running_server(database_url) as server,
+        browser(server, "Aki") as aki,
+        browser(server, "Ben") as ben,
+        browser(server, "Cas") as cas,
+    ):
+        code = (await make_room(aki, seats=3, hands=1))["code"]
+        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
+            people = [(aki, aki_ws, 0), (ben, ben_ws, 1), (cas, cas_ws, 2)]
+            await seat_and_start(aki, code, {seat: person for person, _, seat in people})
+            yield people
+
+
 def my_turn(message: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
     return [(int(seat), legal) for seat, legal in message["legal"].items() if legal]
 
@@ -53,29 +72,22 @@ async def until_turn(socket: TableSocket) -> dict[str, Any]:
     return await socket.wait_state(lambda m: bool(my_turn(m)))
 
 
-async def test_a_table_of_people_plays_a_hand_without_starting_its_automation(database_url: str) -> None:
+async def test_a_table_of_people_plays_a_hand_without_starting_its_automation(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Only people act (the deals come with their actions), so no move starts the bots' and
     chance's task only for it to find nothing to play: it cost a task, a lock and a fresh
     RNG per move at a table of four people."""
-    async with (
-        running_server(database_url) as server,
-        browser(server, "Aki") as aki,
-        browser(server, "Ben") as ben,
-        browser(server, "Cas") as cas,
-    ):
-        tables = server.services.tables
-        automate = tables._automate
-        started: list[int] = []
+    automate = TableService._automate
+    started: list[int] = []
 
-        async def counted(table: Any) -> None:
-            started.append(table.match_id)
-            await automate(table)
+    async def counted(self: TableService, table: Any) -> None:
+        started.append(table.match_id)
+        await automate(self, table)
 
-        tables._automate = counted
-        code = (await make_room(aki, seats=3, hands=1))["code"]
-        async with aki.socket(code) as aki_ws, ben.socket(code) as ben_ws, cas.socket(code) as cas_ws:
-            await seat_and_start(aki, code, {0: aki, 1: ben, 2: cas})
-            final = await play_until_over([aki_ws, ben_ws, cas_ws], timeout=90)
+    monkeypatch.setattr(TableService, "_automate", counted)
+    async with three_people_playing(database_url) as people:
+        final = await play_until_over([ws for _, ws, _ in people], timeout=90)
         assert next(iter(final["views"].values()))["phase"] == "match_over"
         assert final["version"] > 30
         assert started == []
