@@ -27,6 +27,7 @@ from engine.core import (
     Match,
     effective_log,
     game_module,
+    unknown_field,
 )
 
 
@@ -66,4 +67,5 @@ __all__ = [
     "effective_log",
     "game_module",
     "get_game",
+    "unknown_field",
 ]

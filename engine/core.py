@@ -1,7 +1,8 @@
 """The engine contract's base classes: a `Game` describes one card game, a `Match` is one
 table's play of it from the first shuffle to the end of the last hand.
 
-Everything here is pure: no I/O, no clock, no global state. A match changes only through
+Everything here is pure: no I/O, no clock, no global state but memos of fixed facts (a game's
+default options, the fields its actions carry). A match changes only through
 `apply`, and every applied action (chance included) is appended to `log`, so
 `Game.replay(players, options, log)` rebuilds the exact same match.
 
@@ -412,7 +413,8 @@ class Match:
 
         Any input is refused with IllegalAction, never another error: a seat that is not a whole
         number, an action that is not an object with a string `type`, or one whose fields are
-        missing or of another form than the legal actions' of its type (`_apply_unlisted`).
+        missing, of another form than the legal actions' of its type (`_apply_unlisted`) or
+        unknown to them (`_refuse_unknown_fields`).
         Typed `object` because compiled code checks annotated types on entry (a `TypeError`)."""
         if self._fresh and type(seat) is int and type(action) is dict:
             legal = self._legal_list if seat == self._legal_seat else self._kept_legal(seat)
@@ -464,6 +466,8 @@ class Match:
                 raise IllegalAction("the match is over")
             raise IllegalAction(f"it is not seat {seat}'s turn")
         listed = legal[legal.index(action)] if legal is not None and action in legal else None
+        if listed is None:
+            self._refuse_unknown_fields(seat, action, legal)
         secrets, hands = self._secrets(), len(self._hands)
         self._busy, self._fresh = True, False
         try:
@@ -534,6 +538,34 @@ class Match:
         self.state_changed()
         return [{"type": TAKE_BACK, "seat": seat, "action": undone}]
 
+    def _refuse_unknown_fields(self, seat: int, action: Action, legal: list[Action] | None) -> None:
+        """IllegalAction when `action` carries a field that no legal action of its type has.
+        The games would ignore such a field, but the log keeps an unlisted action as it was
+        given, and a log is stored and replayed to everyone: a field of the sender's choosing
+        (of any size) would travel with it. The fields a game's actions of one type carry are
+        remembered (`_KNOWN_FIELDS`), so an action whose fields are all known costs no legal
+        list (a replay applies every action this way); only an unknown one is checked against
+        the seat's legal actions now (`legal`, when already listed)."""
+        kind = action["type"]
+        known = _KNOWN_FIELDS.get((self.game.id, kind))
+        if known is not None and known.issuperset(action):
+            return
+        fields = fields_of_type(kind, self._examples(seat) if legal is None else legal)
+        if not fields:  # no legal action of this type: the game refuses it
+            return
+        _KNOWN_FIELDS[(self.game.id, kind)] = fields if known is None else known | fields
+        field = next((key for key in action if key not in fields), None)
+        if field is not None:
+            raise IllegalAction(
+                f"a '{kind}' action has no field {field!r}",
+                f"「{kind}」の手に {field!r} という項目はありません",
+            )
+
+    def _examples(self, seat: int) -> list[Action]:
+        """What `seat` may do now, to compare a given action's fields with: its legal actions,
+        or for CHANCE one action of the kind awaited."""
+        return [self.random_chance_action(random.Random(0))] if seat == CHANCE else self._legal_actions(seat)
+
     def _apply_unlisted(self, seat: int, action: Action) -> list[Event]:
         """The game's full validation of `action`, with a malformed action refused as such: a
         game checks the values of well-formed fields (which cards, which bid), and where a
@@ -547,10 +579,7 @@ class Match:
             raise
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
             # Busy: the state is as before the action, but nothing is kept for it.
-            examples = (
-                [self.random_chance_action(random.Random(0))] if seat == CHANCE else self._legal_actions(seat)
-            )
-            problem = _malformation(action, examples)
+            problem = _malformation(action, self._examples(seat))
             if problem is None:
                 raise
             raise IllegalAction(*problem) from error
@@ -575,6 +604,30 @@ class Match:
         from engine.infoset import determinize
 
         return determinize(self, seat, rng)
+
+
+_KNOWN_FIELDS: Final[dict[tuple[str, str], frozenset[str]]] = {}
+"""(game id, action type) → every field a legal action of that type has carried in that game,
+`type` included: a memo for `Match._refuse_unknown_fields`, grown only from legal lists."""
+
+
+def fields_of_type(kind: str, legal: Iterable[Action]) -> frozenset[str]:
+    """The fields (`type` included) that the actions of type `kind` in `legal` carry between
+    them; empty when none is of that type."""
+    fields: set[str] = set()
+    for listed in legal:
+        if listed.get("type") == kind:
+            fields.update(listed)
+    return frozenset(fields)
+
+
+def unknown_field(action: Action, legal: Iterable[Action]) -> str | None:
+    """A field of `action` that no action of its type in `legal` has, or None (also when no
+    action in `legal` is of its type: that is for the game to refuse)."""
+    fields = fields_of_type(action["type"], legal)
+    if not fields:
+        return None
+    return next((key for key in action if key not in fields), None)
 
 
 Kinds = dict[str, Any]
@@ -615,8 +668,9 @@ def _fits_kind(kinds: Kinds, value: object) -> bool:
 def _malformation(action: Action, legal: list[Action]) -> tuple[str, str] | None:
     """Why `action` is malformed (in English and Japanese), or None: a field that every legal
     action of its type has is missing, or a field's value is of another form than theirs (a
-    string for a list of cards, a number for a card). Fields no legal action has are ignored, as
-    games ignore them; an action of a type no legal action has is left to the game to refuse."""
+    string for a list of cards, a number for a card). Fields no legal action has were refused
+    before (`Match._refuse_unknown_fields`); an action of a type no legal action has is left to
+    the game to refuse."""
     kind = action["type"]
     same = [listed for listed in legal if listed["type"] == kind]
     if not same:

@@ -57,7 +57,7 @@ from app.races import log_commit_failure
 from app.rematch import DealPlan
 from app.store.db import Database
 from app.store.matches import Controller, HandRecord, MatchNotFound, MatchStore, SeatNotHeld, SeatResult
-from engine import CHANCE, TAKE_BACK, Game, IllegalAction, Match, get_game
+from engine import CHANCE, TAKE_BACK, Game, IllegalAction, Match, get_game, unknown_field
 from engine.bots import get_chooser
 from engine.core import LEGAL_CACHE_LIMIT
 
@@ -312,23 +312,6 @@ class LiveMatch:
         return state_message(
             self.match_id, snapshot, seats, reader, events, match.hands_done, lambda: match.hands, hand_log
         )
-
-
-def unknown_field(action: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
-    """A field of a person's `action` that no legal action of its type has, or None. The games
-    ignore such fields, but the log keeps an action as it was sent, and every replay shows the
-    log: a field of the sender's choosing (of any size the socket allows) would be stored and
-    handed to everyone. An action of a type no legal action has is left to the engine to refuse."""
-    kind = action["type"]
-    known: set[str] = set()
-    for listed in legal:
-        if listed.get("type") == kind:
-            if listed.keys() >= action.keys():
-                return None
-            known.update(listed)
-    if not known:
-        return None
-    return next((key for key in action if key not in known), None)
 
 
 def _check_fields(match_id: Any, seat: Any, version: Any) -> None:
@@ -711,6 +694,8 @@ class TableService:
                 raise ActionRejected(
                     "stale", f"the table moved on (version {live.version}, you sent {version}); try again"
                 )
+            # A field no legal action of its type has: the engine would refuse it too, but as an
+            # illegal move; to the client it is a malformed message (and this costs no lookup).
             unknown = unknown_field(action, live.legal(seat))
             if unknown is not None:
                 raise ActionRejected("malformed", f"a '{action['type']}' action has no field {unknown!r}")

@@ -14,6 +14,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from engine import CHANCE, Game, IllegalAction, Match
 
 RevealedCards = Callable[[Match, int | None], set[str]]
@@ -140,10 +142,31 @@ def malformed_variants(action: dict[str, Any]) -> list[Any]:
     return variants
 
 
+EXTRA_FIELDS: dict[str, Any] = {"note": "x" * 5000, "junk": 2**70}
+"""Fields no action has. A legal action with one of them is refused: the game would not read it,
+but the log would keep it, and a log is stored and shown in every replay."""
+
+
+def check_extra_fields_are_refused(match: Match, seat: int, action: dict[str, Any]) -> None:
+    """`action`, which the seat may take, with a field no action has is refused and leaves no
+    trace: both when the seat's legal actions were listed for this state and when they were not
+    (the way a replay applies its log)."""
+    for listed_first in (False, True):
+        trial = match.clone()
+        if listed_first and seat != CHANCE:
+            trial.legal_actions(seat)
+        for field, value in EXTRA_FIELDS.items():
+            with pytest.raises(IllegalAction, match=f"no field '{field}'"):
+                trial.apply(seat, {**action, field: value})
+        assert len(trial.log) == len(match.log)
+
+
 def check_malformed_input_is_refused(match: Match, seat: int, action: dict[str, Any]) -> None:
     """Whatever `apply` is given instead of a seat and an action (`action` is one the seat may
     take), it refuses with IllegalAction and changes nothing, compiled or from the sources; a
-    variant that happens to be legal (an optional field left out) is applied to a copy only."""
+    variant that happens to be legal (an optional field left out) is applied to a copy only.
+    The action with a field it does not have is refused too (`check_extra_fields_are_refused`)."""
+    check_extra_fields_are_refused(match, seat, action)
     trial = match.clone()
     shown = json.dumps([trial.view(seat if seat != CHANCE else None), trial.to_act(), trial.scores])
     tries: list[tuple[Any, Any]] = [(bad, action) for bad in NOT_SEATS]

@@ -72,3 +72,18 @@ def test_every_kind_of_action_refuses_malformed_input_with_illegal_action(game_i
         for bad_seat in (players, -3, 2**70):
             with pytest.raises(IllegalAction):
                 state.apply(bad_seat, actions[0])
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_log_whose_action_carries_a_field_no_action_has_does_not_replay(game_id: str) -> None:
+    """A replay applies its log as it was stored: an entry with a field of someone's own is
+    refused there as anywhere (and the same log without it replays)."""
+    game = GAMES[game_id]
+    match = game.new_match(game.min_players, seed=3)
+    _first_states(match, random.Random(3), actions=30)  # plays those actions on `match`
+    log = [(seat, dict(action)) for seat, action in match.log]
+    last_move = max(n for n, (seat, _) in enumerate(log) if seat != CHANCE)
+    game.replay(game.min_players, match.options, log)
+    log[last_move][1]["note"] = "x" * 5000
+    with pytest.raises(IllegalAction, match="no field 'note'"):
+        game.replay(game.min_players, match.options, log)

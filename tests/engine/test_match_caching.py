@@ -56,12 +56,16 @@ def test_a_refused_action_keeps_the_state_and_its_legal_actions() -> None:
     assert match.legal_actions(seat) == legal and match.to_act() == [seat]
 
 
-def test_an_action_with_extra_keys_is_validated_not_taken_as_listed() -> None:
+def test_an_action_with_extra_keys_is_not_taken_as_listed_but_refused() -> None:
     match = started()
     seat = match.to_act()[0]
     action = {**match.legal_actions(seat)[0], "extra": 1}
     before = len(match.log)
-    match.apply(seat, action)  # the full validation accepts it (Holy Grail ignores unknown keys)
+    with pytest.raises(IllegalAction, match="no field 'extra'"):
+        match.apply(seat, action)  # Holy Grail would not read it, but the log would keep it
+    assert len(match.log) == before
+    del action["extra"]
+    match.apply(seat, action)
     assert len(match.log) == before + 1 and match.log[-1][1] == action
 
 
