@@ -100,7 +100,7 @@ class ReplayCache:
     takes seconds of CPU to replay, and a finished match never changes."""
 
     def __init__(
-        self, size: int = CACHED_REPLAYS, job: Callable[[str], AbstractContextManager[None]] = nullcontext
+        self, size: int = CACHED_REPLAYS, job: Callable[[str], AbstractContextManager[object]] = nullcontext
     ) -> None:
         self.size = size
         self.bodies: OrderedDict[int, bytes] = OrderedDict()

@@ -32,6 +32,7 @@ uvicorn's `send` would (app/routes/ws.py, `RoomConnection.notify`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from uvicorn._types import ASGISendEvent
@@ -42,6 +43,7 @@ from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
+from websockets.typing import ExtensionParameter
 
 from app.mailbox import Gate, Mailbox
 
@@ -94,8 +96,8 @@ class PerMessageFactory(ServerPerMessageDeflateFactory):
     """The per-message offer, whose extension leaves short messages plain."""
 
     def process_request_params(
-        self, params: Any, accepted_extensions: Any
-    ) -> tuple[list[tuple[str, str | None]], Extension]:
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
         response, extension = super().process_request_params(params, accepted_extensions)
         assert isinstance(extension, PerMessageDeflate)
         plain = PlainSmallMessages(

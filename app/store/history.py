@@ -269,7 +269,7 @@ async def overall_leaderboard(session: AsyncSession, person_id: int) -> list[dic
             .group_by(MatchRow.game_id, MatchResult.person_id)
         )
     ).all()
-    names = await names_of(session, {pid for _, pid, *_ in rows})
+    names = await names_of(session, {pid for _, pid, *_ in rows if pid is not None})
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for game_id, pid, matches, score, wins in rows:
         by_game[game_id].append(
@@ -277,7 +277,7 @@ async def overall_leaderboard(session: AsyncSession, person_id: int) -> list[dic
                 "game_id": game_id,
                 "person_id": pid,
                 "kind": "person",
-                "name": names.get(pid),
+                "name": names.get(pid) if pid is not None else None,
                 "matches": int(matches),
                 "score": float(score or 0),
                 "wins": int(wins),

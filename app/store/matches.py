@@ -24,11 +24,11 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from psycopg import AsyncConnection as PgConnection
 from psycopg_pool import AsyncConnectionPool
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import Table, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store import analyses
@@ -37,12 +37,12 @@ from app.store.db import Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 from app.store.presence import PRESENT
 
-ACTIONS = MatchAction.__table__
-MATCHES = MatchRow.__table__
-HANDS = HandResult.__table__
-MATCH_SEATS = MatchSeat.__table__
-ROOM_SEATS = RoomSeat.__table__
-ROOMS = Room.__table__
+ACTIONS = cast(Table, MatchAction.__table__)
+MATCHES = cast(Table, MatchRow.__table__)
+HANDS = cast(Table, HandResult.__table__)
+MATCH_SEATS = cast(Table, MatchSeat.__table__)
+ROOM_SEATS = cast(Table, RoomSeat.__table__)
+ROOMS = cast(Table, Room.__table__)
 
 
 ACTIONS_FROM = (

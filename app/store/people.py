@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import Table, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Invalid
@@ -129,7 +129,7 @@ async def person_by_token(session: AsyncSession, token: str | None) -> Person | 
 
 
 # ---- the sign-in limit ---------------------------------------------------------------------------
-login_failures = LoginFailure.__table__
+login_failures = cast(Table, LoginFailure.__table__)
 
 
 async def retry_after(

@@ -233,7 +233,7 @@ async def mark_back(session: AsyncSession, room_id: int, person_id: int) -> bool
 
 async def sweep(
     session: AsyncSession, process_id: str, lease: float, scale: float
-) -> tuple[list[Row[Any]], list[Row[Any]]]:
+) -> tuple[list[Row[*tuple[Any, ...]]], list[Row[*tuple[Any, ...]]]]:
     """Bring away rows up to date with presence and claim the due deadlines nobody holds:
     (rooms whose away rows went, with whether a bot stood in; the claimed rows, see CLAIM)."""
     await session.execute(HEAL_AWAY, {"scale": scale})

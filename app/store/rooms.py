@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsFloat, cast
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert
@@ -216,7 +216,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     read_at = (
         float(member_rows[0][2])
         if member_rows
-        else float(await session.scalar(select(read_at_epoch)))
+        else float(cast(SupportsFloat, await session.scalar(select(read_at_epoch))))
     )
     names = {person_id: name for person_id, name in members}
     seats = await room_seats(session, room.id)
@@ -228,7 +228,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
             select(Person.id, Person.name).where(Person.id.in_(missing))
         ):
             names[person_id] = name
-    seat_list = []
+    seat_list: list[dict[str, Any]] = []
     for n in range(room.seat_count):
         seat = seats.get(n)
         if seat is None:
@@ -252,7 +252,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
                     "n": n,
                     "kind": "person",
                     "person_id": seat.person_id,
-                    "name": names.get(seat.person_id),
+                    "name": names.get(seat.person_id) if seat.person_id is not None else None,
                     "connected": seat.person_id in connected,
                     "level": None,
                 }
