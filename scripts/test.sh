@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check on a fresh machine: installs what the tests need (Python packages, Chromium,
-# Japanese fonts, the engine compiled with mypyc), lints, then runs the whole test suite against a
+# Japanese fonts, the engine compiled with mypyc), lints, checks the server's types (mypy app,
+# about 8 s), then runs the whole test suite against a
 # real PostgreSQL, in passes:
 #   engine   the engine's tests as built (compiled when the build worked), two workers (xdist)
 #   engine   once more from the pure-Python sources (CARDTABLE_PURE_PYTHON=1): both must behave
@@ -54,6 +55,7 @@ run_pass() {
 pytest=(.venv/bin/python -m pytest -p no:cacheprovider)
 mode=$(.venv/bin/python -c "import engine._mode as m; print(m.describe())")
 run_pass "lint (ruff)" .venv/bin/ruff check .
+run_pass "types (mypy app)" .venv/bin/mypy app
 run_pass "engine: ${mode}" "${pytest[@]}" -q -n 2 tests/engine
 if .venv/bin/python -c "import sys, engine._mode as m; sys.exit(0 if m.compiled_modules() else 1)"; then
   run_pass "engine: from the pure-Python sources" env CARDTABLE_PURE_PYTHON=1 "${pytest[@]}" -q -n 2 tests/engine
