@@ -551,10 +551,9 @@ class Match:
         if known is not None and known.issuperset(action):
             return
         fields = fields_of_type(kind, self._examples(seat) if legal is None else legal)
-        if not fields:  # no legal action of this type: the game refuses it
-            return
-        _KNOWN_FIELDS[(self.game.id, kind)] = fields if known is None else known | fields
-        field = next((key for key in action if key not in fields), None)
+        if fields:  # else no legal action is of this type: the game refuses it
+            _KNOWN_FIELDS[(self.game.id, kind)] = fields if known is None else known | fields
+        field = foreign_field(action, fields)
         if field is not None:
             raise IllegalAction(
                 f"a '{kind}' action has no field {field!r}",
@@ -621,21 +620,24 @@ def fields_of_type(kind: str, legal: Iterable[Action]) -> frozenset[str]:
     return frozenset(fields)
 
 
-def unknown_field(action: Action, legal: Iterable[Action]) -> str | None:
-    """A field of `action` that no action of its type in `legal` has, or None (also when no
-    action in `legal` is of its type: that is for the game to refuse). Checked on every
-    person's action by the server, so the usual case, a listed action of the same type with
-    all its fields, answers at the first such action without gathering every field."""
-    kind = action["type"]
-    fields: set[str] = set()
-    for listed in legal:
-        if listed.get("type") == kind:
-            if listed.keys() >= action.keys():
-                return None
-            fields.update(listed)
+def foreign_field(action: Action, fields: frozenset[str]) -> str | None:
+    """The first field of `action` not among `fields` (`fields_of_type`), or None; None too
+    when `fields` is empty: no legal action is of its type, and that is for the game to refuse."""
     if not fields:
         return None
     return next((key for key in action if key not in fields), None)
+
+
+def unknown_field(action: Action, legal: Sequence[Action]) -> str | None:
+    """A field of `action` that no action of its type in `legal` has, or None (`foreign_field`).
+    Checked on every person's action by the server, so the usual case, a listed action of the
+    same type with all its fields, answers at the first such action without gathering every
+    field."""
+    kind = action["type"]
+    for listed in legal:
+        if listed.get("type") == kind and listed.keys() >= action.keys():
+            return None
+    return foreign_field(action, fields_of_type(kind, legal))
 
 
 Kinds = dict[str, Any]
