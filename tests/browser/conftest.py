@@ -50,6 +50,15 @@ DEAL_SEED = 7
 """Every test's server deals from this seed (CARDTABLE_DEAL_SEED), so a layout check sees the same
 cards on every run; `@pytest.mark.deal_seed(n)` gives a test another one (a deal that once broke
 a layout), and CARDTABLE_DEAL_SEED in the environment overrides both (to try other deals)."""
+BOT_LEVEL = "basic"
+"""The bots' level in every test's server (CARDTABLE_BOT_LEVEL). A basic bot's move follows from
+the deal seed and the match (app/live/chance.py), so with seeded deals every run plays the same
+cards, not only deals them: a layout check sees the same felt each time. A strong bot searches
+for a wall-clock budget, so its moves change with the machine's load (the suite's bots and
+reviews took about 60 of its browser pass's 630 CPU-seconds with strong bots, 28 with basic
+ones). Strong bots are the server's business and the api tests' (tests/api/test_bot_levels.py,
+test_bot_pool.py); a browser test that needs the product's default asks for it with
+`@pytest.mark.server_env(CARDTABLE_BOT_LEVEL="strong")`."""
 
 
 EXPECT_TIMEOUT_MS = 10_000
@@ -94,7 +103,9 @@ class ServerProcess:
     tests/browser/server_fork.py) on a fixed port; can be stopped and started again (the same
     database and port), which is how a test simulates a server restart."""
 
-    def __init__(self, database_url: str, log_dir: Path, deal_seed: int = DEAL_SEED) -> None:
+    def __init__(
+        self, database_url: str, log_dir: Path, deal_seed: int = DEAL_SEED, **env: str
+    ) -> None:
         self.port = _free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {
@@ -104,10 +115,12 @@ class ServerProcess:
             "CARDTABLE_BOT_DELAY": "0.02",
             "CARDTABLE_BOT_BUDGET": "0.01",
             "CARDTABLE_BOT_WORKERS": "1",
+            "CARDTABLE_BOT_LEVEL": BOT_LEVEL,
             # Seeded deals: a layout check sees the same cards on every run.
             "CARDTABLE_DEAL_SEED": os.environ.get("CARDTABLE_DEAL_SEED", str(deal_seed)),
             # The test database is a clone of a migrated, seeded template: skip Alembic at start.
             "CARDTABLE_MIGRATE_ON_START": "false",
+            **env,
         }
         self.log_path = log_dir / f"server-{self.port}.log"
         self.process: ForkedServer | None = None
@@ -161,7 +174,8 @@ def server_process(
     logs = artifacts / "server-logs"
     logs.mkdir(exist_ok=True)
     seed = request.node.get_closest_marker("deal_seed")
-    process = ServerProcess(database_url, logs, *(seed.args if seed else ()))
+    env = request.node.get_closest_marker("server_env")
+    process = ServerProcess(database_url, logs, *(seed.args if seed else ()), **(env.kwargs if env else {}))
     process.start()
     try:
         yield process

@@ -39,7 +39,6 @@ def server_process(database_url: str, artifacts: Path) -> Iterator[ServerProcess
         {
             "CARDTABLE_DEADLINE_SCALE": "0.5",
             "CARDTABLE_DEADLINE_POLL": "0.1",
-            "CARDTABLE_BOT_LEVEL": "basic",
             "CARDTABLE_BOT_DELAY": "0.3",
         }
     )

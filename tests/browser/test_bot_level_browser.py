@@ -40,6 +40,7 @@ def server_levels_become(
     return levels
 
 
+@pytest.mark.server_env(CARDTABLE_BOT_LEVEL="strong")  # the product's default, which the picker shows
 def test_host_picks_each_bots_level_in_both_languages_and_a_guest_sees_it(
     new_person: NewPerson, artifacts: Path
 ) -> None:
