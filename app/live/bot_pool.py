@@ -96,9 +96,10 @@ def prepare_worker(server_pid: int, niceness: int, own_group: bool = False) -> N
         game.new_match(game.min_players)
 
 
-FORKSERVER_PRELOAD = ["app.live.bot_pool", "app.live.reviews"]
+FORKSERVER_PRELOAD = ["app.live.bot_pool", "app.live.review_worker"]
 """What the forkserver imports once for every worker it forks. A process has one forkserver,
-started with the first pool (bots' or reviews'), so it preloads the modules of both."""
+started with the first pool (bots' or reviews'), so it preloads the worker side of both, and
+only that (not the server's side of reviews: app/live/review_worker.py)."""
 
 
 def start_workers(workers: int, niceness: int, own_group: bool = False) -> ProcessPoolExecutor:

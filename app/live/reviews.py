@@ -10,12 +10,12 @@ by a pidfd however it dies) at the lowest CPU priority (niceness 19, the bots' w
 in a scheduling group of its own, so live tables and bots are served first when the cores are
 busy (docs/BENCHMARKS.md, "Live tables while reviews run").
 
-The worker (`analyse_job`) replays the log with engine/analysis.py at the configured budget, the
-match id as its random seed (a redone job finds the same numbers), and writes to PostgreSQL
-itself on its own connection: the progress with a lease renewal every `analysis_beat` seconds
-(through the analysis's `progress` and `should_stop` hooks, so also inside a long decision), and
-at the end the whole result in one statement, only if the job is still its own. If its lease was
-taken over meanwhile (this process looked dead), it stops and stores nothing.
+The worker (`analyse_job`, in app/live/review_worker.py) replays the log with engine/analysis.py
+at the configured budget, the match id as its random seed (a redone job finds the same numbers),
+and writes to PostgreSQL itself on its own connection: the progress with a lease renewal every
+`analysis_beat` seconds (through the analysis's `progress` and `should_stop` hooks, so also inside
+a long decision), and at the end the whole result in one statement, only if the job is still its
+own. If its lease was taken over meanwhile (this process looked dead), it stops and stores nothing.
 """
 
 from __future__ import annotations
@@ -26,105 +26,16 @@ import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
-from typing import Any
-
-import psycopg
 
 from app.live.bot_pool import kill_workers, start_workers
+from app.live.review_worker import WORKER_NICENESS, Job, analyse_job
 from app.metrics import Metrics
 from app.store import analyses as store
 from app.store.db import Database
 from app.store.matches import MatchStore
-from engine import get_game
-from engine.analysis import Budget, analyse_match
+from engine.analysis import Budget
 
 log = logging.getLogger(__name__)
-
-WORKER_NICENESS = 19
-"""Reviews wait for everything else: the server (0) and the strong bots' workers (10) go first."""
-
-
-@dataclass(frozen=True)
-class Job:
-    """What a worker needs for one review: the claim, the match's replayable facts, and where and
-    how to report."""
-
-    database: str
-    owner: str
-    lease: float
-    beat: float
-    match_id: int
-    seats: list[int]
-    game_id: str
-    players: int
-    options: dict[str, Any]
-    log: list[tuple[int, dict[str, Any]]]
-    budget: dict[str, Any]
-    """`Budget.as_dict()`: the compiled engine's frozen Budget does not unpickle in the worker."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a job ended in the worker: "done", "failed" or "lost" (the job is no longer its own),
-    with the worker's CPU seconds for it."""
-
-    status: str
-    cpu_seconds: float
-
-
-class _Heartbeat:
-    """The worker's link to its row: progress and lease renewal every `beat` seconds."""
-
-    def __init__(self, conn: psycopg.Connection[Any], job: Job) -> None:
-        self.conn = conn
-        self.job = job
-        self.done = 0
-        self.total = 0
-        self.lost = False
-        self.last = 0.0
-
-    def _write(self) -> None:
-        job = self.job
-        self.last = time.monotonic()
-        if not store.beat(self.conn, job.match_id, job.owner, job.lease, self.done, self.total):
-            self.lost = True
-
-    def progress(self, done: int, total: int) -> None:
-        self.done, self.total = done, total
-        if done == 0 or time.monotonic() - self.last >= self.job.beat:
-            self._write()
-
-    def should_stop(self) -> bool:
-        if not self.lost and time.monotonic() - self.last >= self.job.beat:
-            self._write()
-        return self.lost
-
-
-def analyse_job(job: Job) -> Outcome:
-    """Runs in a worker: one review from the replay to the stored result (see the module
-    docstring)."""
-    started = time.process_time()
-    with psycopg.connect(job.database, autocommit=True) as conn:
-        heartbeat = _Heartbeat(conn, job)
-        try:
-            analysis = analyse_match(
-                get_game(job.game_id), job.players, job.options, job.log,
-                seats=job.seats, budget=Budget(**job.budget), rng_seed=job.match_id,
-                should_stop=heartbeat.should_stop, progress=heartbeat.progress,
-            )  # fmt: skip
-        except Exception as exc:
-            log.exception("the review of match %s failed", job.match_id)
-            cpu = time.process_time() - started
-            failed = store.fail(conn, job.match_id, job.owner, f"{type(exc).__name__}: {exc}", cpu)
-            return Outcome("failed" if failed else "lost", cpu)
-        cpu = time.process_time() - started
-        if not analysis.complete:
-            return Outcome("lost", cpu)
-        whole = analysis.as_dict()
-        result = {"decisions": whole["decisions"], "summaries": whole["summaries"]}
-        stored = store.finish(conn, job.match_id, job.owner, result, whole["budget"], cpu)
-        return Outcome("done" if stored else "lost", cpu)
 
 
 class Reviews:

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from psycopg import Connection
-from sqlalchemy.ext.asyncio import AsyncSession
+
+if TYPE_CHECKING:  # the server's functions take sessions; a review worker imports only the rest
+    from sqlalchemy.ext.asyncio import AsyncSession
 
 MAX_ATTEMPTS = 3
 """Claims of one job before it is given up (a job that kills its worker every time)."""
