@@ -185,6 +185,16 @@ def test_five_players_the_taker_calls_a_king_and_the_called_card_is_shown(
     assert not bob.console_errors, bob.console_errors
 
 
+def expect_hand_holds(page: Page, cards: list[str]) -> None:
+    """Wait until the page shows every one of `cards` in the hand: the restarted server's deal has
+    arrived. Waiting for one card is not enough when the old deal held it too, and a click made
+    before the new state arrives acts on the old one (a bid sent then left the whole new hand
+    marked as new cards)."""
+    hand = page.locator("[data-testid=hand]")
+    for card in cards:
+        expect(hand.locator(f".card[data-card='{card}']")).to_have_count(1, timeout=30_000)
+
+
 def _deal_again(database_url: str, deck: list[str]) -> None:
     """With the server stopped: make the only match's first shuffle `deck` and drop what followed,
     so the restarted server replays the match from that deal."""
@@ -218,10 +228,7 @@ def test_a_player_chooses_which_trumps_a_poignee_shows(
     trumps = [f"T{n}" for n in range(11, 22)]
     _deal_again(database_url, build_deck(4, {0: trumps}, void={0: "E"}))
     server_process.start()
-    for trump in trumps:
-        expect(paul.locator(f"[data-testid=hand] .card[data-card='{trump}']")).to_have_count(
-            1, timeout=30_000
-        )
+    expect_hand_holds(paul, trumps)
 
     # Speak (the strongest bid left, so that nobody passes the deal away), then wait for our first card.
     deadline = time.monotonic() + 60
@@ -277,7 +284,7 @@ def test_the_taker_chooses_the_discard_changes_it_and_confirms(
     strong = ["T1", *(f"T{n}" for n in range(10, 22)), "EX", "SK", "HK", "DK", "CK"]
     _deal_again(database_url, build_deck(4, {0: strong}, dog=[f"T{n}" for n in range(2, 8)]))
     server_process.start()
-    expect(paul.locator("[data-testid=hand] .card[data-card='T21']")).to_have_count(1, timeout=30_000)
+    expect_hand_holds(paul, strong)
 
     # We take the weakest contract offered that keeps the dog, until the discard is ours.
     deadline = time.monotonic() + 60
