@@ -98,8 +98,9 @@ def prepare_worker(server_pid: int, niceness: int, own_group: bool = False) -> N
 
 FORKSERVER_PRELOAD = ["app.live.bot_pool", "app.live.review_worker"]
 """What the forkserver imports once for every worker it forks. A process has one forkserver,
-started with the first pool (bots' or reviews'), so it preloads the worker side of both, and
-only that (not the server's side of reviews: app/live/review_worker.py)."""
+started with the first pool (bots' or reviews'), so it preloads what the workers of both run:
+this module and app/live/review_worker.py, not the server's side of reviews (app/live/reviews.py,
+with SQLAlchemy and the metrics)."""
 
 
 def start_workers(workers: int, niceness: int, own_group: bool = False) -> ProcessPoolExecutor:
