@@ -16,10 +16,13 @@ function overflows(el) {
   return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
 }
 
-/** Give every overflowing scroll box a tab stop, now and after each change of the page. */
+/** Give every overflowing scroll box a tab stop, now and after each change of the page. Every box
+ * is measured before any is changed: a change between two measurements would make the browser
+ * lay the page out again for the second. */
 function markScrollRegions() {
-  for (const el of document.querySelectorAll(SCROLLERS)) {
-    if (overflows(el)) {
+  const boxes = [...document.querySelectorAll(SCROLLERS)].map((el) => [el, overflows(el)]);
+  for (const [el, overflowing] of boxes) {
+    if (overflowing) {
       if (!el.hasAttribute("tabindex")) {
         el.setAttribute("tabindex", "0");
         el.dataset.scrollStop = "1";

@@ -829,9 +829,11 @@ export class Table {
     } else {
       replace(this.root, head, rest);
     }
+    // Both measure the new drawing, which the browser lays out once for them: before the motion
+    // adds its animations and layer, which would make it lay the page out a second time.
     separatePlays(this.root);
-    this.motion.play(this.root, before, this.motionOk);
     this.revealControls();
+    this.motion.play(this.root, before, this.motionOk);
     this.focus.after();
   }
 

@@ -67,6 +67,14 @@ redraw on the shared 2-core machine while the other pass runs beside this one; a
 still returns the moment its condition holds."""
 expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
+REDUCED_MOTION = "reduce"
+"""Every page a test opens asks for reduced motion (`prefers-reduced-motion`), as a person may:
+the table then draws each state as it is, without flying cards over it (static/js/motion.js),
+and the pages of the browser pass cost the renderer less (the flights, the gathering tricks and
+the dealt hands are frames of their own). What the tests check of a drawing is the same (the
+layout checks finish every animation before they look). A test of the motion itself opts in
+with `@pytest.mark.with_motion`; a context can still pass `reduced_motion=` itself."""
+
 
 def screenshot_section(page: Page, test_id: str, path: Path) -> None:
     """Save a picture of one part of the page (`data-testid`), scrolled into view.
@@ -244,16 +252,19 @@ NewPerson = Callable[..., Page]
 
 
 @pytest.fixture
-def new_person(browser: Browser, server: str) -> Iterator[NewPerson]:
+def new_person(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[NewPerson]:
     """Factory: a fresh browser context (its own cookies, like another device) and its page.
 
     `new_person(viewport=PHONE, locale="ja-JP")`, other context options as keywords
     (`has_touch=True`: a touch screen); pages resolve paths against the server, so
     `page.goto("/")` works. Browser console errors are collected on `page.console_errors`.
+    Motion is reduced unless the test is marked `with_motion` (`REDUCED_MOTION`).
     """
     contexts = []
+    motion = "no-preference" if request.node.get_closest_marker("with_motion") else REDUCED_MOTION
 
     def make(viewport: dict[str, int] | None = None, locale: str = "en-GB", **options: Any) -> Page:
+        options.setdefault("reduced_motion", motion)
         context = browser.new_context(base_url=server, viewport=viewport or DESKTOP, locale=locale, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)

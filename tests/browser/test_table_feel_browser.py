@@ -160,6 +160,7 @@ def raise_then_play(page: Page, artifacts: Path, shot: str, touch: bool = False)
     expect(page.get_by_test_id("raised-card")).to_have_count(0)
 
 
+@pytest.mark.with_motion
 def test_a_played_card_travels_to_the_felt_unless_motion_is_reduced(
     new_person: NewPerson, server_process: ServerProcess, database_url: str, artifacts: Path
 ) -> None:

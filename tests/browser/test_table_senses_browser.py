@@ -264,6 +264,7 @@ def first_drawing_of(page: Page, where: str) -> list[dict[str, Any]]:
         page.wait_for_timeout(50)
 
 
+@pytest.mark.with_motion
 def test_a_deal_fills_the_hand_and_a_page_catching_up_on_many_actions_draws_them_still(
     new_person: NewPerson, artifacts: Path
 ) -> None:
