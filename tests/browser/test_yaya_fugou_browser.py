@@ -231,6 +231,7 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
     raise AssertionError(f"the hands did not finish in {timeout_s} s: {done}")
 
 
+@pytest.mark.with_motion  # it checks that plays slide onto the pile
 def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_titles(
     new_person: NewPerson, artifacts: Path
 ) -> None:
