@@ -9,6 +9,7 @@ unprivileged system user that is created on first use.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import logging
 import os
@@ -16,6 +17,7 @@ import pwd
 import socket
 import stat
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
@@ -43,17 +45,31 @@ def free_loopback_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _ensure_service_user() -> pwd.struct_passwd:
-    """The unprivileged account PostgreSQL runs as when we are root."""
+ACCOUNTS_LOCK = Path(tempfile.gettempdir()) / "cardtable-accounts.lock"
+"""Held while the PostgreSQL account is looked up and made: `useradd` run by two processes at
+once can make the account twice, with two ids."""
+
+
+def ensure_service_user(name: str = SERVICE_USER) -> pwd.struct_passwd:
+    """The unprivileged account PostgreSQL runs as when we are root, made on first use.
+
+    Several processes may start at once on a machine that has no such account yet (the test
+    suite's workers): one at a time looks for it and makes it, so the others find it made."""
     try:
-        return pwd.getpwnam(SERVICE_USER)
+        return pwd.getpwnam(name)
     except KeyError:
-        subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVICE_USER],
-            check=True,
-            capture_output=True,
-        )
-        return pwd.getpwnam(SERVICE_USER)
+        pass
+    with open(ACCOUNTS_LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return pwd.getpwnam(name)
+        except KeyError:
+            subprocess.run(
+                ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+                check=True,
+                capture_output=True,
+            )
+            return pwd.getpwnam(name)
 
 
 def _make_traversable(path: Path) -> None:
@@ -172,7 +188,7 @@ class EmbeddedPostgres:
     def _prepare_directory(self) -> None:
         self.pgdata.mkdir(parents=True, exist_ok=True)
         if os.geteuid() == 0:
-            self._user = _ensure_service_user()
+            self._user = ensure_service_user()
             _make_traversable(self.pgdata.parent)
             _make_traversable(BIN_DIR)
             if self.pgdata.stat().st_uid != self._user.pw_uid:

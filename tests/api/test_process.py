@@ -4,18 +4,24 @@ embedded PostgreSQL whose data survives a restart and which stops with the serve
 from __future__ import annotations
 
 import os
+import pwd
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
-from app.store.embedded_pg import free_loopback_port
+from app.store.embedded_pg import ensure_service_user, free_loopback_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,3 +102,24 @@ def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(
     with serve(settings) as base:
         again = httpx.get(f"{base}/api/me", cookies={"session": token})
         assert again.status_code == 200 and again.json()["name"] == "Persistent"
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("useradd"), reason="making an account needs root")
+def test_the_postgresql_account_is_made_once_when_several_processes_start_at_once() -> None:
+    """Run as root on a machine without the account, every embedded PostgreSQL that starts makes
+    it first; the suite's workers start theirs at the same moment, and all must get the one
+    account (not an error from the `useradd` that lost the race). Eight at once, under a fresh
+    name removed afterwards."""
+    name = f"ct-race-{uuid.uuid4().hex[:8]}"
+    start = threading.Barrier(8)
+
+    def ensure() -> int:
+        start.wait()
+        return ensure_service_user(name).pw_uid
+
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            uids = list(pool.map(lambda _: ensure(), range(8)))
+        assert len(set(uids)) == 1 and uids[0] == pwd.getpwnam(name).pw_uid
+    finally:
+        subprocess.run(["userdel", name], capture_output=True)
