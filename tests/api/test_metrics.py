@@ -97,3 +97,30 @@ async def test_commits_state_builds_bot_decisions_and_fan_out_move_with_play(dat
     assert total("cardtable_state_build_seconds_count") == commits
     assert total("cardtable_bot_decision_seconds_count", level="basic") > 0
     assert total("cardtable_fanout_seconds_count") > 0  # the watcher's states
+
+
+def test_a_loop_timing_is_scraped_exactly_as_the_client_librarys_histogram() -> None:
+    """The timings taken on the event loop count without a lock (app/metrics.py `LoopTiming`); an
+    operator's scrape cannot tell them from a prometheus_client `Histogram`: same buckets
+    (a value on a bound counts in that bucket), count, sum and series."""
+    import re
+
+    from prometheus_client import CollectorRegistry, Histogram, generate_latest
+
+    from app.metrics import FAST_BUCKETS, LoopTiming
+
+    library, ours = CollectorRegistry(auto_describe=True), CollectorRegistry(auto_describe=True)
+    histogram = Histogram("t_seconds", "A timing", ["process"], buckets=FAST_BUCKETS, registry=library)
+    bound = histogram.labels("host:1")
+    timing = LoopTiming("t_seconds", "A timing", "host:1", FAST_BUCKETS, ours)
+    for seconds in (0.0, 0.0001, 0.0005, 0.00051, 0.001, 0.3, 2.5, 7.0):
+        bound.observe(seconds)
+        timing.observe(seconds)
+
+    def scrape(registry: CollectorRegistry) -> str:
+        text = generate_latest(registry).decode()
+        return re.sub(r"(t_seconds_created\{[^}]*\}) \S+", r"\1 <time>", text)
+
+    assert scrape(ours) == scrape(library)
+    assert 't_seconds_bucket{le="0.0005",process="host:1"} 3.0' in scrape(ours)
+    assert 't_seconds_count{process="host:1"} 8.0' in scrape(ours)

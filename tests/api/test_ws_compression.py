@@ -83,3 +83,38 @@ def test_the_stream_mode_compresses_short_messages_too() -> None:
     assert factory is not None
     _, server = factory.process_request_params(offer.get_request_params(), [])
     assert server.encode(Frame(Opcode.TEXT, b'{"type":"state","version":12}')).rsv1
+
+
+@pytest.mark.parametrize("mode", ["message", "stream", "off"])
+def test_a_message_the_server_frames_itself_is_the_frame_websockets_would_send(mode: str) -> None:
+    """`write_text` frames a message that goes out plain itself (app/ws_protocol.py): byte for
+    byte what websockets sends for it, at every length where the header changes; a message the
+    negotiated compression would deflate is left to websockets."""
+    from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
+    from websockets.protocol import State
+    from websockets.server import ServerProtocol
+
+    from app.ws_protocol import PLAIN_BELOW, deflate_factory, plain_below, plain_text_frame
+
+    factory = deflate_factory(mode)  # type: ignore[arg-type]
+    extensions = []
+    if factory is not None:
+        offer = ClientPerMessageDeflateFactory(
+            server_no_context_takeover=mode == "message",
+            client_no_context_takeover=mode == "message",
+            client_max_window_bits=True,
+        )
+        extensions = [factory.process_request_params(offer.get_request_params(), [])[1]]
+    limit = plain_below(extensions)
+    expected_limit = {"message": PLAIN_BELOW, "stream": 0}
+    assert limit == expected_limit[mode] if mode in expected_limit else limit > 1 << 20
+    for size in (0, 1, 125, 126, 1000, 1023, 1024, 65535, 65536, 70000):
+        data = b"x" * size
+        server = ServerProtocol()
+        server.state, server.extensions = State.OPEN, list(extensions)
+        server.send_text(data)
+        sent = b"".join(server.data_to_send())
+        if size < limit:
+            assert plain_text_frame(data) == sent, size
+        else:
+            assert sent[0] & 0x40, f"a {size}-byte message in the {mode} mode is compressed"
