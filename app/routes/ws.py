@@ -172,8 +172,16 @@ class RoomConnection:
                 await self.websocket.close(code=code)
 
     async def send_text(self, text: str) -> None:
+        """Send one message after any this socket is sending; written at once through the
+        protocol (`DirectSend`) when it is ready for it, else through the ASGI send, which waits
+        for the transport. With two processes, every other move reaches a socket this way (a
+        state the bus's turn could not send), and the ASGI send's layers cost twice the write."""
         async with self._send_lock:
-            await self.websocket.send_text(text)
+            direct = self._direct
+            if direct is not None and direct.ready():
+                direct.write_text(text)
+            else:
+                await self.websocket.send_text(text)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(json.dumps(message))

@@ -209,3 +209,43 @@ async def test_a_state_change_waits_behind_a_send_under_way_on_its_socket(databa
             assert forwarding_tasks()  # the change waits for the lock in its socket's queue
         follow = await watcher_ws.wait_state()
         assert follow["version"] == moved["version"]
+
+
+async def test_a_message_sent_from_a_task_is_written_at_once_when_ready_and_waits_while_the_socket_is_paused(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`RoomConnection.send_text` (room changes, errors, timers, the states a bus's turn could
+    not send) writes through the protocol when it is ready, as the bus's turn does, and through
+    the ASGI send, which waits, while the transport is paused (its buffer full)."""
+    from starlette.websockets import WebSocket
+
+    through_asgi: list[str] = []
+    asgi_send_text = WebSocket.send_text
+
+    async def counted(self: WebSocket, data: str) -> None:
+        through_asgi.append(data)
+        await asgi_send_text(self, data)
+
+    monkeypatch.setattr(WebSocket, "send_text", counted)
+    async with three_people_playing(database_url) as people:
+        watcher, watcher_ws, _ = people[0]
+        await watcher_ws.wait_state()
+        await watcher_ws.quiet(0.3)
+        [watching] = room_connections(watcher.me["id"])
+        protocol = watching._direct
+        assert protocol is not None and protocol.ready()
+        through_asgi.clear()  # the handshake's accept and what went before
+
+        await watching.send({"type": "pong"})
+        assert [m["type"] for m in await watcher_ws.quiet(0.3)] == ["pong"]
+        assert through_asgi == []
+
+        protocol.writable.clear()  # type: ignore[attr-defined]  # as uvicorn does on pause_writing
+        try:
+            sending = asyncio.create_task(watching.send({"type": "pong"}))
+            assert await watcher_ws.quiet(0.3) == [] and not sending.done()
+            assert through_asgi == ['{"type": "pong"}']  # waiting in the ASGI send
+        finally:
+            protocol.writable.set()  # type: ignore[attr-defined]
+        await sending
+        assert [m["type"] for m in await watcher_ws.quiet(0.3)] == ["pong"]
