@@ -175,7 +175,8 @@ class RoomConnection:
         """Send one message after any this socket is sending; written at once through the
         protocol (`DirectSend`) when it is ready for it, else through the ASGI send, which waits
         for the transport. With two processes, every other move reaches a socket this way (a
-        state the bus's turn could not send), and the ASGI send's layers cost twice the write."""
+        state the bus's turn could not send), and the ASGI send's layers cost about as much
+        again as the write itself (docs/BENCHMARKS.md)."""
         async with self._send_lock:
             direct = self._direct
             if direct is not None and direct.ready():
