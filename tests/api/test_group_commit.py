@@ -206,3 +206,24 @@ async def test_two_processes_batching_the_same_matches_at_once_each_version_is_w
         version, rows = logs[match_id]
         assert version == 6
         assert [row[1]["by"] for row in rows] == winners[match_id]
+
+
+async def test_log_entries_are_stored_as_given_past_64_bits_and_in_any_script(database_url: str) -> None:
+    """The log's JSON text (`log_text`): a seed at the top of 64 bits, one past them (which the
+    fast encoder refuses) and text beyond ASCII all read back from the database as appended, alone
+    and in one batch."""
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Hana") as host:
+        room = await make_room(host, "holy-grail", 3)
+        ids = await _matches(server, room["code"], 3)
+        store: MatchStore = server.services.tables.store
+        entries: list[list[Any]] = [
+            [(-1, {"type": "deal", "seed": 2**64 - 1})],
+            [(-1, {"type": "deal", "seed": 2**70}), (-1, {"type": "cut", "note": "été 漢字"})],
+            [(-1, {"type": "deal", "seed": -(2**63)})],
+        ]
+        await store.append(ids[0], 0, entries[0], [], None, None)
+        together = zip(ids[1:], entries[1:], strict=True)
+        await asyncio.gather(*(store.append(i, 0, e, [], None, None) for i, e in together))
+        logs = await _logs(server, ids)
+    for match_id, appended in zip(ids, entries, strict=True):
+        assert logs[match_id] == (len(appended), [[seat, action, None] for seat, action in appended])

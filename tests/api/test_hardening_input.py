@@ -9,8 +9,12 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 import websockets
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from app.routes.ws import parse_message
 from tests.api.harness import WAIT, browser, make_room, running_server
 
 
@@ -155,3 +159,62 @@ async def test_seat_counts_are_strict_integers_and_numeric_options_are_bounded(d
             "/api/rooms", json={"game_id": "holy-grail", "seats": 3, "options": {"hands": 5}}
         )
         assert fine.status_code == 201 and fine.json()["options"]["hands"] == 5
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (so `1` never passes for `1.0`); NaN is NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and a != a:
+        return b != b
+    return bool(a == b)
+
+
+def _read_both(text: str) -> None:
+    try:
+        expected = json.loads(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            parse_message(text)
+        return
+    assert _same(parse_message(text), expected), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"action","match_id":1180591620717411303424,"seat":0,"version":3,"action":{}}',
+        '{"match_id":-9223372036854775809}',
+        '{"match_id":18446744073709551615}',
+        '{"match_id":18446744073709551616}',
+        '{"n":1.0,"m":-0.0,"k":1e5,"big":1e400}',
+        '{"version":NaN,"seat":Infinity,"x":-Infinity}',
+        '{"text":"\\ud800 alone","name":"\\u00e9t\\u00e9 \\u6f22"}',
+        '{"type":"chat","type":"ping"}',
+        '{"a":"1234567890123456789 in a string"}',
+        '["not", "an", "object"]',
+        '{"unterminated": ',
+        "",
+        '{"a":1} trailing',
+    ],
+)
+def test_a_socket_message_reads_exactly_as_the_standard_library_reads_it(text: str) -> None:
+    _read_both(text)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80) | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_VALUES)
+def test_any_json_the_standard_library_writes_reads_back_alike_from_a_socket(value: Any) -> None:
+    _read_both(json.dumps(value))
+    _read_both(json.dumps(value, ensure_ascii=False))
