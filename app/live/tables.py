@@ -519,7 +519,7 @@ class TableService:
         `at_least` is the version a pub/sub message (`announced`) announced: when another server
         process committed it, our cache is behind and follows the entries the message carries,
         or else the log in the database."""
-        text = self.state_text_now(match_id, person_id, reader, at_least)
+        text = self.state_text_now(match_id, person_id, reader, at_least, announced)
         if text is not None:
             return text or None
         repeat = at_least is not None  # a bus message: skip it if this reader has seen it all
@@ -541,39 +541,71 @@ class TableService:
             return live.message_for(person_id, reader, skip_seen=repeat) or None
 
     def state_text_now(
-        self, match_id: int, person_id: int | None, reader: Reader, at_least: int | None = None
+        self,
+        match_id: int,
+        person_id: int | None,
+        reader: Reader,
+        at_least: int | None = None,
+        announced: Message | None = None,
     ) -> str | None:
         """`state_text` when it needs no wait: from the shared snapshot of the committed version
         of a cached match ("" when this reader has seen it all), or None when it would have to
-        wait (a commit in flight, a version committed by another process, a reader's first
-        state, seats changed elsewhere)."""
+        wait (a commit in flight, a reader's first state, seats changed elsewhere, a version
+        committed by another process that `announced` does not carry in full).
+
+        A version another process committed is followed here, in the bus's turn, when the
+        message carries its entries and nobody holds the match's lock: with two processes half
+        of every table's sockets are on the other one, and each move then reached them through
+        a task and the lock (docs/BENCHMARKS.md)."""
         live = self.live(match_id)
         # A reader's first state reads the seats' holders from the database: a seat change made
         # through another process may not have been announced here yet.
-        if (
-            live is None
-            or reader.version is None
-            or live.seats_stale
-            or (at_least is not None and live.committed < at_least)
-        ):
+        if live is None or reader.version is None or live.seats_stale:
+            return None
+        if at_least is not None and not self._caught_up_now(live, at_least, announced):
             return None
         text = live.message_for(person_id, reader, skip_seen=at_least is not None)
         if text is not None:
             self._watch(live)
         return text
 
+    def _caught_up_now(self, live: LiveMatch, at_least: int, announced: Message | None) -> bool:
+        """Whether our copy has `at_least` committed, after following another process's commits
+        without waiting, from the entries `announced` carries: only when the lock is free and no
+        commit of ours is in flight, so this is what `_catch_up` under the lock would do. A copy
+        that cannot follow them is dropped (the waiting path rebuilds it from the log); False
+        leaves the waiting to that path."""
+        if live.committed >= at_least:
+            return True
+        if announced is None or self.lock(live.match_id).locked() or live.version != live.committed:
+            return False
+        entries = bus.logged_entries(announced, live.committed, at_least)
+        if entries is None or live.committed + len(entries) < at_least:
+            return False
+        if not self._follow(live, entries, at_least):
+            self.forget(live.match_id)
+            return False
+        return True
+
     async def _catch_up(self, live: LiveMatch, at_least: int, announced: Message | None = None) -> bool:
-        """Apply to our copy the actions another process committed since its version, keeping
-        their engine events and auto-move marks, so that this process's sockets see those moves
-        as the other's do (a card that travels, the play log's line, "Time's up"). The entries
-        come with the bus message that announced them (`announced`) when it carries them all,
-        else from the database. False when the copy cannot follow them (the caller rebuilds it
-        from the log, without events). Call with the match's lock held."""
+        """Apply to our copy the actions another process committed since its version (`_follow`).
+        The entries come with the bus message that announced them (`announced`) when it carries
+        them all, else from the database. False when the copy cannot follow them (the caller
+        rebuilds it from the log, without events). Call with the match's lock held."""
         if live.version != live.committed:
             return False
         entries = bus.logged_entries(announced, live.committed, at_least) if announced else None
         if entries is None:
             entries = await self.store.actions_from(live.match_id, live.committed)
+        return self._follow(live, entries, at_least)
+
+    @staticmethod
+    def _follow(live: LiveMatch, entries: list[tuple[int, Any, str | None]], at_least: int) -> bool:
+        """Apply `entries`, committed by another process from our copy's version on, keeping their
+        engine events and auto-move marks, so that this process's sockets see those moves as the
+        other's do (a card that travels, the play log's line, "Time's up"). False when they do not
+        reach `at_least` or the copy cannot follow them; it may then be half changed, and must be
+        rebuilt from the log. No await: nothing else can touch the copy meanwhile."""
         if live.committed + len(entries) < at_least:
             return False
         events: list[dict[str, Any]] = []

@@ -290,7 +290,7 @@ class RoomConnection:
         try:
             match_id, version = int(message["match_id"]), message.get("version")
             reader = self._reader(match_id)
-            text = self.services.tables.state_text_now(match_id, self.person_id, reader, version)
+            text = self.services.tables.state_text_now(match_id, self.person_id, reader, version, message)
             if text is None:
                 return False
             if text:

@@ -162,7 +162,7 @@ async def test_text_with_quotes_backslashes_and_japanese_crosses_the_bus_unchang
     one, two = PostgresPubSub(libpq), PostgresPubSub(libpq)
     await one.start()
     await two.start()
-    lines = ['say "hi"', "back\\slash \\\"", "こんにちは、\u3042 {}[],:", "tab\tnew\nline\u0001", "🂡 ♠"]
+    lines = ['say "hi"', 'back\\slash \\"', "こんにちは、\u3042 {}[],:", "tab\tnew\nline\u0001", "🂡 ♠"]
     try:
         async with two.subscribe("room:10") as remote:
             for line in lines:
@@ -268,3 +268,97 @@ async def test_a_state_message_too_long_for_a_notify_leaves_its_entries_to_the_d
     assert oda_last["version"] == tom_last["version"]
     assert final_scores(oda_last) == final_scores(tom_last)
     assert reads["one"] and reads["two"], reads
+
+
+def spy_follows(server: Server) -> dict[str, list[int]]:
+    """Record each version `server` follows from another process's commit: `now` when it was
+    followed in the bus's turn (`_caught_up_now`), `waited` when under the match's lock
+    (`_catch_up`)."""
+    tables = server.services.tables
+    seen: dict[str, list[int]] = {"now": [], "waited": []}
+    caught_up_now, catch_up = tables._caught_up_now, tables._catch_up
+
+    def now(live: Any, at_least: int, announced: Any) -> bool:
+        behind = live.committed < at_least
+        done = caught_up_now(live, at_least, announced)
+        if behind and done:
+            seen["now"].append(at_least)
+        return done
+
+    async def waited(live: Any, at_least: int, announced: Any = None) -> bool:
+        seen["waited"].append(at_least)
+        return await catch_up(live, at_least, announced)
+
+    tables._caught_up_now = now  # type: ignore[method-assign]
+    tables._catch_up = waited  # type: ignore[method-assign]
+    return seen
+
+
+async def test_a_move_made_on_the_other_process_is_followed_in_the_bus_turn_or_waits_for_a_held_lock(
+    database_url: str,
+) -> None:
+    """A state message from the other process, carrying its entries, is followed and sent in the
+    bus's turn (no task, no lock) when nobody holds the match's lock here; while somebody does,
+    it waits for the lock and follows under it, and the socket sees the move only then."""
+    async with (
+        running_server(database_url, pubsub="postgres") as one,
+        running_server(database_url, pubsub="postgres") as two,
+        browser(one, "Oda") as oda,
+        browser(two) as tom,
+    ):
+        servers = {"one": one, "two": two}
+        follows = {name: spy_follows(server) for name, server in servers.items()}
+        tom.me = await tom.post("/api/people", {"name": "Tom"}, expect=201)
+        code = (await make_room(oda, seats=3, hands=1))["code"]
+        async with oda.socket(code) as oda_ws, tom.socket(code) as tom_ws:
+            await oda.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+            await tom.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
+            await oda.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
+            await oda.post(f"/api/rooms/{code}/start")
+            sockets = {"one": oda_ws, "two": tom_ws}
+
+            async def whose_turn() -> tuple[str, dict[str, Any]]:
+                """The server of the person to act, and the state that asks them to."""
+                newest = max(ws.state["version"] if ws.state else -1 for ws in sockets.values())
+                for name, ws in sockets.items():
+                    if ws.state and ws.state["version"] == newest and any(ws.state["legal"].values()):
+                        return name, ws.state
+                waiting = {
+                    asyncio.create_task(ws.wait_state(lambda m: any(m["legal"].values()))): name
+                    for name, ws in sockets.items()
+                }
+                done, pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+                first = done.pop()
+                return waiting[first], first.result()
+
+            async def one_move(hold_the_watchers_lock: bool) -> tuple[str, int]:
+                """The person to act plays; returns the other server and the version it must show."""
+                actor, state = await whose_turn()
+                watcher = "two" if actor == "one" else "one"
+                shown = sockets[watcher].state
+                if shown is None or shown["version"] < state["version"]:
+                    await sockets[watcher].wait_state(lambda m: m["version"] >= state["version"])
+                seat, legal = next((int(s), a) for s, a in state["legal"].items() if a)
+                lock = servers[watcher].services.tables.lock(state["match_id"])
+                if hold_the_watchers_lock:
+                    await lock.acquire()
+                await sockets[actor].act(seat, state["version"], legal[0])
+                after = state["version"] + 1
+
+                def moved(m: dict[str, Any]) -> bool:
+                    return m["type"] == "state" and m["version"] >= after
+
+                if hold_the_watchers_lock:
+                    with pytest.raises(TimeoutError):
+                        await sockets[watcher].wait_for(moved, timeout=1.0)
+                    lock.release()
+                await sockets[watcher].wait_for(moved)
+                return watcher, after
+
+            watcher, version = await one_move(hold_the_watchers_lock=False)
+            assert version in follows[watcher]["now"] and version not in follows[watcher]["waited"], follows
+            watcher, version = await one_move(hold_the_watchers_lock=True)
+            assert version in follows[watcher]["waited"] and version not in follows[watcher]["now"], follows
