@@ -196,9 +196,9 @@ class RoomConnection:
     async def send_text(self, text: str) -> None:
         """Send one message after any this socket is sending; written at once through the
         protocol (`DirectSend`) when it is ready for it, else through the ASGI send, which waits
-        for the transport. With two processes, every other move reaches a socket this way (a
-        state the bus's turn could not send), and the ASGI send's layers cost about as much
-        again as the write itself (docs/BENCHMARKS.md)."""
+        for the transport (whose layers cost about as much again as the write itself:
+        docs/BENCHMARKS.md). Room changes, errors and timers go this way, and the states the
+        bus's turn could not send (the socket busy, the match's lock held)."""
         async with self._send_lock:
             direct = self._writer_ready()
             if direct is not None:
