@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 
 from app.live.pubsub import InProcessPubSub
-from tests.api.harness import Server, browser, make_room, play_until_over, running_server
+from tests.api.harness import Server, TableSocket, browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio
 
@@ -215,9 +217,12 @@ def count_log_reads(server: Server) -> list[int]:
     return reads
 
 
-async def play_a_match_across_two_servers(one: Server, two: Server) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Oda (seats 0 and 2) plays through server one and Tom (seat 1) through server two, a
-    one-hand Holy Grail match to its end; the last state each of them was sent."""
+@contextlib.asynccontextmanager
+async def a_match_across_two_servers(
+    one: Server, two: Server
+) -> AsyncIterator[tuple[TableSocket, TableSocket]]:
+    """A one-hand Holy Grail match just started, Oda (seats 0 and 2) at it through server one and
+    Tom (seat 1) through server two: their sockets."""
     async with browser(one, "Oda") as oda, browser(two) as tom:
         tom.me = await tom.post("/api/people", {"name": "Tom"}, expect=201)
         code = (await make_room(oda, seats=3, hands=1))["code"]
@@ -226,8 +231,14 @@ async def play_a_match_across_two_servers(one: Server, two: Server) -> tuple[dic
             await tom.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
             await oda.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
             await oda.post(f"/api/rooms/{code}/start")
-            await play_until_over([oda_ws, tom_ws])
-            return oda_ws.state, tom_ws.state
+            yield oda_ws, tom_ws
+
+
+async def play_a_match_across_two_servers(one: Server, two: Server) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`a_match_across_two_servers` played to its end; the last state each of them was sent."""
+    async with a_match_across_two_servers(one, two) as (oda_ws, tom_ws):
+        await play_until_over([oda_ws, tom_ws])
+        return oda_ws.state, tom_ws.state
 
 
 def final_scores(state: dict[str, Any]) -> list[float]:
@@ -303,18 +314,10 @@ async def test_a_move_made_on_the_other_process_is_followed_in_the_bus_turn_or_w
     async with (
         running_server(database_url, pubsub="postgres") as one,
         running_server(database_url, pubsub="postgres") as two,
-        browser(one, "Oda") as oda,
-        browser(two) as tom,
     ):
         servers = {"one": one, "two": two}
         follows = {name: spy_follows(server) for name, server in servers.items()}
-        tom.me = await tom.post("/api/people", {"name": "Tom"}, expect=201)
-        code = (await make_room(oda, seats=3, hands=1))["code"]
-        async with oda.socket(code) as oda_ws, tom.socket(code) as tom_ws:
-            await oda.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
-            await tom.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
-            await oda.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
-            await oda.post(f"/api/rooms/{code}/start")
+        async with a_match_across_two_servers(one, two) as (oda_ws, tom_ws):
             sockets = {"one": oda_ws, "two": tom_ws}
 
             async def whose_turn() -> tuple[str, dict[str, Any]]:
