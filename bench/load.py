@@ -637,6 +637,14 @@ class Result:
     processes: int = 1
     proxy_ms: list[float] = field(default_factory=list)
     """nginx's CPU ms per committed action, per round (--processes: every client goes through it)."""
+    states_per_action: list[float] = field(default_factory=list)
+    """State messages the people received per committed action, per round (--processes: a
+    socket sent one message for several versions received fewer)."""
+
+
+def states_received(humans: list[Human]) -> int:
+    """State messages these people's sockets have received so far."""
+    return sum(len(human.sizes.raw) for human in humans)
 
 
 async def app_phase(libpq: str, humans: list[Human], seconds: float) -> tuple[float, list[float]]:
@@ -843,6 +851,7 @@ async def run_compared(
                     deployment.proxy_cpu(),
                     tree_cpu_seconds(compared.pg_pid),
                 )
+                states = states_received(humans)
                 deployment.cpu_profiling(profile and round_no == 0)
                 rate, lat = await app_phase(compared.libpq, humans, seconds / rounds)
                 if profile and round_no == 0:
@@ -851,6 +860,7 @@ async def run_compared(
                 result.server_ms.append((deployment.server_cpu() - server) * 1e3 / moves)
                 result.proxy_ms.append((deployment.proxy_cpu() - proxy) * 1e3 / moves)
                 result.postgres_ms.append((tree_cpu_seconds(compared.pg_pid) - postgres) * 1e3 / moves)
+                result.states_per_action.append((states_received(humans) - states) / moves)
                 result.actions_per_s.append(rate)
                 result.human.extend(lat)
                 result.loads.append(os.getloadavg()[0])
@@ -871,7 +881,7 @@ def report_compared(results: list[Result]) -> None:
     )
     print("people | tables | processes | committed actions/s (per round) | human p50 / p99 ms | "
           "server CPU ms per action (per round) | PostgreSQL CPU ms per action (per round) | "
-          "nginx CPU ms per action | load average per round")  # fmt: skip
+          "nginx CPU ms per action | states received per action | load average per round")  # fmt: skip
     for r in results:
 
         def rounds(values: list[float]) -> str:
@@ -881,7 +891,7 @@ def report_compared(results: list[Result]) -> None:
             f"{r.people:6d} | {r.tables:6d} | {r.processes:9d} | {statistics.mean(r.actions_per_s):7.0f} "
             f"({', '.join(f'{x:.0f}' for x in r.actions_per_s)}) | {pct(r.human, 0.5) * 1e3:7.2f} / "
             f"{pct(r.human, 0.99) * 1e3:7.2f} | {rounds(r.server_ms)} | {rounds(r.postgres_ms)} | "
-            f"{rounds(r.proxy_ms)} | {', '.join(f'{x:.2f}' for x in r.loads)}"
+            f"{rounds(r.proxy_ms)} | {rounds(r.states_per_action)} | {', '.join(f'{x:.2f}' for x in r.loads)}"
         )
     for one, several in zip(results[::2], results[1::2], strict=True):
         per_round = ", ".join(f"{b / a:.2f}" for a, b in zip(one.server_ms, several.server_ms, strict=True))
