@@ -638,8 +638,8 @@ class Result:
     proxy_ms: list[float] = field(default_factory=list)
     """nginx's CPU ms per committed action, per round (--processes: every client goes through it)."""
     states_per_action: list[float] = field(default_factory=list)
-    """State messages the people received per committed action, per round (--processes: a
-    socket sent one message for several versions received fewer)."""
+    """State messages the people received per committed action, per round (--processes; fewer
+    than one per person when a socket was sent one message for several versions)."""
 
 
 def states_received(humans: list[Human]) -> int:

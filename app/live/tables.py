@@ -554,9 +554,10 @@ class TableService:
         committed by another process that `announced` does not carry in full).
 
         A version another process committed is followed here, in the bus's turn, when the
-        message carries its entries and nobody holds the match's lock: with two processes half
-        of every table's sockets are on the other one, and each move then reached them through
-        a task and the lock (docs/BENCHMARKS.md)."""
+        message carries its entries and nobody holds the match's lock, so that both processes
+        send a move's states the same way: with two processes half of every table's sockets are
+        on the one that did not commit it, and each move reached them through a task and the
+        lock (what that cost, and what it did not: docs/BENCHMARKS.md)."""
         live = self.live(match_id)
         # A reader's first state reads the seats' holders from the database: a seat change made
         # through another process may not have been announced here yet.
@@ -603,9 +604,10 @@ class TableService:
     def _follow(live: LiveMatch, entries: list[tuple[int, Any, str | None]], at_least: int) -> bool:
         """Apply `entries`, committed by another process from our copy's version on, keeping their
         engine events and auto-move marks, so that this process's sockets see those moves as the
-        other's do (a card that travels, the play log's line, "Time's up"). False when they do not
-        reach `at_least` or the copy cannot follow them; it may then be half changed, and must be
-        rebuilt from the log. No await: nothing else can touch the copy meanwhile."""
+        other's do (a card that travels, the play log's line, "Time's up"). False, with the copy
+        untouched, when they do not reach `at_least`; False when the copy cannot follow them,
+        which may leave it half changed: it must then be rebuilt from the log. No await: nothing
+        else can touch the copy meanwhile."""
         if live.committed + len(entries) < at_least:
             return False
         events: list[dict[str, Any]] = []
