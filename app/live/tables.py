@@ -580,8 +580,8 @@ class TableService:
             return True
         if announced is None or self.lock(live.match_id).locked() or live.version != live.committed:
             return False
-        entries = bus.logged_entries(announced, live.committed, at_least)
-        if entries is None or live.committed + len(entries) < at_least:
+        entries = bus.logged_entries(announced, live.committed, at_least)  # None unless all there
+        if entries is None:
             return False
         if not self._follow(live, entries, at_least):
             self.forget(live.match_id)
