@@ -23,10 +23,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --browser || exit 1
-# Python may write its compiled bytecode (__pycache__/, gitignored) even where the environment
-# asks it not to (PYTHONDONTWRITEBYTECODE, as this machine's does): otherwise every pytest
-# process, server and worker the suite starts compiles the project's sources again, and pytest
-# rewrites every test module's asserts again (about 1-2 s of CPU per pytest process).
+# The suite lets Python keep its compiled bytecode (__pycache__/, gitignored) even where the
+# environment says not to (PYTHONDONTWRITEBYTECODE, as this machine's does): otherwise every
+# pytest process, server and worker it starts compiles the project's sources again, and pytest
+# rewrites every test module's asserts again (1.5-2 s of CPU more per pytest process).
 unset PYTHONDONTWRITEBYTECODE
 CARDTABLE_TEST_RUN="test-run-$$-$(date +%s)"
 export CARDTABLE_TEST_RUN
