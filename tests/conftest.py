@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 if TYPE_CHECKING:
     from psycopg import sql
@@ -82,22 +83,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(report.longreprtext[-RERUN_TAIL_CHARS:])
 
 
-CLUSTER_GUARD = r"""
-tail --pid="$1" -f /dev/null
-for pid_file in $(find "$2" -name postmaster.pid 2>/dev/null); do
-  pid=$(head -n 1 "$pid_file")
-  case "$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" in
-    *postgres*) kill -QUIT "$pid" ;;
-  esac
-done
-sleep 2
-rm -rf "$2"
-"""
-"""Run beside a test process (`sh -c CLUSTER_GUARD guard PID FOLDER`): once process PID has
-ended, stop every PostgreSQL whose cluster lies in FOLDER (an immediate shutdown) and remove
-FOLDER. `tail --pid` waits without a process per check."""
-
-
 @contextlib.contextmanager
 def cluster_folder(prefix: str) -> Iterator[Path]:
     """An empty folder for a PostgreSQL cluster of the tests' own, outside pytest's temporary
@@ -108,23 +93,19 @@ def cluster_folder(prefix: str) -> Iterator[Path]:
     pytest process (another xdist worker, another pass) starts, which could lock a cluster out
     of its own files between two starts. A folder of our own keeps the bits we give it.
 
-    Each folder has a guard (`CLUSTER_GUARD`): a test process that dies without its teardown
-    (killed, or a worker ended by its pool's exit watch) would otherwise leave its cluster
-    running for good, since no later run looks in a random folder to adopt it. The teardown
-    ends the guard first."""
+    Each folder has a guard (tests/cluster_guard.py) that stops its clusters and removes it if
+    this process dies without its teardown, which ends the guard first."""
     home = Path(tempfile.mkdtemp(prefix=prefix))
     guard = subprocess.Popen(
-        ["sh", "-c", CLUSTER_GUARD, "guard", str(os.getpid()), str(home)],
+        [sys.executable, "-m", "tests.cluster_guard", str(os.getpid()), str(home)],
+        cwd=PROJECT_ROOT,
         stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its own group: the teardown ends `tail` with it
+        start_new_session=True,  # a Ctrl-C in the terminal must not end it before this process
     )
     try:
         yield home
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(guard.pid, signal.SIGKILL)
+        guard.kill()
         guard.wait()
         shutil.rmtree(home, ignore_errors=True)
 
