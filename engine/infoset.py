@@ -93,16 +93,27 @@ def clone(match: Match) -> Match:
     return copy.deepcopy(match, memo)
 
 
-def _strings(value: Any) -> Iterable[str]:
-    """Every string inside a JSON-like value."""
+def _collect_strings(value: Any, found: list[str]) -> None:
+    """Append every string inside a JSON-like value to `found` (a list, not a generator: the
+    reveal keys are read at every step of a hand's replay, and nested generators cost twice)."""
     if isinstance(value, str):
-        yield value
+        found.append(value)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            _collect_strings(item, found)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            yield from _strings(item)
+            if isinstance(item, str):
+                found.append(item)
+            else:
+                _collect_strings(item, found)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON-like value, in document order."""
+    found: list[str] = []
+    _collect_strings(value, found)
+    return found
 
 
 def _first_letter(card: str) -> str:
@@ -167,14 +178,20 @@ class InfoSet:
             if replay.hands_done != before and i + 1 < len(self.log):
                 self.start, self.prefix = i + 1, clone(replay)
 
-    def _revealed(self, view: dict[str, Any]) -> dict[str, Counter[str]]:
-        return {key: Counter(_strings(view.get(key))) for key in self.reveal_keys}
+    def _revealed(self, view: dict[str, Any]) -> dict[str, list[str]]:
+        return {key: _strings(view.get(key)) for key in self.reveal_keys}
 
     @staticmethod
-    def _new_cards(now: dict[str, Counter[str]], before: dict[str, Counter[str]]) -> list[str]:
+    def _new_cards(now: dict[str, list[str]], before: dict[str, list[str]]) -> list[str]:
         """Cards that appeared under a reveal key since the last step: a card still showing from
-        an earlier deal (a last trick) says nothing about the new shuffle."""
-        return [c for key, cards in now.items() for c in (cards - before.get(key, Counter()))]
+        an earlier deal (a last trick) says nothing about the new shuffle. Most steps change a
+        key or two, so an unchanged key's strings are compared, not counted."""
+        new: list[str] = []
+        for key, cards in now.items():
+            earlier = before.get(key, [])
+            if cards != earlier:
+                new.extend(Counter(cards) - Counter(earlier))
+        return new
 
     def _locate(self) -> None:
         match = clone(self.prefix)
