@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, expect, sync_playwright
 
+from tests.browser.pictures import save_picture
 from tests.browser.server_fork import ForkedServer, ServerForks
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +94,7 @@ def screenshot_section(page: Page, test_id: str, path: Path) -> None:
         }""",
         test_id,
     )
-    page.screenshot(path=str(path), full_page=True, clip=box)
+    save_picture(page, path, full_page=True, clip=box)
 
 
 def _free_port() -> int:

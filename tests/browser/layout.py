@@ -25,6 +25,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from tests.browser.pictures import save_picture
+
 # Cards that overlap on purpose still show this much of their left edge (rank and suit).
 MIN_FAN_STRIP_PX = 14
 # The smallest tap target on a phone, and the smallest strip of a fanned card to tap.
@@ -75,5 +77,5 @@ def check_screen(
     save `shot`.png; the message lists every problem found at once. `vertical=False` is for a
     page that may scroll down (a long history): then only the width is judged."""
     problems = screen_problems(page, scope, required, vertical)
-    page.screenshot(path=str(artifacts / f"{shot}.png"))
+    save_picture(page, artifacts / f"{shot}.png")
     assert not problems, f"{shot}:\n" + "\n".join(problems)

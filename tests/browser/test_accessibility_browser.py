@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.accessibility import violations
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.layout import screen_problems
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -36,7 +37,7 @@ class Audit:
         self.found: list[str] = []
 
     def __call__(self, page: Page, what: str) -> None:
-        page.screenshot(path=str(self.artifacts / f"a11y-{self.tag}-{what}.png"))
+        save_picture(page, self.artifacts / f"a11y-{self.tag}-{what}.png")
         self.found += [f"[{what}] {line}" for line in violations(page)]
         # The page's width, and on a phone its tap targets (the table's own screens are judged
         # in full by the layout test).

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson, ServerProcess
 from tests.browser.layout import check_screen
+from tests.browser.pictures import save_picture
 from tests.browser.test_chat_browser import say
 from tests.browser.test_platform_browser import sign_up
 
@@ -82,7 +83,7 @@ def test_a_player_leaves_a_bot_plays_for_them_and_they_come_back(
     form.get_by_test_id("turn-timer").select_option("15")
     ada.set_viewport_size(PHONE)
     form.get_by_test_id("turn-timer").scroll_into_view_if_needed()
-    ada.screenshot(path=str(artifacts / "away-create-form-phone.png"))
+    save_picture(ada, artifacts / "away-create-form-phone.png")
     ada.set_viewport_size(DESKTOP)
     form.locator("button[type=submit]").click()
     ada.wait_for_url(re.compile(r"/r/[^/]+$"))
@@ -96,7 +97,7 @@ def test_a_player_leaves_a_bot_plays_for_them_and_they_come_back(
     timing.get_by_test_id("turn-timer").select_option("15")
     expect(ada.get_by_test_id("timing-status")).to_have_text("Saved.")
     expect(timing.get_by_test_id("turn-timer")).to_have_value("15")
-    ada.screenshot(path=str(artifacts / "away-lobby-timing.png"), full_page=True)
+    save_picture(ada, artifacts / "away-lobby-timing.png", full_page=True)
     ada.get_by_test_id("take-0").click()
 
     ben = new_person(viewport=PHONE, locale="ja-JP")

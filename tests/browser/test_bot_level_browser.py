@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -58,14 +59,14 @@ def test_host_picks_each_bots_level_in_both_languages_and_a_guest_sees_it(
     hana.get_by_test_id("level-2").select_option("basic")
     expect(hana.get_by_test_id("level-2")).to_have_value("basic")
     assert server_levels_become(hana, invite, [None, "strong", "basic"]) == [None, "strong", "basic"]
-    hana.screenshot(path=str(artifacts / "bot-level-room-ja.png"), full_page=True)
+    save_picture(hana, artifacts / "bot-level-room-ja.png", full_page=True)
 
     # A guest on a phone sees each bot's level, in English, and cannot change it.
     sign_up(ken, "Ken", path=invite)
     expect(ken.get_by_test_id("level-tag-1")).to_have_text("Strong")
     expect(ken.get_by_test_id("level-tag-2")).to_have_text("Basic")
     expect(ken.get_by_test_id("level-1")).to_have_count(0)
-    ken.screenshot(path=str(artifacts / "bot-level-room-guest-phone.png"), full_page=True)
+    save_picture(ken, artifacts / "bot-level-room-guest-phone.png", full_page=True)
 
     # In English the host's choices read "Strong" / "Basic"; a change during the match counts.
     hana.get_by_test_id("lang-switch").click()
@@ -76,6 +77,6 @@ def test_host_picks_each_bots_level_in_both_languages_and_a_guest_sees_it(
     hana.get_by_test_id("level-1").select_option("basic")
     expect(ken.get_by_test_id("level-tag-1")).to_have_text("Basic")
     assert server_levels_become(hana, invite, [None, "basic", "basic"]) == [None, "basic", "basic"]
-    hana.screenshot(path=str(artifacts / "bot-level-room-en.png"), full_page=True)
+    save_picture(hana, artifacts / "bot-level-room-en.png", full_page=True)
     assert not hana.console_errors, hana.console_errors
     assert not ken.console_errors, ken.console_errors

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
 from tests.browser.layout import check_screen
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, play_until_hand_result, sign_up
 
 pytestmark = pytest.mark.browser
@@ -43,8 +44,8 @@ def test_two_people_chat_at_a_table_on_a_laptop_and_a_phone(new_person: NewPerso
     # In the lobby the chat is open under the room's sections.
     say(ada, "hello from the lobby")
     expect(ben.get_by_test_id("chat-text")).to_have_text(["hello from the lobby"])
-    ada.screenshot(path=str(artifacts / "chat-lobby-laptop.png"), full_page=True)
-    ben.screenshot(path=str(artifacts / "chat-lobby-phone.png"), full_page=True)
+    save_picture(ada, artifacts / "chat-lobby-laptop.png", full_page=True)
+    save_picture(ben, artifacts / "chat-lobby-phone.png", full_page=True)
 
     ada.get_by_test_id("take-0").click()
     expect(ada.locator(".seat-row[data-seat='0'] .seat-who")).to_contain_text("Ada")
@@ -66,7 +67,7 @@ def test_two_people_chat_at_a_table_on_a_laptop_and_a_phone(new_person: NewPerso
     expect(ben.get_by_test_id("chat-unread")).to_have_text("1")
     # The folded phone shows the new line for a few seconds over the table, without opening it.
     expect(ben.get_by_test_id("chat-toast")).to_contain_text(HTML)
-    ben.screenshot(path=str(artifacts / "chat-phone-toast.png"))
+    save_picture(ben, artifacts / "chat-phone-toast.png")
     expect(ben.get_by_test_id("chat-toast")).to_be_hidden(timeout=8000)
     check_screen(ben, artifacts, "chat-phone-folded")
     ben.get_by_test_id("chat-toggle").click()
@@ -112,5 +113,5 @@ def test_two_people_chat_at_a_table_on_a_laptop_and_a_phone(new_person: NewPerso
         expect(chat.get_by_test_id("chat-input")).to_have_count(0)
         expect(chat.get_by_test_id("chat-reaction")).to_have_count(0)
         chat.scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts / f"{shot}.png"), full_page=True)
+        save_picture(page, artifacts / f"{shot}.png", full_page=True)
     assert ada.console_errors == [] and ben.console_errors == []  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.pictures import save_picture
 
 pytestmark = pytest.mark.browser
 
@@ -132,13 +133,13 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
     while not dana.locator(RESULT).count():
         assert time.monotonic() < deadline, f"no hand result in time: {seen}"
         if not shot_bidding and dana.locator("[data-testid=f5-bidding]").count():
-            dana.screenshot(path=str(artifacts / "fairy-500-bidding.png"), full_page=True)
+            save_picture(dana, artifacts / "fairy-500-bidding.png", full_page=True)
             shot_bidding = True
         if not shot_call and dana.locator("[data-testid=f5-call]").count():
-            dana.screenshot(path=str(artifacts / "fairy-500-call.png"), full_page=True)
+            save_picture(dana, artifacts / "fairy-500-call.png", full_page=True)
             shot_call = True
         if not shot_play and seen["play"] == 3:
-            dana.screenshot(path=str(artifacts / "fairy-500-play.png"), full_page=True)
+            save_picture(dana, artifacts / "fairy-500-play.png", full_page=True)
             shot_play = True
         try:
             acted = take_one_step(dana, seen)
@@ -172,7 +173,7 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
         made = side_tricks >= bid_tricks
         assert ("made" in tricks_text) == made and (total > 0) == made
         assert scores[0] in (total, total * 3 // 2), (scores, total)
-    dana.screenshot(path=str(artifacts / "fairy-500-result.png"), full_page=True)
+    save_picture(dana, artifacts / "fairy-500-result.png", full_page=True)
 
     # the rule page, in both languages, includes the table's rulings
     dana.goto("/rules/fairy-500")
@@ -183,7 +184,7 @@ def test_a_whole_fairy_500_hand_against_bots_with_bidding_naming_exchange_and_re
     dana.reload()
     expect(dana.locator("article.rules")).to_contain_text("副官")
     expect(dana.locator("article.rules")).to_contain_text("このテーブルでの解釈")
-    dana.screenshot(path=str(artifacts / "fairy-500-rules-ja.png"))
+    save_picture(dana, artifacts / "fairy-500-rules-ja.png")
     assert not dana.console_errors, dana.console_errors
 
 
@@ -199,7 +200,7 @@ def test_fairy_500_open_hand_misere_on_a_phone_in_japanese(new_person: NewPerson
     expect(bidding).to_be_visible(timeout=20_000)  # seat 0 deals, so it speaks last
     expect(bidding).to_contain_text("魔剣")
     expect(bidding).to_contain_text("オープンハンドミゼール")
-    erin.screenshot(path=str(artifacts / "fairy-500-bidding-phone.png"), full_page=True)
+    save_picture(erin, artifacts / "fairy-500-bidding-phone.png", full_page=True)
     width = erin.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
 
@@ -211,7 +212,7 @@ def test_fairy_500_open_hand_misere_on_a_phone_in_japanese(new_person: NewPerson
     expect(erin.get_by_test_id("f5-contract")).to_contain_text("オープンハンドミゼール")
     expect(erin.get_by_test_id("f5-panel")).to_contain_text("死札")
     expect(open_hand.locator(".card")).to_have_count(10)
-    erin.screenshot(path=str(artifacts / "fairy-500-open-misere-phone.png"), full_page=True)
+    save_picture(erin, artifacts / "fairy-500-open-misere-phone.png", full_page=True)
     deadline = time.monotonic() + 120
     while not erin.locator(RESULT).count():
         assert time.monotonic() < deadline, "no hand result in time"
@@ -233,5 +234,5 @@ def test_fairy_500_open_hand_misere_on_a_phone_in_japanese(new_person: NewPerson
         assert scores == [-550, 10 * taken, 10 * taken], scores
     else:
         assert scores[0] >= 550 and scores[1:] == [0, 0], scores
-    erin.screenshot(path=str(artifacts / "fairy-500-misere-result-phone.png"), full_page=True)
+    save_picture(erin, artifacts / "fairy-500-misere-result-phone.png", full_page=True)
     assert not erin.console_errors, erin.console_errors

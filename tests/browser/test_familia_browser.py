@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, NewPerson
 from tests.browser.layout import BOX_JS
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
 
 pytestmark = pytest.mark.browser
@@ -63,7 +64,7 @@ def play_hand(
         if trump_text in facts["mode"]:
             done["trump_seen"] = 1
             if "trump" not in shots and facts["stake"]:
-                page.screenshot(path=str(artifacts / f"familia-trump{tag}.png"), full_page=True)
+                save_picture(page, artifacts / f"familia-trump{tag}.png", full_page=True)
                 shots.add("trump")
         if facts["choose"]:
             pile = "black" if done["turned"] % 2 == 0 else "red"
@@ -74,7 +75,7 @@ def play_hand(
             continue
         if facts["legal"]:
             if "table" not in shots and facts["stake"]:
-                page.screenshot(path=str(artifacts / f"familia-table{tag}.png"), full_page=True)
+                save_picture(page, artifacts / f"familia-table{tag}.png", full_page=True)
                 shots.add("table")
             # a card that is not highlighted is marked disabled, and a click on it says why
             disabled = page.locator("[data-testid=hand] .card.is-disabled")
@@ -116,7 +117,7 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("familia-pile-black")).to_contain_text("黒の絵札")
     expect(alice.get_by_test_id("familia-badge-2")).to_contain_text("女性役")
-    alice.screenshot(path=str(artifacts / "familia-table-ja.png"), full_page=True)
+    save_picture(alice, artifacts / "familia-table-ja.png", full_page=True)
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("familia-pile-black")).to_contain_text("Black pile")
 
@@ -127,7 +128,7 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
     expect(alice.get_by_test_id("familia-choose-black")).to_be_visible()
     button = alice.evaluate(BOX_JS, "[data-testid=familia-choose-black]")
     assert button["left"] >= 0 and button["right"] <= PHONE["width"], button
-    alice.screenshot(path=str(artifacts / "familia-table-phone.png"), full_page=True)
+    save_picture(alice, artifacts / "familia-table-phone.png", full_page=True)
     alice.set_viewport_size(DESKTOP)
 
     done = play_hand(alice, artifacts)
@@ -143,7 +144,7 @@ def test_two_player_familia_hand_holding_a_pair_against_bots(new_person: NewPers
         for text in dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()
     ]
     assert scores[0] == scores[2] and scores[1] == scores[3], "partners share their team's total"
-    alice.screenshot(path=str(artifacts / "familia-result.png"), full_page=True)
+    save_picture(alice, artifacts / "familia-result.png", full_page=True)
     dialog.locator("button.primary").first.click()
     expect(alice.get_by_test_id("familia-standings").locator("li")).to_have_count(4)
     assert not alice.console_errors, alice.console_errors
@@ -188,5 +189,5 @@ def test_three_seat_hand_in_japanese_with_crests_pile_jokers_and_batting_familia
     expect(dialog.get_by_test_id("familia-result").locator("tbody tr")).to_have_count(3)
     expect(dialog.get_by_test_id("familia-ranking").locator("tbody tr")).to_have_count(3)
     expect(dialog.get_by_test_id("familia-result")).to_contain_text("男性役")
-    kenji.screenshot(path=str(artifacts / "familia-result-ja.png"), full_page=True)
+    save_picture(kenji, artifacts / "familia-result-ja.png", full_page=True)
     assert not kenji.console_errors, kenji.console_errors

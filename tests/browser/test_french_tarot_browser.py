@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, text
 
 from engine.games.french_tarot.rules import playable_cards
 from tests.browser.conftest import PHONE, NewPerson, ServerProcess
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import parse_score, start_solo_table
 from tests.engine.test_french_tarot_rules import build_deck
 
@@ -54,7 +55,7 @@ def check_phone_layout(page: Page, artifacts: Path) -> None:
     # drawing, not the wide one squeezed into the phone.
     expect(table).to_have_attribute("data-drawn-width", str(PHONE["width"]))
     width = page.evaluate("() => document.documentElement.scrollWidth")
-    page.screenshot(path=str(artifacts / "french-tarot-table-phone.png"), full_page=True)
+    save_picture(page, artifacts / "french-tarot-table-phone.png", full_page=True)
     assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
     if desktop:
         page.set_viewport_size(desktop)
@@ -89,7 +90,7 @@ def play_hand(
             if click_first(page, ".action-button", "Call"):
                 done["calls"] += 1
                 expect(page.get_by_test_id("ft-called")).to_be_visible()
-                page.screenshot(path=str(artifacts / "french-tarot-called-5p.png"))
+                save_picture(page, artifacts / "french-tarot-called-5p.png")
             continue
         if click_first(page, ".action-button", "No slam"):
             done["slam_choices"] += 1
@@ -115,7 +116,7 @@ def play_hand(
             if facts["phase"] == "play":  # a click plays here, and the hint says so
                 assert facts["hint"] == "Click a highlighted card to play it.", facts
             if not screenshot_taken and facts["trick"]:
-                page.screenshot(path=str(artifacts / "french-tarot-table.png"))
+                save_picture(page, artifacts / "french-tarot-table.png")
                 check_phone_layout(page, artifacts)
                 screenshot_taken = True
             if click_first(page, LEGAL_CARDS):
@@ -135,7 +136,7 @@ def test_a_whole_french_tarot_hand_against_bots_shows_the_scoring_arithmetic(
     expect(alice.get_by_test_id("ft-bids")).to_contain_text("Bids")
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("ft-bids")).to_contain_text("ビッド")
-    alice.screenshot(path=str(artifacts / "french-tarot-bidding-ja.png"))
+    save_picture(alice, artifacts / "french-tarot-bidding-ja.png")
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("ft-bids")).to_contain_text("Bids")
 
@@ -154,7 +155,7 @@ def test_a_whole_french_tarot_hand_against_bots_shows_the_scoring_arithmetic(
     assert sorted(scores).count(-unit) == 3, (scores, unit)  # each defender pays the unit
     target = int(dialog.get_by_test_id("ft-r-target").locator("td").inner_text())
     assert target in (56, 51, 41, 36)
-    alice.screenshot(path=str(artifacts / "french-tarot-result.png"))
+    save_picture(alice, artifacts / "french-tarot-result.png")
     assert not alice.console_errors, alice.console_errors
 
 
@@ -175,7 +176,7 @@ def test_five_players_the_taker_calls_a_king_and_the_called_card_is_shown(
     expect(dialog.get_by_test_id("ft-shares").locator("tbody tr")).to_have_count(5)
     score_cells = dialog.locator(".hand-score tbody tr").first.locator("td").all_inner_texts()
     assert sum(parse_score(text) for text in score_cells) == 0
-    bob.screenshot(path=str(artifacts / "french-tarot-result-5p.png"))
+    save_picture(bob, artifacts / "french-tarot-result-5p.png")
 
     bob.goto("/rules/french-tarot")
     expect(bob.locator("article.rules")).to_contain_text("Petit au bout")
@@ -256,7 +257,7 @@ def test_a_player_chooses_which_trumps_a_poignee_shows(
     expect(plain).to_be_visible()  # plain cards cannot be shown in a poignée
     paul.locator("[data-testid=hand] .card[data-card='T21']").click()
     expect(selected).to_have_count(10)
-    paul.screenshot(path=str(artifacts / "french-tarot-poignee-choice.png"))
+    save_picture(paul, artifacts / "french-tarot-poignee-choice.png")
     choice.get_by_test_id("ft-poignee-declare").click()
 
     shown = paul.get_by_test_id("ft-poignee")
@@ -290,7 +291,7 @@ def test_the_taker_chooses_the_discard_changes_it_and_confirms(
     deadline = time.monotonic() + 60
     while not paul.get_by_test_id("ft-discard-choice").count():
         if time.monotonic() > deadline:
-            paul.screenshot(path=str(artifacts / "french-tarot-discard-missing.png"))
+            save_picture(paul, artifacts / "french-tarot-discard-missing.png")
         assert time.monotonic() < deadline, "the discard never came to us"
         if not any(click_first(paul, ".action-button", label) for label in ("Prise", "Garde ×2", "No slam")):
             paul.wait_for_timeout(50)
@@ -319,7 +320,7 @@ def test_the_taker_chooses_the_discard_changes_it_and_confirms(
     expect(selected).to_have_count(6)
     expect(choice.get_by_test_id("ft-discard-help")).to_contain_text("(6 of 6 chosen)")
     expect(paul.locator(HAND_CARDS)).to_have_count(24)
-    paul.screenshot(path=str(artifacts / "french-tarot-discard-choice.png"))
+    save_picture(paul, artifacts / "french-tarot-discard-choice.png")
     chosen = [*legal[:2], *legal[3:7]]
     confirm.click()
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import LEGAL_CARDS, start_solo_table
 
 pytestmark = pytest.mark.browser
@@ -38,7 +39,7 @@ def test_a_table_plays_under_the_content_security_policy(
     expect(played).to_be_visible()
     # The table places each play through element.style; a policy refusal would leave it unset.
     assert played.evaluate("el => el.style.zIndex") != ""
-    page.screenshot(path=str(artifacts / f"csp-table-{'phone' if viewport else 'desktop'}.png"))
+    save_picture(page, artifacts / f"csp-table-{'phone' if viewport else 'desktop'}.png")
     assert not _csp_errors(page.console_errors), page.console_errors  # type: ignore[attr-defined]
     assert not page.console_errors, page.console_errors  # type: ignore[attr-defined]
 
@@ -55,6 +56,6 @@ def test_the_api_reference_renders_offline_under_the_policy(new_person: NewPerso
     # An operation opened shows its parameters and response models (more of Swagger UI's styling).
     page.locator(".opblock-summary").first.click()
     expect(page.locator(".opblock-body").first).to_be_visible()
-    page.screenshot(path=str(artifacts / "csp-docs.png"))
+    save_picture(page, artifacts / "csp-docs.png")
     assert not outside, outside
     assert not page.console_errors, page.console_errors  # type: ignore[attr-defined]

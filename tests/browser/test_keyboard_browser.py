@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import start_solo_table
 from tests.browser.test_yaya_fugou_browser import WEAKEST_FIRST
 
@@ -152,7 +153,7 @@ def test_a_whole_holy_grail_hand_with_the_keyboard_alone_and_its_announcements(
         if page.locator(HAND_CARDS).count():
             # The played card left the hand: the focus went to a card near it.
             expect(page.locator(f"{HAND_CARDS}:focus")).to_have_count(1)
-    page.screenshot(path=str(artifacts / "keyboard-holy-grail-result.png"))
+    save_picture(page, artifacts / "keyboard-holy-grail-result.png")
     announced = _finish_with_the_result_dialog(page)
     assert plays >= 10, plays
     said = "\n".join(announced)
@@ -203,7 +204,7 @@ def test_a_whole_yaya_fugou_hand_with_the_keyboard_alone_and_its_announcements(
             page.wait_for_timeout(100)
             if page.evaluate(TABLE_JS)["myTurn"] and not page.locator(RESULT).count():
                 page.wait_for_timeout(300)
-    page.screenshot(path=str(artifacts / "keyboard-yaya-fugou-result.png"))
+    save_picture(page, artifacts / "keyboard-yaya-fugou-result.png")
     announced = _finish_with_the_result_dialog(page)
     assert moves["leads"] >= 1, moves
     said = "\n".join(announced)

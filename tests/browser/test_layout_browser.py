@@ -20,6 +20,7 @@ from tests.browser import test_yaya_fugou_browser as yaya
 from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import NewPerson, ServerProcess
 from tests.browser.layout import TABLE_REQUIRED, check_screen
+from tests.browser.pictures import save_picture
 from tests.browser.seeding import rewrite_log
 from tests.browser.test_fairy_500_browser import take_one_step as fairy_step
 from tests.browser.test_platform_browser import start_solo_table
@@ -253,7 +254,7 @@ def play_first_hand_checking_every_screen(
         if "readme" not in seen and _phase(page) == "play" and page.locator(".felt .trick-card").count() >= 2:
             # a mid-hand table for the README (docs/screenshots/ holds optimised copies)
             page.mouse.move(0, 0)
-            page.screenshot(path=str(artifacts / f"readme-{game}-{size}.png"))
+            save_picture(page, artifacts / f"readme-{game}-{size}.png")
             seen["readme"] = 1
         if step(page, seen):
             seen["decisions"] += 1

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson, ServerProcess
+from tests.browser.pictures import save_picture
 
 pytestmark = pytest.mark.browser
 
@@ -144,7 +145,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
 
     alice.get_by_test_id("fill-bots").click()
     expect(alice.locator(".seat-row.empty")).to_have_count(0)
-    alice.screenshot(path=str(artifacts / "room-lobby.png"), full_page=True)
+    save_picture(alice, artifacts / "room-lobby.png", full_page=True)
     alice.get_by_test_id("start").click()
 
     for page in (alice, bob):
@@ -153,7 +154,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     # only the host may let a bot play for someone during the match
     expect(alice.get_by_test_id("takeover-1")).to_have_count(1)
     expect(bob.get_by_test_id("takeover-0")).to_have_count(0)
-    alice.screenshot(path=str(artifacts / "holy-grail-table-desktop.png"))
+    save_picture(alice, artifacts / "holy-grail-table-desktop.png")
 
     played = play_until_hand_result([alice, bob])
     assert played == 2 * 28, "each person plays all 28 of their cards (two dealing rounds)"
@@ -167,7 +168,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
         # and so they do after ×2, a sign flip, or a shot moon (600 − 3 × 200).
         assert len(scores) == 4 and sum(scores) == 0, scores
         expect(dialog.locator(".final-ranking li")).to_have_count(4)
-    alice.screenshot(path=str(artifacts / "holy-grail-hand-result.png"))
+    save_picture(alice, artifacts / "holy-grail-hand-result.png")
 
     # After the one-hand match: the host is offered a rematch and the room keeps the scores.
     alice.locator(RESULT).get_by_role("button").click()
@@ -176,7 +177,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     board = alice.get_by_test_id("room-leaderboard")
     expect(board).to_contain_text("Alice")
     expect(board).to_contain_text("Bob")
-    alice.screenshot(path=str(artifacts / "room-after-match.png"), full_page=True)
+    save_picture(alice, artifacts / "room-after-match.png", full_page=True)
     # The finished room keeps the closed result closed, and links the match page and the replay.
     alice.reload()
     expect(alice.get_by_test_id("match-links")).to_be_visible()
@@ -192,7 +193,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     row = bob.get_by_test_id("history").locator("tbody tr").first
     expect(row).to_be_visible()
     expect(bob.get_by_test_id("leaderboard")).to_contain_text("Alice")  # people Bob has played with
-    bob.screenshot(path=str(artifacts / "history-page.png"), full_page=True)
+    save_picture(bob, artifacts / "history-page.png", full_page=True)
     row.get_by_role("link", name=re.compile("Details|詳細")).click()
     bob.wait_for_url(re.compile(r"/matches/"))
     expect(bob.get_by_test_id("match-hands").locator("tbody tr")).to_have_count(1)
@@ -201,7 +202,7 @@ def test_two_people_join_by_invite_play_a_holy_grail_hand_with_bots_and_find_it_
     bob.get_by_test_id("match-hand-details").locator("summary").click()
     expect(bob.get_by_test_id("hg-result").locator("tbody tr")).to_have_count(4)
     expect(bob.locator(".hg-notes")).to_contain_text("base of 60")  # the stored facts explain the hand
-    bob.screenshot(path=str(artifacts / "match-page.png"), full_page=True)
+    save_picture(bob, artifacts / "match-page.png", full_page=True)
     assert not alice.console_errors and not bob.console_errors, (alice.console_errors, bob.console_errors)
 
 
@@ -213,7 +214,7 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     expect(carol.get_by_test_id("name-form")).to_contain_text("表示名")
     sign_up(carol, "キャロル")
     expect(carol.get_by_test_id("create-room")).to_be_visible()
-    carol.screenshot(path=str(artifacts / "landing-phone-ja.png"), full_page=True)
+    save_picture(carol, artifacts / "landing-phone-ja.png", full_page=True)
     create_room(carol, "holy-grail", seats=3, preset="quick")  # the seeded one-hand preset
     expect(carol.locator(".options-box input[data-option=hands]")).to_have_value("1")
     carol.get_by_test_id("take-0").click()
@@ -223,7 +224,7 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     expect(carol.locator(LEGAL_CARDS).first).to_be_visible(timeout=20_000)
     expect(carol.get_by_test_id("turn")).to_have_text("あなたの番です")
     check_highlighting(carol)
-    carol.screenshot(path=str(artifacts / "holy-grail-table-phone.png"), full_page=True)
+    save_picture(carol, artifacts / "holy-grail-table-phone.png", full_page=True)
 
     width = carol.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways at phone size ({width}px)"
@@ -247,7 +248,7 @@ def test_phone_sized_table_fits_the_screen_and_language_follows_the_browser_then
     expect(carol.locator("article.rules")).to_contain_text("Shooting the moon")
     carol.get_by_test_id("lang-switch").click()
     expect(carol.locator("article.rules")).to_contain_text("独占")
-    carol.screenshot(path=str(artifacts / "rules-phone-ja.png"))
+    save_picture(carol, artifacts / "rules-phone-ja.png")
     assert not carol.console_errors, carol.console_errors
 
 
@@ -287,14 +288,14 @@ def test_one_person_plays_two_seats_from_tabs_while_a_member_without_a_seat_watc
         played_by_seat[shown] += 1
         # 36 cards come in three rounds of 12; a played card leaves the hand it was shown in.
         expect(dana.locator(f"[data-testid=hand][data-seat='{shown}'] .card")).not_to_have_count(before)
-    dana.screenshot(path=str(artifacts / "two-seats.png"))
+    save_picture(dana, artifacts / "two-seats.png")
 
     # Eve is a member without a seat: she sees the table and every seat, but no hand.
     expect(eve.locator(".felt .seat")).to_have_count(3)
     expect(eve.locator(HAND_CARDS)).to_have_count(0)
     expect(eve.locator(".hand-area.spectator")).to_be_visible()
     expect(eve.locator(".member-list")).to_contain_text("Eve")
-    eve.screenshot(path=str(artifacts / "spectator.png"))
+    save_picture(eve, artifacts / "spectator.png")
 
 
 def test_the_table_shows_the_lost_connection_and_comes_back_after_a_server_restart(

@@ -25,6 +25,7 @@ from engine import get_game
 from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import PHONE, NewPerson, screenshot_section
 from tests.browser.layout import check_screen
+from tests.browser.pictures import save_picture
 from tests.browser.test_replay_browser import bots_play_a_match
 
 pytestmark = pytest.mark.browser
@@ -188,7 +189,7 @@ def test_the_match_page_charts_the_totals_and_links_the_costliest_decisions_into
         vertical=False,
     )
     check_accessibility(page, f"review-match-{size}")
-    page.screenshot(path=str(artifacts / f"review-match-{size}-full.png"), full_page=True)
+    save_picture(page, artifacts / f"review-match-{size}-full.png", full_page=True)
 
     # In Japanese: the same review, the chart's words in Japanese.
     page.get_by_test_id("lang-switch").click()
@@ -196,7 +197,7 @@ def test_the_match_page_charts_the_totals_and_links_the_costliest_decisions_into
     expect(page.get_by_test_id("review-average")).to_have_text("選択1回あたりの平均損失：+5.7点")
     expect(page.get_by_test_id("match-chart-plot")).to_have_attribute("data-drawn", "true")
     check_accessibility(page, f"review-match-{size}-ja")
-    page.screenshot(path=str(artifacts / f"review-match-{size}-ja-full.png"), full_page=True)
+    save_picture(page, artifacts / f"review-match-{size}-ja-full.png", full_page=True)
     page.get_by_test_id("lang-switch").click()
     links = page.get_by_test_id("review-person").get_by_test_id("review-costly")
 
@@ -259,7 +260,7 @@ def test_the_replay_names_the_best_move_and_jumps_between_costly_decisions(
     page.get_by_test_id("lang-switch").click()
     expect(page.get_by_test_id("replay-review")).to_contain_text("最善：")
     expect(page.get_by_test_id("replay-review")).to_contain_text("全員の手札が見えている状態での評価")
-    page.screenshot(path=str(artifacts / "review-replay-ja.png"))
+    save_picture(page, artifacts / "review-replay-ja.png")
     page.get_by_test_id("lang-switch").click()  # back to English for the next test's person
 
 
@@ -304,7 +305,7 @@ def test_a_persons_record_page_shows_each_game_and_a_chart_of_the_last_matches(
         vertical=False,
     )
     check_accessibility(page, f"record-{locale}-{size}")
-    page.screenshot(path=str(artifacts / f"record-{locale}-{size}-full.png"), full_page=True)
+    save_picture(page, artifacts / f"record-{locale}-{size}-full.png", full_page=True)
 
     # The room page keeps its leaderboard table and draws it as bars too.
     code = page.request.get(f"/api/matches/{match_id}").json()["room_code"]
@@ -361,7 +362,7 @@ def test_the_servers_own_review_shows_on_the_match_page_and_in_the_replay(
         words = card_label(page, best["cards"][0]) if best.get("cards") else ""
         loss = signed(round(decision["loss"], 1))
         expect(page.get_by_test_id("replay-review")).to_contain_text(f"Best: {words}, {loss}")
-    page.screenshot(path=str(artifacts / "review-replay-server.png"))
+    save_picture(page, artifacts / "review-replay-server.png")
     for version in reversed(costly[:-1]):
         page.keyboard.press("Shift+N")
         expect(page.get_by_test_id("replay-step")).to_contain_text(f"{version} / {total}")

@@ -16,6 +16,7 @@ from playwright.sync_api import Locator, Page, Route, WebSocketRoute, expect
 
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.layout import BOX_JS
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -49,7 +50,7 @@ def test_fairy_500_create_form_shows_the_plugin_labels_and_the_500_point_hint_in
     expect(hands.locator(".help")).to_have_text("空欄なら標準（誰かが +500 点か −500 点に達するまで）です。")
     # the input says only "default" (a longer text was cut off in the narrow box); the hint says which
     expect(hands.locator("input")).to_have_attribute("placeholder", "標準")
-    hana.screenshot(path=str(artifacts / "room-options-create-fairy-ja.png"), full_page=True)
+    save_picture(hana, artifacts / "room-options-create-fairy-ja.png", full_page=True)
 
     # another game keeps the generic hint
     form.get_by_test_id("game-select").select_option("holy-grail")
@@ -85,7 +86,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     expect(form.get_by_test_id("familia-role-2")).to_have_value("F")
     expect(form.locator("input[data-option=teams]")).to_have_count(0)
     form.locator("input[data-option=hands]").fill("1")
-    kana.screenshot(path=str(artifacts / "room-options-create-familia-ja.png"), full_page=True)
+    save_picture(kana, artifacts / "room-options-create-familia-ja.png", full_page=True)
     form.locator("button[type=submit]").click()
     kana.wait_for_url(re.compile(r"/r/[^/]+$"))
     code = kana.url.rsplit("/", 1)[1]
@@ -114,7 +115,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     expect(check).to_have_attribute("data-problem", "blocks")
     expect(check).to_contain_text("2つのまとまり")
     expect(kana.get_by_test_id("familia-roles-state")).to_have_text("指定")
-    kana.screenshot(path=str(artifacts / "room-options-familia-blocks-ja.png"), full_page=True)
+    save_picture(kana, artifacts / "room-options-familia-blocks-ja.png", full_page=True)
     # saving it anyway: the server refuses and its reason is shown by the options
     kana.get_by_test_id("save-options").click()
     status = kana.get_by_test_id("options-status")
@@ -129,7 +130,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     pick(kana, "team", 1, "0")
     expect(check).to_have_attribute("data-problem", "neighbours")
     expect(check).to_have_text("席 2 と 席 3 はチームAの男性役と女性役で、隣り合っています。")
-    kana.screenshot(path=str(artifacts / "room-options-familia-neighbours-ja.png"), full_page=True)
+    save_picture(kana, artifacts / "room-options-familia-neighbours-ja.png", full_page=True)
     # the women as team A against the men as team B meets both rules
     pick(kana, "team", 2, "1")
     pick(kana, "team", 3, "1")
@@ -151,7 +152,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     expect(kana.get_by_test_id("familia-role-3")).to_be_visible()
     picker = kana.evaluate(BOX_JS, "[data-testid=familia-role-3]")
     assert picker["right"] <= PHONE["width"], picker
-    kana.screenshot(path=str(artifacts / "room-options-familia-saved-phone-ja.png"), full_page=True)
+    save_picture(kana, artifacts / "room-options-familia-saved-phone-ja.png", full_page=True)
 
     kana.get_by_test_id("fill-bots").click()
     expect(kana.locator(".seat-row.empty")).to_have_count(0)
@@ -165,7 +166,7 @@ def test_familia_host_picks_team_and_role_per_seat_with_seating_rules_checked_an
     expect(kana.get_by_test_id("familia-badge-2")).to_contain_text("♂ 男性役")
     expect(kana.get_by_test_id("familia-badge-2")).to_contain_text("チームB")
     expect(kana.get_by_test_id("familia-badge-3")).to_contain_text("♂ 男性役")
-    kana.screenshot(path=str(artifacts / "room-options-familia-table-phone-ja.png"), full_page=True)
+    save_picture(kana, artifacts / "room-options-familia-table-phone-ja.png", full_page=True)
     # the one failed request is the refused save above
     refused = [error for error in kana.console_errors if "status of 422" in error]
     assert len(refused) == 1 and len(kana.console_errors) == 1, kana.console_errors
@@ -209,7 +210,7 @@ def test_familia_seat_count_change_returns_per_seat_teams_and_roles_to_the_stand
     expect(reset).to_be_disabled()
     pick(lena, "team", 1, "0")
     expect(lena.get_by_test_id("familia-teams-state")).to_have_text("chosen")
-    lena.screenshot(path=str(artifacts / "room-options-familia-five-seats.png"), full_page=True)
+    save_picture(lena, artifacts / "room-options-familia-five-seats.png", full_page=True)
     # back to the standard: the pickers show it again and the options send null
     reset.click()
     expect(lena.get_by_test_id("familia-teams-state")).to_have_text("standard")

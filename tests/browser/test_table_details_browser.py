@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -125,7 +126,7 @@ def test_a_bots_multi_card_play_shows_all_its_cards_on_a_phone_felt_with_eight_s
             assert found["width"] <= PHONE["width"] + 1, "the table scrolls sideways on a phone"
             felt_cards = alice.locator(f".felt .trick-play[data-seat='{top['seat']}'] .trick-card")
             expect(felt_cards).to_have_count(len(top["cards"]))
-            alice.screenshot(path=str(artifacts / "table-details-yaya-multi-card-phone.png"), full_page=True)
+            save_picture(alice, artifacts / "table-details-yaya-multi-card-phone.png", full_page=True)
         if found is not None and seen_hint:
             break
         try:
@@ -164,7 +165,7 @@ def test_a_trick_game_keeps_the_generic_hint_and_one_felt_card_per_seat(
         if plays:
             tricks_checked += 1
             if tricks_checked == 1:
-                bob.screenshot(path=str(artifacts / "table-details-holy-grail.png"))
+                save_picture(bob, artifacts / "table-details-holy-grail.png")
         try:
             legal.first.click(timeout=2000)
         except Exception:  # redrawn under the click: look again

@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, text
 
 from tests.browser.conftest import PHONE, NewPerson, ServerProcess
 from tests.browser.layout import check_screen
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, sign_up
 
 pytestmark = pytest.mark.browser
@@ -193,7 +194,7 @@ def test_a_played_card_travels_to_the_felt_unless_motion_is_reduced(
     # (its cards are then drawn as a done trick, still numbered; Ada wins this seeded one).
     bot_card_on_felt = ada.locator(f".felt .trick-play[data-seat='1'] [data-card='{bot_card}']")
     expect(bot_card_on_felt.locator(".play-badge")).to_have_text("2")
-    ada.screenshot(path=str(artifacts / "feel-trick-marks-desktop.png"))
+    save_picture(ada, artifacts / "feel-trick-marks-desktop.png")
 
     # Once the next trick is led (by its winner), the finished one gathers toward its winner.
     expect(ada.locator(".felt .done-trick-card")).to_have_count(3, timeout=20_000)
@@ -327,7 +328,7 @@ def test_a_person_back_after_an_absence_reads_what_the_stand_in_played(
         row = log.locator(".log-row", has=ben.locator(f".card[data-card='{card}']"))
         expect(row.get_by_test_id("log-bot")).to_have_text("(bot for Ben)")
     assert log.locator(".card").count() >= 6, "every card of the hand so far is listed"
-    ben.screenshot(path=str(artifacts / "feel-away-log-phone.png"))
+    save_picture(ben, artifacts / "feel-away-log-phone.png")
     log.get_by_role("button").click()
     ben.get_by_test_id("away-summary-ok").click()
     expect(ben.get_by_test_id("away-summary")).to_have_count(0)

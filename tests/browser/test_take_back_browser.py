@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson, screenshot_section
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import (
     HAND_CARDS,
     LEGAL_CARDS,
@@ -61,20 +62,20 @@ def test_take_back_a_card_with_the_button_and_with_ctrl_z(new_person: NewPerson,
     start_solo_table(ada, "Ada", seats=3, my_seats=[0, 1])
 
     seat, before = play_until_take_back_offered(ada)
-    ada.screenshot(path=str(artifacts / "take-back-laptop.png"))
+    save_picture(ada, artifacts / "take-back-laptop.png")
     ada.get_by_test_id("take-back").click()
     expect(ada.get_by_test_id("take-back")).to_have_count(0)
     expect(ada.locator(f"[data-testid=hand][data-seat='{seat}'] .card")).to_have_count(before)
     ada.get_by_test_id("open-log").click()
     expect(ada.get_by_test_id("play-log")).to_contain_text("Ada")
     expect(ada.get_by_test_id("play-log")).to_contain_text("took back")
-    ada.screenshot(path=str(artifacts / "take-back-log-laptop.png"))
+    save_picture(ada, artifacts / "take-back-log-laptop.png")
     ada.get_by_test_id("play-log").get_by_role("button").last.click()
 
     # On a phone, with the keyboard: Ctrl+Z takes back too.
     ada.set_viewport_size(PHONE)
     seat, before = play_until_take_back_offered(ada)
-    ada.screenshot(path=str(artifacts / "take-back-phone.png"))
+    save_picture(ada, artifacts / "take-back-phone.png")
     box = ada.get_by_test_id("take-back").bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], "the button fits the phone"
     ada.keyboard.press("Control+z")
@@ -88,7 +89,7 @@ def test_take_back_a_card_with_the_button_and_with_ctrl_z(new_person: NewPerson,
     ada.get_by_test_id("take-back").click()
     ada.get_by_test_id("open-log").click()
     expect(ada.get_by_test_id("play-log")).to_contain_text("待った")
-    ada.screenshot(path=str(artifacts / "take-back-log-phone-ja.png"))
+    save_picture(ada, artifacts / "take-back-log-phone-ja.png")
 
 
 def test_the_take_back_setting_in_the_create_form_and_the_lobby(
@@ -140,6 +141,6 @@ def test_the_replay_and_the_match_page_show_a_take_back(new_person: NewPerson, a
     step = steps.index("take_back") + 1
     ada.goto(f"/matches/{match_id}/replay#step={step}")
     expect(ada.get_by_test_id("replay-action")).to_contain_text("Ada took back")
-    ada.screenshot(path=str(artifacts / "take-back-replay-laptop.png"))
+    save_picture(ada, artifacts / "take-back-replay-laptop.png")
     ada.goto(f"/matches/{match_id}")
     expect(ada.get_by_test_id("take-back-counts")).to_contain_text("Ada 1")

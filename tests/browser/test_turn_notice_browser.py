@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import start_solo_table
 
 pytestmark = pytest.mark.browser
@@ -62,7 +63,7 @@ def test_turn_title_sound_toggle_refusal_line_and_play_log(new_person: NewPerson
             expect(notice).to_have_text(re.compile(r"must follow|not broken|do not allow"))
             box = notice.bounding_box()
             assert box and box["height"] < 50, "the reason is one line"
-            ada.screenshot(path=str(artifacts / "turn-notice-refusal.png"))
+            save_picture(ada, artifacts / "turn-notice-refusal.png")
             ada.get_by_test_id("lang-switch").click()
             ada.locator(DISABLED).first.click(force=True)
             expect(ada.get_by_test_id("table-notice")).to_have_text(re.compile(r"[ぁ-んァ-ン一-龥]"))
@@ -94,7 +95,7 @@ def test_turn_title_sound_toggle_refusal_line_and_play_log(new_person: NewPerson
     for code in played:
         expect(log.locator(f".card[data-card='{code}']")).to_have_count(1)
     assert log.locator(".card").count() >= 4 * len(played) - 3, "every seat's cards are listed"
-    ada.screenshot(path=str(artifacts / "turn-notice-play-log.png"))
+    save_picture(ada, artifacts / "turn-notice-play-log.png")
     log.get_by_role("button").click()
     expect(ada.get_by_test_id("play-log")).to_have_count(0)
     assert not ada.console_errors, ada.console_errors

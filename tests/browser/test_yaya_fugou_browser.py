@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.pictures import save_picture
 from tests.browser.test_platform_browser import create_room, parse_score, sign_up
 from tests.browser.test_table_senses_browser import WATCH_DRAWINGS_JS
 
@@ -197,7 +198,7 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
                 dialog.get_by_test_id("yf-result").locator("tbody td:nth-child(3)").all_inner_texts()
             )
             assert titles == {"Tycoon", "Rich", "Poor", "Beggar"}, titles
-            page.screenshot(path=str(artifacts / f"yaya-fugou-result-{done['results']}.png"))
+            save_picture(page, artifacts / f"yaya-fugou-result-{done['results']}.png")
             if done["results"] == hands:
                 return done
             page.locator(RESULT).locator("button.primary").click()
@@ -213,7 +214,7 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
                 _exchange(page, facts, done)
             elif facts["controls"]:
                 if not shot and facts["topKind"]:
-                    page.screenshot(path=str(artifacts / "yaya-fugou-table.png"))
+                    save_picture(page, artifacts / "yaya-fugou-table.png")
                     shot = True
                 if facts["leading"]:
                     _lead(page, facts, done)
@@ -227,7 +228,7 @@ def play_hands(page: Page, artifacts: Path, hands: int, timeout_s: float = 240) 
             if page.locator(RESULT).count():
                 continue
             raise
-    page.screenshot(path=str(artifacts / "yaya-fugou-stuck.png"))
+    save_picture(page, artifacts / "yaya-fugou-stuck.png")
     raise AssertionError(f"the hands did not finish in {timeout_s} s: {done}")
 
 
@@ -250,7 +251,7 @@ def test_two_yaya_fugou_hands_against_bots_with_selection_f_naming_exchange_and_
     expect(alice.get_by_test_id("yf-pile")).to_contain_text("On the table")
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("yf-pile")).to_contain_text("場のカード")
-    alice.screenshot(path=str(artifacts / "yaya-fugou-table-ja.png"))
+    save_picture(alice, artifacts / "yaya-fugou-table-ja.png")
     alice.get_by_test_id("lang-switch").click()
     expect(alice.get_by_test_id("yf-pile")).to_contain_text("On the table")
 
@@ -288,7 +289,7 @@ def test_the_table_is_usable_on_a_phone_in_japanese(new_person: NewPerson, artif
     # One card is selected: the verdict shows at once (legal when leading or beating a single).
     expect(taro.locator(SELECTED_CARDS)).to_have_count(1)
     assert _selection_verdict(taro) in ("0", "1")
-    taro.screenshot(path=str(artifacts / "yaya-fugou-phone-ja.png"), full_page=True)
+    save_picture(taro, artifacts / "yaya-fugou-phone-ja.png", full_page=True)
     width = taro.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, f"the page scrolls sideways on a phone ({width}px)"
     assert not taro.console_errors, taro.console_errors
@@ -300,7 +301,7 @@ def test_the_rule_page_covers_the_rulings_in_both_languages(new_person: NewPerso
     article = reader.locator("article.rules")
     for text in ("Revolution", "K-A-2", "Coins 3", "weakest dealt card", "two strongest", "last"):
         expect(article).to_contain_text(text)
-    reader.screenshot(path=str(artifacts / "yaya-fugou-rules-en.png"), full_page=True)
+    save_picture(reader, artifacts / "yaya-fugou-rules-en.png", full_page=True)
     reader.get_by_test_id("lang-switch").click()
     for text in ("革命", "金貨の3", "大貧民", "最下位"):
         expect(reader.locator("article.rules")).to_contain_text(text)
