@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.store.embedded_pg import free_loopback_port
-from tests.api.harness import Person, Server, browser, make_room, play_until_over, running_server
+from tests.api.harness import TLS, Person, Server, browser, make_room, play_until_over, running_server
 from tests.api.test_crash_restart import PROJECT_ROOT, _alive, _descendants_of
 from tests.api.test_metrics import _samples
 from tests.api.test_replays import stored_log
@@ -258,7 +258,7 @@ def _start_app(env: dict[str, str], base: str) -> subprocess.Popen[bytes]:
     while True:
         assert process.poll() is None, "the server exited during start-up"
         try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+            if httpx.get(f"{base}/readyz", timeout=2, verify=TLS).status_code == 200:
                 return process
         except httpx.TransportError:
             pass
@@ -311,4 +311,3 @@ async def test_a_review_whose_server_is_killed_midway_is_redone_by_the_next_and_
     check_review(review, stored_log(database_url, match_id), 0, "Emi")
     redone = analysis_row(database_url, match_id)
     assert redone is not None and redone["attempts"] == 2 and redone["owner"] != left["owner"]
-

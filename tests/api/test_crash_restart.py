@@ -22,7 +22,7 @@ import pytest
 import websockets
 
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from tests.api.harness import TableSocket
+from tests.api.harness import TLS, TableSocket
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 KILLS = 10
@@ -93,7 +93,7 @@ def _start(env: dict[str, str], base: str, pgdata: Path) -> subprocess.Popen[byt
                 f"the server exited ({process.returncode}) instead of starting:\n{output}\n{tail}"
             )
         try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+            if httpx.get(f"{base}/readyz", timeout=2, verify=TLS).status_code == 200:
                 return process
         except httpx.TransportError:
             pass
@@ -132,7 +132,7 @@ async def _play(base: str, ws_base: str, token: str, code: str, moves: int) -> i
             acknowledged = max(acknowledged, message["version"])
             views = message["views"]
             if views and all(view["phase"] == "match_over" for view in views.values()):
-                async with httpx.AsyncClient(cookies={"session": token}, timeout=30) as http:
+                async with httpx.AsyncClient(cookies={"session": token}, timeout=30, verify=TLS) as http:
                     await http.post(f"{base}/api/rooms/{code}/start")
                 continue
             legal = message["legal"].get("0") or []
@@ -155,31 +155,44 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
     rng = random.Random(10)
 
     process = _start(env, base, pgdata)
-    person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30)
+    person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30, verify=TLS)
     token = person.cookies["session"]
     cookies = {"session": token}
     room = httpx.post(
-        f"{base}/api/rooms", json={"game_id": "holy-grail", "seats": 3}, cookies=cookies, timeout=30
+        f"{base}/api/rooms",
+        json={"game_id": "holy-grail", "seats": 3},
+        cookies=cookies,
+        timeout=30,
+        verify=TLS,
     ).json()
     code = room["code"]
-    httpx.post(f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30)
+    httpx.post(f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30, verify=TLS)
     for n in (1, 2):
-        httpx.post(f"{base}/api/rooms/{code}/seats/{n}", json={"as": "bot"}, cookies=cookies, timeout=30)
-    assert httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30).status_code == 200
+        httpx.post(
+            f"{base}/api/rooms/{code}/seats/{n}", json={"as": "bot"}, cookies=cookies, timeout=30, verify=TLS
+        )
+    assert (
+        httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS).status_code
+        == 200
+    )
 
     acknowledged: dict[int, int] = {}
     try:
         for _ in range(KILLS):
-            match_id = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30).json()["match"][
-                "id"
-            ]
+            match_id = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30, verify=TLS).json()[
+                "match"
+            ]["id"]
             version = _play_a_little(base, ws_base, token, code, rng.randint(2, 6))
-            latest = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30).json()["match"]
+            latest = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30, verify=TLS).json()[
+                "match"
+            ]
             acknowledged[latest["id"]] = max(version if latest["id"] == match_id else 0, latest["version"])
             _crash(process, pgdata)
             process = _start(env, base, pgdata)
             for kept_id, kept_version in acknowledged.items():
-                detail = httpx.get(f"{base}/api/matches/{kept_id}", cookies=cookies, timeout=30).json()
+                detail = httpx.get(
+                    f"{base}/api/matches/{kept_id}", cookies=cookies, timeout=30, verify=TLS
+                ).json()
                 assert detail["version"] >= kept_version, (kept_id, detail["version"], kept_version)
     finally:
         process.send_signal(signal.SIGTERM)
@@ -225,15 +238,30 @@ def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(clus
     env.update({"CARDTABLE_BOT_WORKERS": "2"})
     process = _start(env, base, pgdata)
     try:
-        person = httpx.post(f"{base}/api/people", json={"name": "Kill"}, timeout=30)
+        person = httpx.post(f"{base}/api/people", json={"name": "Kill"}, timeout=30, verify=TLS)
         cookies = {"session": person.cookies["session"]}
         code = httpx.post(
-            f"{base}/api/rooms", json={"game_id": "holy-grail", "seats": 3}, cookies=cookies, timeout=30
+            f"{base}/api/rooms",
+            json={"game_id": "holy-grail", "seats": 3},
+            cookies=cookies,
+            timeout=30,
+            verify=TLS,
         ).json()["code"]
-        httpx.post(f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30)
+        httpx.post(
+            f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30, verify=TLS
+        )
         for n in (1, 2):
-            httpx.post(f"{base}/api/rooms/{code}/seats/{n}", json={"as": "bot"}, cookies=cookies, timeout=30)
-        assert httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30).status_code == 200
+            httpx.post(
+                f"{base}/api/rooms/{code}/seats/{n}",
+                json={"as": "bot"},
+                cookies=cookies,
+                timeout=30,
+                verify=TLS,
+            )
+        assert (
+            httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS).status_code
+            == 200
+        )
         deadline = time.monotonic() + 60
         while True:
             forkservers = [pid for pid in _descendants_of(process.pid) if "forkserver" in _cmdline(pid)]

@@ -29,7 +29,7 @@ import websockets
 from app.live.tables import TAKEOVER_AFTER
 from app.store.embedded_pg import free_loopback_port
 from bench.local_nginx import NGINX, PROJECT_ROOT, nginx_in_front, stop_processes
-from tests.api.harness import TableSocket
+from tests.api.harness import TLS, TableSocket
 from tests.api.test_proxy import wait_until_up
 
 pytestmark = pytest.mark.asyncio
@@ -108,7 +108,7 @@ class Table:
         """Set when the test ends: `play` leaves its loop (see the test's `finally`)."""
 
     async def open(self) -> None:
-        async with httpx.AsyncClient(base_url=self.base, timeout=30) as http:
+        async with httpx.AsyncClient(base_url=self.base, timeout=30, verify=TLS) as http:
             person = await http.post("/api/people", json={"name": self.name})
             self.token = person.cookies["session"]
             room = await http.post("/api/rooms", json={"game_id": "holy-grail", "seats": 4})
@@ -151,7 +151,9 @@ class Table:
                 self.moved.set()
             view = message["views"].get("0")
             if view is not None and view["phase"] == "match_over":
-                async with httpx.AsyncClient(base_url=self.base, cookies={"session": self.token}) as http:
+                async with httpx.AsyncClient(
+                    base_url=self.base, cookies={"session": self.token}, verify=TLS
+                ) as http:
                     await http.post(f"/api/rooms/{self.code}/start")
                 continue
             legal = message["legal"].get("0") or []

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.routes.ws import parse_message
-from tests.api.harness import WAIT, browser, make_room, running_server
+from tests.api.harness import TLS, WAIT, browser, make_room, running_server
 
 
 def _is_error_body(response: httpx.Response) -> bool:
@@ -24,7 +24,7 @@ def _is_error_body(response: httpx.Response) -> bool:
 
 
 async def _still_serving(server: Any) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url) as http:
+    async with httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http:
         assert (await http.get("/healthz")).status_code == 200
         assert (await http.get("/api/games")).status_code == 200
 

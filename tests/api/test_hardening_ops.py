@@ -20,14 +20,17 @@ from sqlalchemy.exc import IntegrityError
 from app.races import VersionConflict, log_commit_failure
 from app.routes.ws import RoomFeed
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from tests.api.harness import browser, make_room, running_server
+from tests.api.harness import TLS, browser, make_room, running_server
 
 FEW_CONNECTIONS = RoomFeed.DB_SLOTS + 2
 """The room reads plus the rename itself and a presence write: below the pool's 20."""
 
 
 async def test_healthz_answers_and_readyz_checks_the_database_and_its_migrations(database_url: str) -> None:
-    async with running_server(database_url) as server, httpx.AsyncClient(base_url=server.base_url) as http:
+    async with (
+        running_server(database_url) as server,
+        httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http,
+    ):
         assert (await http.get("/healthz")).json() == {"status": "ok", "reason": None}
         assert (await http.get("/readyz")).status_code == 200
         engine = create_engine(database_url)
@@ -44,7 +47,10 @@ async def test_healthz_answers_and_readyz_checks_the_database_and_its_migrations
 
 
 async def test_every_page_and_answer_carries_csp_and_frame_protection(database_url: str) -> None:
-    async with running_server(database_url) as server, httpx.AsyncClient(base_url=server.base_url) as http:
+    async with (
+        running_server(database_url) as server,
+        httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http,
+    ):
         for path in ("/", "/r/some-code", "/history", "/static/js/app.js", "/api/games", "/api/me", "/docs"):
             response = await http.get(path)
             policy = response.headers.get("content-security-policy", "")
@@ -56,7 +62,10 @@ async def test_every_page_and_answer_carries_csp_and_frame_protection(database_u
 
 
 async def test_docs_are_served_with_their_assets_from_this_server(database_url: str) -> None:
-    async with running_server(database_url) as server, httpx.AsyncClient(base_url=server.base_url) as http:
+    async with (
+        running_server(database_url) as server,
+        httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http,
+    ):
         page = await http.get("/docs")
         assert page.status_code == 200
         sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 import app.security
-from tests.api.harness import browser, running_server
+from tests.api.harness import TLS, browser, running_server
 
 PASSWORD = "correct horse battery"
 
@@ -48,7 +48,7 @@ async def test_password_checks_run_off_the_event_loop_and_unknown_accounts_cost_
     async with running_server(database_url) as server, browser(server, "Owner") as owner:
         account = await _account_with_password(owner)
         loop_thread = threading.current_thread().name
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http:
             known = await http.post("/api/login", **_login(account, "wrong password"))
             after_known = len(counting.verify_threads)
             unknown = await http.post("/api/login", **_login("ZZZZ-ZZZZ", "wrong password"))
@@ -65,7 +65,7 @@ async def test_password_checks_run_off_the_event_loop_and_unknown_accounts_cost_
 async def test_ten_wrong_passwords_for_one_account_answer_429_with_retry_after(database_url: str) -> None:
     async with running_server(database_url) as server, browser(server, "Target") as target:
         account = await _account_with_password(target)
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http:
             # From ten different addresses, so only the per-account limit can trip.
             answers = [
                 (await http.post("/api/login", **_login(account, f"guess {n}", f"10.0.1.{n}"))).status_code
@@ -83,7 +83,7 @@ async def test_ten_wrong_passwords_for_one_account_answer_429_with_retry_after(d
 async def test_ten_failures_from_one_address_block_that_address_for_every_account(database_url: str) -> None:
     async with running_server(database_url) as server, browser(server, "Victim") as victim:
         account = await _account_with_password(victim)
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http:
             answers = [
                 (await http.post("/api/login", **_login(f"AAAA-AA{n:02d}", "guess", "10.0.3.3"))).status_code
                 for n in range(10)
@@ -103,8 +103,8 @@ async def test_the_limit_holds_across_server_processes_sharing_the_database(data
     ):
         account = await _account_with_password(person)
         async with (
-            httpx.AsyncClient(base_url=first.base_url) as one,
-            httpx.AsyncClient(base_url=second.base_url) as two,
+            httpx.AsyncClient(base_url=first.base_url, verify=TLS) as one,
+            httpx.AsyncClient(base_url=second.base_url, verify=TLS) as two,
         ):
             for n in range(10):
                 client = one if n % 2 else two

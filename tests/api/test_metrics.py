@@ -8,7 +8,7 @@ import asyncio
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.api.harness import browser, running_server
+from tests.api.harness import TLS, browser, running_server
 from tests.api.test_replays import bots_play_one_hand, stored_log
 
 
@@ -21,7 +21,10 @@ def _samples(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:
 
 
 async def test_metrics_are_served_in_the_prometheus_format_labelled_by_process(database_url: str) -> None:
-    async with running_server(database_url) as server, httpx.AsyncClient(base_url=server.base_url) as client:
+    async with (
+        running_server(database_url) as server,
+        httpx.AsyncClient(base_url=server.base_url, verify=TLS) as client,
+    ):
         answer = await client.get("/metrics")
         assert answer.status_code == 200
         assert answer.headers["content-type"].startswith("text/plain")
@@ -39,8 +42,9 @@ async def test_the_bus_delay_between_two_processes_is_measured_where_a_message_a
     async with (
         running_server(database_url, pubsub="postgres") as sender,
         running_server(database_url, pubsub="postgres") as receiver,
-        httpx.AsyncClient(base_url=receiver.base_url) as client,
+        httpx.AsyncClient(base_url=receiver.base_url, verify=TLS) as client,
     ):
+
         def delays(text: str) -> float:
             counts = _samples(text).get("cardtable_pubsub_delay_seconds_count", [])
             return sum(value for _, value in counts)
@@ -52,7 +56,7 @@ async def test_the_bus_delay_between_two_processes_is_measured_where_a_message_a
                 break
             await asyncio.sleep(0.05)
         assert delays((await client.get("/metrics")).text) >= before + 1
-        async with httpx.AsyncClient(base_url=sender.base_url) as own:
+        async with httpx.AsyncClient(base_url=sender.base_url, verify=TLS) as own:
             # its own messages are delivered at once, not over the bus
             assert delays((await own.get("/metrics")).text) == 0
 

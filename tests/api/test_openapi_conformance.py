@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.api.harness import browser, running_server
+from tests.api.harness import TLS, browser, running_server
 
 MAX_EXAMPLES = 60
 """Per operation and phase; about a minute on the 2-core machine (see the module docstring)."""
@@ -20,7 +20,10 @@ CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,re
 
 
 async def test_every_operation_documents_a_typed_answer_and_the_error_model(database_url: str) -> None:
-    async with running_server(database_url) as server, httpx.AsyncClient(base_url=server.base_url) as http:
+    async with (
+        running_server(database_url) as server,
+        httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http,
+    ):
         document = (await http.get("/openapi.json")).json()
     assert "HTTPValidationError" not in document["components"]["schemas"]
     error_ref = "#/components/schemas/ErrorBody"
@@ -53,7 +56,7 @@ async def test_schemathesis_finds_no_server_error_and_no_schema_violation(databa
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
         output, _ = await asyncio.wait_for(process.communicate(), timeout=600)
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(base_url=server.base_url, verify=TLS) as http:
             assert (await http.get("/healthz")).status_code == 200
     report = output.decode(errors="replace")
     assert process.returncode == 0, report[-6000:]

@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.store.embedded_pg import ensure_service_user, free_loopback_port
+from tests.api.harness import TLS
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +47,7 @@ def serve(env_overrides: dict[str, str]) -> Iterator[str]:
         while True:
             assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
             try:
-                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+                if httpx.get(f"{base}/api/games", timeout=1, verify=TLS).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
@@ -65,7 +66,7 @@ def serve(env_overrides: dict[str, str]) -> Iterator[str]:
 
 def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(database_url: str) -> None:
     with serve({"DATABASE_URL": database_url.replace("postgresql+psycopg://", "postgresql://")}) as base:
-        games = httpx.get(f"{base}/api/games").json()
+        games = httpx.get(f"{base}/api/games", verify=TLS).json()
         assert "holy-grail" in {g["id"] for g in games}
         for page in (
             "/",
@@ -76,11 +77,11 @@ def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(databa
             "/rules/holy-grail",
             "/me",
         ):
-            response = httpx.get(f"{base}{page}")
+            response = httpx.get(f"{base}{page}", verify=TLS)
             assert response.status_code in (200, 503) and "text/html" in response.headers["content-type"], (
                 page
             )
-        assert httpx.get(f"{base}/api/nothing-here").status_code == 404
+        assert httpx.get(f"{base}/api/nothing-here", verify=TLS).status_code == 404
     engine = create_engine(database_url)
     with engine.connect() as conn:
         revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
@@ -92,7 +93,7 @@ def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(databa
 def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(cluster_home: Path) -> None:
     settings = {"CARDTABLE_DATA_DIR": str(cluster_home / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
     with serve(settings) as base:
-        created = httpx.post(f"{base}/api/people", json={"name": "Persistent"})
+        created = httpx.post(f"{base}/api/people", json={"name": "Persistent"}, verify=TLS)
         assert created.status_code == 201
         token = created.cookies["session"]
     pgdata = cluster_home / "data" / "pgdata"
@@ -100,7 +101,7 @@ def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(
     assert not (pgdata / "postmaster.pid").exists(), "the embedded PostgreSQL must stop with the server"
 
     with serve(settings) as base:
-        again = httpx.get(f"{base}/api/me", cookies={"session": token})
+        again = httpx.get(f"{base}/api/me", cookies={"session": token}, verify=TLS)
         assert again.status_code == 200 and again.json()["name"] == "Persistent"
 
 

@@ -33,7 +33,7 @@ from bench.local_nginx import (
     stop_processes,
     write_config,
 )
-from tests.api.harness import WAIT, Person, Server, TableSocket, make_room, play_until_over
+from tests.api.harness import TLS, WAIT, Person, Server, TableSocket, make_room, play_until_over
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None
     while True:
         assert process.poll() is None, log.read_text(errors="replace")
         try:
-            if httpx.get(url, timeout=1).status_code == 200:
+            if httpx.get(url, timeout=1, verify=TLS).status_code == 200:
                 return
         except httpx.TransportError:
             pass
@@ -106,13 +106,13 @@ async def test_a_match_is_played_through_nginx_with_players_on_different_process
             base = proxy.url
             server = Server(base_url=base, ws_url=f"ws://127.0.0.1:{proxy.port}", app=None)
             async with (
-                httpx.AsyncClient(base_url=base, timeout=WAIT) as aki_http,
-                httpx.AsyncClient(base_url=base, timeout=WAIT) as ben_http,
+                httpx.AsyncClient(base_url=base, timeout=WAIT, verify=TLS) as aki_http,
+                httpx.AsyncClient(base_url=base, timeout=WAIT, verify=TLS) as ben_http,
             ):
                 aki, ben = Person(server, aki_http), Person(server, ben_http)
                 # Operator metrics are read from each replica, never through the public entry.
                 assert (await aki_http.get("/metrics")).status_code == 404
-                direct = httpx.get(f"http://127.0.0.1:{ports[0]}/metrics", timeout=WAIT)
+                direct = httpx.get(f"http://127.0.0.1:{ports[0]}/metrics", timeout=WAIT, verify=TLS)
                 assert direct.status_code == 200 and "cardtable_live_tables" in direct.text
                 aki.me = await aki.post("/api/people", {"name": "Aki"}, expect=201)
                 ben.me = await ben.post("/api/people", {"name": "Ben"}, expect=201)

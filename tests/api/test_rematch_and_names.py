@@ -18,7 +18,7 @@ from app.rematch import DealPlan, plan_deals
 from app.store.matches import MatchStore
 from engine import CHANCE, get_game
 from engine.bots import bot_action
-from tests.api.harness import WAIT, Person, Server, browser, make_room, running_server
+from tests.api.harness import TLS, WAIT, Person, Server, browser, make_room, running_server
 
 pytestmark = pytest.mark.asyncio
 
@@ -216,7 +216,9 @@ async def test_every_games_deals_rotate_one_seat_through_the_engine_contract(
 @asynccontextmanager
 async def signed_in(server: Server, token: str) -> AsyncIterator[Person]:
     """The same browser (session cookie) against another server process."""
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=WAIT, cookies={"session": token}) as http:
+    async with httpx.AsyncClient(
+        base_url=server.base_url, timeout=WAIT, cookies={"session": token}, verify=TLS
+    ) as http:
         yield Person(server=server, http=http)
 
 
