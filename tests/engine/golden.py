@@ -25,6 +25,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from engine import CHANCE, GAMES, Match
 
 FOLDER = Path(__file__).parent / "playthroughs"
@@ -39,8 +41,16 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
 """Option sets recorded per game (each at every player count where the options are valid)."""
 
 
+def _json(value: Any) -> bytes:
+    """Compact UTF-8 JSON with sorted keys: byte for byte what `json.dumps(value, sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False)` writes for these values (the recorded hashes were
+    made with it; every playthrough replaying identically shows it), from orjson in a fraction of
+    the time: every step of a playthrough encodes every seat's view."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _json(value).decode()
 
 
 def snapshot(match: Match, events: list[dict[str, Any]] | None, hands_before: int = 0) -> dict[str, Any]:
@@ -67,7 +77,7 @@ def _without_hands(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def step_hash(match: Match, events: list[dict[str, Any]] | None, hands_before: int = 0) -> str:
-    return hashlib.blake2b(_dumps(snapshot(match, events, hands_before)).encode(), digest_size=6).hexdigest()
+    return hashlib.blake2b(_json(snapshot(match, events, hands_before)), digest_size=6).hexdigest()
 
 
 def file_name(game_id: str, players: int, options: dict[str, Any]) -> str:
