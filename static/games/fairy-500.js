@@ -44,6 +44,7 @@ const strings = {
     [`${P}decl.double`]: "Double",
     [`${P}decl.crazy`]: "Crazy",
     [`${P}tricks`]: "Tricks",
+    [`${P}misere_bids`]: "Misère bids",
     [`${P}decl.help`]: "Double (×2): you will hold some F when play starts. Crazy (×10): you will hold the Holy Grail F. Hand misères skip the kitty; open misères show your hand.",
     [`${P}pass`]: "Pass",
     [`${P}bidding`]: "Bidding",
@@ -146,6 +147,7 @@ const strings = {
     [`${P}decl.double`]: "ダブル",
     [`${P}decl.crazy`]: "クレージー",
     [`${P}tricks`]: "トリック",
+    [`${P}misere_bids`]: "ミゼールのビッド",
     [`${P}decl.help`]: "ダブル（×2）：プレー開始時に何かの F を持つ約束。クレージー（×10）：聖杯 F を持つ約束。ハンドミゼールはキティを使わず、オープンミゼールは手札を公開します。",
     [`${P}pass`]: "パス",
     [`${P}bidding`]: "ビッド",
@@ -332,7 +334,7 @@ function bidButton(ctx, action, text) {
     class: ["f5-bid", action && "primary"],
     disabled: !action,
     "data-testid": `f5-bid-${text.code}`,
-    style: { minWidth: "2.6rem", padding: "0 0.2rem", fontSize: "0.8rem" },
+    style: { minWidth: "2.75rem", padding: "0 0.2rem", fontSize: "0.8rem" },
     onclick: action ? () => ctx.send(action) : null,
   }, String(text.points));
 }
@@ -366,10 +368,37 @@ function biddingTable(ctx) {
       h("thead", null, h("tr", null, h("th", null, ctx.t(`${P}tricks`)),
         TRUMPS.map((trump) => h("th", { title: ctx.t(`${P}trump.${trump}`) }, ctx.t(`${P}short.${trump}`))))),
       h("tbody", null, trickRows))) : null,
-    h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-misere-table" },
-      h("thead", null, h("tr", null, h("th", null, ""), DECLARATIONS.map((d) => h("th", null, ctx.t(`${P}decl.${d || "none"}`))))),
-      h("tbody", null, misereRows))),
-    h("p", { class: "muted f5-help" }, ctx.t(`${P}decl.help`)));
+    misereFold(ctx, [
+      h("div", { class: "table-scroll" }, h("table", { class: "score-table f5-misere-table" },
+        // The corner cell heads nothing: a plain cell, so screen readers announce no empty header.
+        h("thead", null, h("tr", null, h("td", null), DECLARATIONS.map((d) => h("th", null, ctx.t(`${P}decl.${d || "none"}`))))),
+        h("tbody", null, misereRows))),
+      h("p", { class: "muted f5-help" }, ctx.t(`${P}decl.help`)),
+    ]));
+}
+
+/** Whether the person opened the misère bids on a phone, for the hand it was opened in: the
+ * table is drawn anew at every message, and the fold stays as the person left it. */
+let misereOpen = { hand: null, open: false };
+
+/** The misère bids: in the open on a wide screen; on a phone folded under a summary, so that the
+ * trick contracts' grid and the hand fit one screen (every bid button a person can press is in
+ * view; one tap opens the misères). */
+function misereFold(ctx, content) {
+  const phone = typeof matchMedia === "function" && matchMedia("(max-width: 699px)").matches;
+  if (!phone) return content;
+  const hand = `${ctx.view.hand_no}`;
+  return h("details", {
+    class: "f5-misere",
+    "data-testid": "f5-misere",
+    open: misereOpen.hand === hand && misereOpen.open,
+    ontoggle: (event) => {
+      const fold = event.currentTarget;
+      misereOpen = { hand, open: fold.open };
+      // Opened: bring the misères into the panel's view (the panel scrolls on a phone).
+      if (fold.open) fold.scrollIntoView({ block: "nearest" });
+    },
+  }, h("summary", null, ctx.t(`${P}misere_bids`)), content);
 }
 
 function namedPanel(ctx) {

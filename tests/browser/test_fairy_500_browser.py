@@ -59,6 +59,13 @@ def select_exactly(page: Page, cards: list[str]) -> None:
     assert sorted(page.locator(SELECTED_CARDS).evaluate_all(CODES_JS)) == sorted(cards)
 
 
+def open_misere_bids(page: Page) -> None:
+    """On a phone the misère bids are folded under a summary: open them, as a person taps it."""
+    fold = page.locator("[data-testid=f5-misere]:not([open]) > summary")
+    if fold.count():
+        fold.click()
+
+
 def take_one_step(page: Page, seen: dict[str, Any]) -> bool:
     """Do whatever the person's turn asks for; False when it is not their turn."""
     if page.locator(".table-pending").count():
@@ -70,6 +77,7 @@ def take_one_step(page: Page, seen: dict[str, Any]) -> bool:
             bids.last.click()  # the dearest trick contract: the bots will not outbid it
             seen["bid"] += 1
         else:  # a bot already bid 10 no-trumps: outbid it with the dearest misère
+            open_misere_bids(page)
             page.locator(ENABLED_MISERE_BIDS).last.click()
             seen["misere"] += 1
         return True
@@ -206,6 +214,9 @@ def test_fairy_500_open_hand_misere_on_a_phone_in_japanese(new_person: NewPerson
 
     # Erin declares an open hand misère (550 at 3 players, above any trick contract a bot bids
     # before her): no kitty, and her hand is shown face up to everyone once play starts.
+    open_misere_bids(erin)
+    expect(bidding.get_by_test_id("f5-bid-open_hand_misere")).to_be_visible()
+    save_picture(erin, artifacts / "fairy-500-misere-bids-phone.png")
     bidding.get_by_test_id("f5-bid-open_hand_misere").click()
     open_hand = erin.get_by_test_id("f5-open-hand")
     expect(open_hand).to_be_visible(timeout=20_000)
