@@ -8,6 +8,11 @@ decoded, on a table page at both sizes, whole page, window and a cut box) in a f
 larger, for 35-60% less CPU (docs/BENCHMARKS.md, "Screenshots for less CPU"), so the
 pictures are taken through the DevTools protocol with it. The caret is left as a person would
 see it.
+
+A picture changes nothing in the page. Playwright's left an empty `style` attribute on the chat
+input, so the layout tests' play loop, which discards a failed check when the table's markup
+changed meanwhile (the bots moved on), discarded every failed first look at a decision: the
+Fairy 500 bidding screen's faults were found only once the pictures were taken this way.
 """
 
 from __future__ import annotations
