@@ -250,7 +250,10 @@ def play_first_hand_checking_every_screen(
                 # (even to the end of the match) between reading the screen and measuring it.
                 if _decision_screen(page) == before:
                     raise
+                # Else look again before acting: a decision is never taken unchecked because its
+                # first look was disturbed.
                 checked.discard(key)
+                continue
         if "readme" not in seen and _phase(page) == "play" and page.locator(".felt .trick-card").count() >= 2:
             # a mid-hand table for the README (docs/screenshots/ holds optimised copies)
             page.mouse.move(0, 0)
