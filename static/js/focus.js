@@ -1,5 +1,6 @@
 /**
- * Keyboard focus on the live table, which draws itself anew on every state message:
+ * Keyboard focus on the live table, which draws itself again on every state message (replacing
+ * the nodes that changed, static/js/dom.js `morph`):
  *
  * - Focus survives a redraw: what had it before (a card, a button, a field) gets it back in the
  *   new drawing; a card that left the hand hands it to the nearest legal card (else the nearest
@@ -14,6 +15,8 @@
  */
 
 const HAND = "[data-testid=hand]";
+/** The groups' containers that listen for arrow keys already. */
+const WIRED = new WeakSet();
 const GROUPS = [
   { container: HAND, items: ".card" },
   { container: ".action-buttons", items: "button:not([disabled])" },
@@ -30,6 +33,13 @@ function describe(root, el) {
   const testid = el.getAttribute("data-testid");
   const same = [...root.querySelectorAll(el.tagName)].filter((e) => e.className === el.className && e.getAttribute("data-testid") === testid);
   return { tag: el.tagName, className: el.className, testid, text: el.textContent, index: same.indexOf(el), dock: Boolean(el.closest(".chat-dock")) };
+}
+
+/** Whether two descriptions (`describe`) name the same card or control. */
+function sameThing(a, b) {
+  if (!a || !b) return a === b;
+  if (a.card || b.card) return a.card === b.card;
+  return a.tag === b.tag && a.className === b.className && a.testid === b.testid && a.text === b.text;
 }
 
 function find(root, key) {
@@ -49,8 +59,8 @@ function find(root, key) {
 }
 
 /** The card that holds the hand's tab stop now (the focused one, else the one remembered, else a legal one). */
-function rovingItem(items, remembered) {
-  return items.find((el) => el === document.activeElement)
+function rovingItem(items, remembered, focused = document.activeElement) {
+  return items.find((el) => el === focused)
     || (remembered && items.find((el) => el.dataset.card === remembered))
     || items.find((el) => el.classList.contains("is-legal"))
     || items[0];
@@ -145,15 +155,20 @@ export class FocusKeeper {
 
   /** Call after a redraw: roving tab stops, dialogs, and focus back where it was. */
   after() {
+    const active = document.activeElement;
+    // Lost: gone with the redraw, or kept by it (static/js/dom.js, `morph`) for something else.
+    const lost = !active || active === document.body || !active.isConnected || !sameThing(describe(this.root, active), this.saved);
     for (const group of GROUPS) {
       const container = this.root.querySelector(group.container);
       if (!container) continue;
       const items = [...container.querySelectorAll(group.items)];
-      const keep = group.container === HAND ? rovingItem(items, this.card) : items[0];
+      const keep = group.container === HAND ? rovingItem(items, this.card, lost ? null : active) : items[0];
       for (const el of items) el.tabIndex = el === keep ? 0 : -1;
-      container.addEventListener("keydown", (event) => onGroupKey(event, group));
+      if (!WIRED.has(container)) { // a container the redraw kept has its listener already
+        WIRED.add(container);
+        container.addEventListener("keydown", (event) => onGroupKey(event, group));
+      }
     }
-    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
     const dialog = this.root.querySelector(".dialog-backdrop .dialog");
     if (dialog) {
       dialog.addEventListener("keydown", onDialogKey);

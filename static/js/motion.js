@@ -9,7 +9,7 @@
  * element; a state that arrives far ahead of the last one (a reconnect, a hidden tab catching up)
  * is drawn without motion; `prefers-reduced-motion: reduce` turns all of it off.
  *
- * Use: `const before = motion.capture(root)` before the table replaces its drawing, then
+ * Use: `const before = motion.capture(root)` before the table redraws, then
  * `motion.play(root, before, animate)` after it.
  */
 
@@ -44,6 +44,14 @@ export class Motion {
     this.doneSince = null;
     this.doneKey = "";
     this.layer = null;
+    /** The animations running on the table's own elements (flights, a deal). */
+    this.onTable = new Set();
+  }
+
+  /** Keep `animation` (on a table element) until it ends or the next drawing replaces it. */
+  track(animation) {
+    this.onTable.add(animation);
+    animation.addEventListener("finish", () => this.onTable.delete(animation));
   }
 
   /** What the drawing about to be replaced shows: where each seat, hand card and felt card is. */
@@ -54,10 +62,16 @@ export class Motion {
     for (const el of root.querySelectorAll("[data-testid=hand] .card[data-card]")) hand.set(el.dataset.card, el.getBoundingClientRect());
     const handEl = root.querySelector("[data-testid=hand]");
     const onFelt = new Set([...root.querySelectorAll(CARD_ON_FELT)].map(keyOf));
+    // A copy of each finished trick's card as it looks now: the redraw may reuse the element for
+    // another card (static/js/dom.js, `morph`), and the gathering draws the old one.
     const done = [...root.querySelectorAll(".felt .done-trick-card")].map((el) => ({
-      el, key: keyOf(el), rect: el.getBoundingClientRect(),
+      copy: el.cloneNode(true), key: keyOf(el), rect: el.getBoundingClientRect(),
     }));
     const winnerEl = root.querySelector(".felt .trick-play.done.winner");
+    // The redraw may keep these elements (or give them to other cards): the flights under way
+    // start again on the new drawing (`play`), from where they were.
+    for (const animation of this.onTable) animation.cancel();
+    this.onTable.clear();
     return {
       seats, hand, handSeat: handEl ? handEl.dataset.seat : null, onFelt, done,
       winner: winnerEl ? winnerEl.dataset.seat : null, handSize: hand.size,
@@ -113,6 +127,7 @@ export class Motion {
       { duration: FLIGHT_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" },
     );
     animation.currentTime = Math.min(FLIGHT_MS, Math.max(0, now - flight.start));
+    this.track(animation);
   }
 
   /** When the finished trick shown before is gone from the felt (the next card was led, or the
@@ -131,8 +146,8 @@ export class Motion {
     const wait = Math.max(0, TRICK_READ_MS - shown);
     const layer = this.ensureLayer();
     for (const card of before.done) {
-      const ghost = card.el.cloneNode(true);
-      ghost.className = card.el.classList.contains("winner") ? "gathering winner" : "gathering";
+      const ghost = card.copy;
+      ghost.className = ghost.classList.contains("winner") ? "gathering winner" : "gathering";
       // A picture only: nothing a page or a test looks cards up by (the real cards are on the felt).
       for (const el of [ghost, ...ghost.querySelectorAll("*")]) {
         for (const name of ["data-card", "data-seat", "data-order", "data-testid", "title", "aria-label"]) el.removeAttribute(name);
@@ -167,10 +182,10 @@ export class Motion {
     if (cards.length < 2) return;
     const step = Math.min(30, 600 / cards.length);
     cards.forEach((el, i) => {
-      el.animate(
+      this.track(el.animate(
         [{ transform: "translateY(-2.5rem) scale(0.6)" }, { transform: "none" }],
         { duration: 260, delay: i * step, easing: "ease-out", fill: "backwards" },
-      );
+      ));
     });
   }
 

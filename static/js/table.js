@@ -74,7 +74,7 @@
  * legal list allows (or, for actions too many to enumerate, what the game's docstring allows).
  * ============================================================================================
  */
-import { h, replace } from "./dom.js";
+import { h, morph, replace } from "./dom.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
 import { cardBack, cardEl, deckForGame, describeCard, sortCards, suitName } from "./cards.js";
 import { setTurnMark } from "./title.js";
@@ -820,15 +820,10 @@ export class Table {
       this.logOpen ? this.logDialog(view) : null,
       this.dialogHand !== null ? this.resultDialog(view, ctx) : null,
     ].filter(Boolean);
-    if (this.dock) {
-      // Everything but the dock is drawn anew around it (between the felt and the side column).
-      for (const child of [...this.root.childNodes]) if (child !== this.dock.el) child.remove();
-      if (this.dock.el.parentNode !== this.root) this.root.append(this.dock.el);
-      this.dock.el.before(...head);
-      this.dock.el.after(...rest);
-    } else {
-      replace(this.root, head, rest);
-    }
+    // Only what changed is redrawn (the other nodes stay, and keep hover, scroll and focus);
+    // the chat dock stays as it is between the felt and the side column.
+    const dock = this.dock ? this.dock.el : null;
+    morph(this.root, [head, dock, rest], dock);
     // Both measure the new drawing, which the browser lays out once for them: before the motion
     // adds its animations and layer, which would make it lay the page out a second time.
     separatePlays(this.root);
