@@ -232,3 +232,38 @@ def test_every_game_replays_on_one_screen_with_its_hidden_piles(
             page, artifacts, f"replay-{game}-mid-{size}", scope="[data-testid=replay]", required=REQUIRED
         )
     assert not page.console_errors  # type: ignore[attr-defined]
+
+
+def test_the_replays_buttons_keep_focus_and_its_slider_can_be_dragged_while_it_steps(
+    new_person: NewPerson,
+) -> None:
+    """Each step draws the replay again, its controls included: the button a person pressed keeps
+    the keyboard's focus (Enter again steps again), and a slider being dragged stays the one under
+    the pointer, so the drag goes on to where it is let go."""
+    page = new_person(viewport=LAPTOP)
+    match_id = bots_play_a_match(page, "Rin")
+    total = len(page.request.get(f"/api/matches/{match_id}/log").json()["log"])
+    page.goto(f"/matches/{match_id}/replay")
+    expect(page.get_by_test_id("replay-action")).to_have_text("Cards are dealt.")
+    start = step_number(shown(page)["step"])
+
+    page.get_by_test_id("replay-next").focus()
+    for n in (1, 2, 3):
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("replay-step")).to_contain_text(f"{start + n} / ")
+        assert page.evaluate("document.activeElement.dataset.testid") == "replay-next"
+
+    slider = page.get_by_test_id("replay-slider")
+    box = slider.bounding_box()
+    assert box is not None
+    middle = box["y"] + box["height"] / 2
+    # Press on the thumb (at step start + 3 of `total`), then drag in small moves to near the end.
+    at = box["x"] + box["width"] * (start + 2) / (total - 1)
+    page.mouse.move(at, middle)
+    page.mouse.down()
+    for fraction in (0.3, 0.5, 0.7, 0.9):
+        page.mouse.move(box["x"] + box["width"] * fraction, middle, steps=4)
+    page.mouse.up()
+    reached = step_number(shown(page)["step"])
+    assert reached > total * 0.8, f"the drag stopped at step {reached} of {total}"
+    assert not page.console_errors  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@
  * costliest decisions are marked under the slider. The felt, the seats and the last trick are drawn by the live table's own code (table.js);
  * the server sends `GET /api/matches/{id}/replay` patch-encoded (app/replays.py), read back here.
  */
-import { h, replace } from "../dom.js";
+import { h, morph, replace } from "../dom.js";
 import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
 import { Table, loadPlugin, separatePlays } from "../table.js";
@@ -388,7 +388,9 @@ export async function replayPage(id) {
     const handText = view.hand_no
       ? view.hands_total ? t("replay.hand_of", { n: view.hand_no, total: view.hands_total }) : t("replay.hand", { n: view.hand_no })
       : "";
-    replace(root,
+    // Only what the step changed is drawn again: the control a person is using (a focused
+    // button, a slider being dragged) stays the same element.
+    morph(root, [
       h("div", { class: "replay-status" },
         h("a", { class: "tap", href: `/matches/${replay.match_id}` }, `← ${t("replay.back")}`),
         h("h1", { class: "replay-title", "data-testid": "replay-title" }, `${title} · ${t("replay.title")}`),
@@ -404,7 +406,8 @@ export async function replayPage(id) {
           table.lastTrick(view),
           panel ? h("details", { class: "replay-panel", open: panelOpen, ontoggle: (e) => { panelOpen = e.target.open; } },
             h("summary", null, t("replay.panel")), panel) : null)),
-      controls());
+      controls(),
+    ]);
     separatePlays(root);
   }
 
