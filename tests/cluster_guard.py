@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.store.embedded_pg import _is_live_postmaster
+from app.store.embedded_pg import PostmasterLock
 
 SETTLE_S = 2.0
 """How long the stopped servers get to exit before their files are removed."""
@@ -28,15 +28,14 @@ def stop_clusters(folder: Path) -> None:
     """PostgreSQL's immediate shutdown (SIGQUIT) for each postmaster of a cluster in `folder`
     that is still running: its lock file's PID, checked against the start time the lock file
     records, so a process that merely reused the PID is left alone."""
-    for lock in folder.rglob("postmaster.pid"):
+    for lock_file in folder.rglob("postmaster.pid"):
         try:
-            lines = lock.read_text().splitlines()
-            pid, started = int(lines[0]), int(lines[2])
-        except (OSError, IndexError, ValueError):
+            lock = PostmasterLock.read(lock_file.parent)
+        except OSError:
             continue
-        if _is_live_postmaster(pid, started):
+        if lock is not None and lock.names_a_live_postmaster():
             with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGQUIT)
+                os.kill(lock.pid, signal.SIGQUIT)
 
 
 def main(watched_pid: int, folder: Path) -> None:

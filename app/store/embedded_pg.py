@@ -19,6 +19,7 @@ import stat
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
@@ -88,7 +89,7 @@ def _chown_tree(path: Path, uid: int, gid: int) -> None:
             os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)
 
 
-def _is_live_postmaster(pid: int, started: int) -> bool:
+def is_live_postmaster(pid: int, started: int) -> bool:
     """Whether `pid` is a running (not zombie) process that began when the lock file says the
     postmaster did. Without /proc (not Linux) we can only trust that the PID exists."""
     stat_file = Path(f"/proc/{pid}/stat")
@@ -116,6 +117,34 @@ def _is_live_postmaster(pid: int, started: int) -> bool:
     )
     began = boot_time + int(fields[19]) / os.sysconf("SC_CLK_TCK")
     return abs(began - started) <= 2  # else an unrelated process reused the PID
+
+
+@dataclass(frozen=True)
+class PostmasterLock:
+    """What a cluster's `postmaster.pid` says: the postmaster's PID, when it started (epoch
+    seconds), its port (a field that cannot be read is 0), and the file's lines."""
+
+    pid: int
+    started: int
+    port: int
+    lines: list[str]
+
+    @classmethod
+    def read(cls, pgdata: Path) -> PostmasterLock | None:
+        """The lock file of the cluster in `pgdata`; None when it has none."""
+        try:
+            lines = (pgdata / "postmaster.pid").read_text().splitlines()
+        except FileNotFoundError:
+            return None
+        try:
+            pid, started, port = int(lines[0]), int(lines[2]), int(lines[3])
+        except (IndexError, ValueError):
+            pid, started, port = 0, 0, 0
+        return cls(pid, started, port, lines)
+
+    def names_a_live_postmaster(self) -> bool:
+        """Whether the postmaster it names still runs (not a zombie, not a reused PID)."""
+        return self.pid > 0 and is_live_postmaster(self.pid, self.started)
 
 
 def _wait_for_old_processes(lock_lines: list[str], timeout: float = 30) -> None:
@@ -200,23 +229,19 @@ class EmbeddedPostgres:
         None. A `postmaster.pid` whose PID merely exists is not enough: after a crash that PID may
         be a zombie nobody reaped or an unrelated process that reused it. Such a stale lock file
         is removed here, so that `pg_ctl start` starts clean instead of refusing."""
-        pid_file = self.pgdata / "postmaster.pid"
-        try:
-            lines = pid_file.read_text().splitlines()
-        except FileNotFoundError:
+        lock = PostmasterLock.read(self.pgdata)
+        if lock is None:
             return None
-        try:
-            pid, started, port = int(lines[0]), int(lines[2]), int(lines[3])
-        except (IndexError, ValueError):
-            pid, started, port = 0, 0, 0
-        if port and self._answers(port):
-            return port
-        if pid > 0 and _is_live_postmaster(pid, started):
+        if lock.port and self._answers(lock.port):
+            return lock.port
+        if lock.names_a_live_postmaster():
             # Alive and ours, but not answering yet (starting up or recovering): wait for it.
-            return port
-        _wait_for_old_processes(lines)
-        log.info("removing the stale postmaster.pid of a PostgreSQL that is no longer running (PID %s)", pid)
-        pid_file.unlink(missing_ok=True)
+            return lock.port
+        _wait_for_old_processes(lock.lines)
+        log.info(
+            "removing the stale postmaster.pid of a PostgreSQL that is no longer running (PID %s)", lock.pid
+        )
+        (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
         return None
 
     def _answers(self, port: int) -> bool:
