@@ -13,7 +13,7 @@
  */
 import { h } from "../js/dom.js";
 import { cardRow } from "../js/cards.js";
-import { formatScore, genericHandHint } from "../js/table.js";
+import { formatScore, genericHandHint, narrowScreen } from "../js/table.js";
 
 const P = "fairy-500.";
 
@@ -378,15 +378,14 @@ function biddingTable(ctx) {
 }
 
 /** Whether the person opened the misère bids on a phone, for the hand it was opened in: the
- * table is drawn anew at every message, and the fold stays as the person left it. */
+ * table is drawn again at every message, and the fold stays as the person left it. */
 let misereOpen = { hand: null, open: false };
 
 /** The misère bids: in the open on a wide screen; on a phone folded under a summary, so that the
  * trick contracts' grid and the hand fit one screen (every bid button a person can press is in
  * view; one tap opens the misères). */
 function misereFold(ctx, content) {
-  const phone = typeof matchMedia === "function" && matchMedia("(max-width: 699px)").matches;
-  if (!phone) return content;
+  if (!narrowScreen()) return content;
   const hand = `${ctx.view.hand_no}`;
   return h("details", {
     class: "f5-misere",

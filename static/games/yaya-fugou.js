@@ -12,7 +12,7 @@
  */
 import { h } from "../js/dom.js";
 import { cardRow } from "../js/cards.js";
-import { formatScore } from "../js/table.js";
+import { formatScore, narrowScreen } from "../js/table.js";
 
 const P = "yaya-fugou.";
 
@@ -299,7 +299,7 @@ function pilePanel(ctx) {
     box.append(h("div", { class: "yf-top", "data-testid": "yf-top", dataset: { seat: String(top.seat), kind: top.kind, size: String(top.size) },
       style: { display: "flex", gap: "0.6rem", alignItems: "center", flexWrap: "wrap" } },
     // Small cards on phones: the felt shows the same play, and the felt needs the height.
-    h("div", { class: "card-row" }, top.cards.map((c) => ctx.card(c, { size: window.innerWidth < 700 ? "sm" : "" }))),
+    h("div", { class: "card-row" }, top.cards.map((c) => ctx.card(c, { size: narrowScreen() ? "sm" : "" }))),
     h("div", null,
       h("div", { style: { fontWeight: "700" } }, label),
       names ? h("div", null, names) : null,

@@ -166,6 +166,14 @@ export function genericHandHint(ctx) {
   return confirmCards() ? t("table.click_legal.confirm") : t("table.click_legal");
 }
 
+/** The phone layout's width limit, in CSS px: the stylesheet's `@media (max-width: 699px)`. */
+const NARROW_BELOW_PX = 700;
+
+/** Whether the window is drawn in the phone layout (as the stylesheet decides it). */
+export function narrowScreen() {
+  return window.innerWidth < NARROW_BELOW_PX;
+}
+
 /** Every fanned card on the felt shows at least this much of its left edge (rank and suit). */
 const MIN_FAN_STRIP_PX = 15;
 
@@ -1006,7 +1014,7 @@ export class Table {
       ? latestPlays(last.cards)
       : new Map();
     // Small cards on crowded tables and on phones, so the plays keep clear of each other.
-    const small = players > 5 || window.innerWidth < 700;
+    const small = players > 5 || narrowScreen();
     const shownPlays = trickPlays.size ? trickPlays : donePlays;
     // Plays too wide to sit side by side (long plays on a narrow felt) are stacked instead:
     // one row each, in seat order round the table, each still drawn towards its seat.
@@ -1068,7 +1076,7 @@ export class Table {
   playsCrowd(plays, slots, small) {
     if (plays.size < 2) return false;
     const width = (n) => (plays.has(n) ? playWidth(plays.get(n).length, small) + 6 : 0);
-    const seatW = slots.left.length || slots.right.length ? 2 * (window.innerWidth < 700 ? 92 : 130) : 0;
+    const seatW = slots.left.length || slots.right.length ? 2 * (narrowScreen() ? 92 : 130) : 0;
     const panelW = window.innerWidth >= 900 ? Math.min(26 * 16, window.innerWidth * 0.3) : 0;
     const room = Math.min(window.innerWidth, 1400) - panelW - seatW - 60;
     const middle = slots.left.concat(slots.right).reduce((sum, n) => sum + width(n), 0);
@@ -1081,7 +1089,7 @@ export class Table {
     if (!last || !last.cards || !last.cards.length) return null;
     // On a phone the felt itself shows the finished trick until the next lead: no second copy.
     const onFelt = !(view.trick && view.trick.cards && view.trick.cards.length) && view.phase !== "match_over";
-    if (onFelt && window.innerWidth < 700) return null;
+    if (onFelt && narrowScreen()) return null;
     const label = this.plugin.lastTrickLabel ? t(this.plugin.lastTrickLabel) : t("table.last_trick");
     // One group per play (a run of one seat's cards, as a pair or a straight), named once; the
     // leader's and the winner's are marked.
@@ -1305,7 +1313,7 @@ export class Table {
       h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-result-title", "data-testid": "hand-result" },
         h("h2", { id: "hand-result-title" }, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
         h("div", { class: "dialog-body" },
-        h("div", { class: "table-scroll" }, window.innerWidth < 700
+        h("div", { class: "table-scroll" }, narrowScreen()
           // A phone: one row per seat, so no column runs off the screen however many seats.
           ? h("table", { class: "score-table hand-score by-seat" },
             h("thead", null, h("tr", null, h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")),
