@@ -10,7 +10,7 @@
 import { h, morph, replace } from "../dom.js";
 import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
-import { Table, loadPlugin, separatePlays } from "../table.js";
+import { Table, loadPlugin, narrowScreen, separatePlays } from "../table.js";
 import { cardEl, suitName } from "../cards.js";
 import { actionText, cardsText, costlyVersions, lossText, sameAction, watchAnalysis } from "../review.js";
 import { markUndone, takenBackText } from "../takeback.js";
@@ -362,7 +362,7 @@ export async function replayPage(id) {
       h("div", { class: "replay-hand fan-row", "data-testid": "replay-hand" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
     // Cards no seat holds; a long pile (a stock, a draw pile) stays folded until opened.
     const piles = Object.entries(view.unseen || {}).map(([name, cards]) => {
-      const short = cards.length <= SHORT_PILE && window.innerWidth >= 700; // a phone has no room to spare
+      const short = cards.length <= SHORT_PILE && !narrowScreen(); // a phone has no room to spare
       const open = openPiles.has(name) || (!closedPiles.has(name) && short);
       return h("li", { class: "replay-pile", dataset: { pile: name } },
         h("details", { open, ontoggle: (e) => {
