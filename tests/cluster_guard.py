@@ -28,7 +28,7 @@ def stop_clusters(folder: Path) -> None:
     """PostgreSQL's immediate shutdown (SIGQUIT) for each postmaster of a cluster in `folder`
     that is still running: its lock file's PID, checked against the start time the lock file
     records, so a process that merely reused the PID is left alone."""
-    for lock_file in folder.rglob("postmaster.pid"):
+    for lock_file in folder.rglob(PostmasterLock.FILE_NAME):
         try:
             lock = PostmasterLock.read(lock_file.parent)
         except OSError:

@@ -44,7 +44,7 @@ KEPT_BELOW_BYTES = 1 << 20
 @dataclass(frozen=True)
 class _KeptFile:
     stamp: tuple[int, int]  # (modification time in ns, size): a changed file is read again
-    headers: dict[str, str]
+    headers: Headers
     body: bytes
 
 
@@ -74,12 +74,11 @@ class ClientFiles(StaticFiles):
         stamp = (found.st_mtime_ns, found.st_size)
         kept = self._kept.get(full_path)
         if kept is None or kept.stamp != stamp:
-            headers = dict(FileResponse(full_path, stat_result=found).headers)
-            headers["cache-control"] = REVALIDATE
-            kept = _KeptFile(stamp, headers, Path(full_path).read_bytes())
+            headers = {**FileResponse(full_path, stat_result=found).headers, "cache-control": REVALIDATE}
+            kept = _KeptFile(stamp, Headers(headers), Path(full_path).read_bytes())
             self._kept[full_path] = kept
-        if self.is_not_modified(Headers(kept.headers), Headers(scope=scope)):
-            return NotModifiedResponse(Headers(kept.headers))
+        if self.is_not_modified(kept.headers, Headers(scope=scope)):
+            return NotModifiedResponse(kept.headers)
         return Response(b"" if scope["method"] == "HEAD" else kept.body, headers=kept.headers)
 
 

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import ClassVar
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +123,11 @@ def is_live_postmaster(pid: int, started: int) -> bool:
 @dataclass(frozen=True)
 class PostmasterLock:
     """What a cluster's `postmaster.pid` says: the postmaster's PID, when it started (epoch
-    seconds), its port (a field that cannot be read is 0), and the file's lines."""
+    seconds), its port (a field that cannot be read is 0), and the file's lines; and where it is."""
 
+    FILE_NAME: ClassVar[str] = "postmaster.pid"
+
+    file: Path
     pid: int
     started: int
     port: int
@@ -132,15 +136,16 @@ class PostmasterLock:
     @classmethod
     def read(cls, pgdata: Path) -> PostmasterLock | None:
         """The lock file of the cluster in `pgdata`; None when it has none."""
+        file = pgdata / cls.FILE_NAME
         try:
-            lines = (pgdata / "postmaster.pid").read_text().splitlines()
+            lines = file.read_text().splitlines()
         except FileNotFoundError:
             return None
         try:
             pid, started, port = int(lines[0]), int(lines[2]), int(lines[3])
         except (IndexError, ValueError):
             pid, started, port = 0, 0, 0
-        return cls(pid, started, port, lines)
+        return cls(file, pid, started, port, lines)
 
     def names_a_live_postmaster(self) -> bool:
         """Whether the postmaster it names still runs (not a zombie, not a reused PID)."""
@@ -241,7 +246,7 @@ class EmbeddedPostgres:
         log.info(
             "removing the stale postmaster.pid of a PostgreSQL that is no longer running (PID %s)", lock.pid
         )
-        (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
+        lock.file.unlink(missing_ok=True)
         return None
 
     def _answers(self, port: int) -> bool:
