@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -267,12 +268,13 @@ def _start_app(env: dict[str, str], base: str) -> subprocess.Popen[bytes]:
 
 
 async def test_a_review_whose_server_is_killed_midway_is_redone_by_the_next_and_never_half_stored(
-    database_url: str,
+    database_url: str, tmp_path: Path
 ) -> None:
     port = free_loopback_port()
     base = f"http://127.0.0.1:{port}"
+    # TMPDIR: the killed server's forkserver folder stays in the test's folder, not in /tmp.
     env = {
-        **os.environ, "DATABASE_URL": database_url, "CARDTABLE_PORT": str(port),
+        **os.environ, "TMPDIR": str(tmp_path), "DATABASE_URL": database_url, "CARDTABLE_PORT": str(port),
         "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_BOT_WORKERS": "1",
         "CARDTABLE_ANALYSIS_PLAYOUTS": "200", "CARDTABLE_ANALYSIS_LEASE": "2",
         "CARDTABLE_ANALYSIS_BEAT": "0.2",

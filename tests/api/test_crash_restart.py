@@ -78,9 +78,14 @@ def _children_of(pid: int) -> list[int]:
 
 
 def _start(env: dict[str, str], base: str, pgdata: Path) -> subprocess.Popen[bytes]:
-    """Start `python -m app`; it must come up on this first try (no exit, no retry by us)."""
+    """Start `python -m app`; it must come up on this first try (no exit, no retry by us).
+
+    Its temporary files go in the test's own folder (TMPDIR): a killed server never removes the
+    folder its bot pool's forkserver listens in, which would otherwise stay in /tmp."""
+    scratch = pgdata.parent.parent / "tmp"
+    scratch.mkdir(exist_ok=True)
     process = subprocess.Popen(
-        [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env=env,
+        [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env={**env, "TMPDIR": str(scratch)},
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )  # fmt: skip
     deadline = time.monotonic() + 90
