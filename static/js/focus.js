@@ -11,7 +11,10 @@
  * - Dialogs (the hand's result, the play log) take focus when they open, keep Tab inside, close
  *   with Escape and give focus back to where it was.
  * - `keepFocus` gives other pages drawn anew for every message (the room's lobby) the first
- *   point: the field or button that had focus has it again, a text field's caret included.
+ *   point: the field or button that had focus has it again, a text field's caret included. While
+ *   an input method is composing in one of its fields (kana being turned into kanji), it holds the
+ *   redraw back until the composition ends: a new copy of the field would take the half-made text
+ *   as typed, and the converted word would then be added after it.
  */
 
 const HAND = "[data-testid=hand]";
@@ -110,11 +113,37 @@ function onDialogKey(event) {
   }
 }
 
+/** The field an input method's composition is under way in, if any. */
+let composing = null;
+/** Draws `keepFocus` held back until that composition ends: each draw function once, with its roots. */
+const heldForComposition = new Map();
+
+if (typeof document !== "undefined") {
+  document.addEventListener("compositionstart", (event) => {
+    composing = event.target;
+  }, true);
+  document.addEventListener("compositionend", () => {
+    composing = null;
+    // After the composition's last input event, which some browsers send after this one.
+    setTimeout(() => {
+      if (composing) return;
+      const held = [...heldForComposition];
+      heldForComposition.clear();
+      for (const [draw, roots] of held) keepFocus(roots, draw);
+    }, 0);
+  }, true);
+}
+
 /** Run `draw`, which may replace what the elements `roots` hold, and give focus back to the new
  * copy of the element that had it, a text field with its caret and selection: a page drawn anew
  * for every message (the room's lobby) would otherwise drop focus, and what the person typed or
- * pressed next would go nowhere. */
+ * pressed next would go nowhere. While an input method composes in a field of `roots`, `draw`
+ * waits for the composition to end (see the top of this file). */
 export function keepFocus(roots, draw) {
+  if (composing && composing.isConnected && roots.some((r) => r.contains(composing))) {
+    heldForComposition.set(draw, roots);
+    return undefined;
+  }
   const active = document.activeElement;
   const root = roots.find((r) => r !== active && r.contains(active));
   if (!root) return draw();

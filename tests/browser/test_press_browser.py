@@ -3,12 +3,14 @@ from the server, and a redraw between the press and the release would replace th
 the pointer, so the browser would make no click. Here the room changes (the host renames it
 through the API, so only the page's socket tells it) while a mouse button is held on a seat's
 button or on a card; the page keeps the element until the release, and the click lands. Nor is
-typing lost: a field that had focus has it again in the new drawing, caret and all.
+typing lost: a field that had focus has it again in the new drawing, caret and all, and an input
+method's composition (Japanese kana being converted) is not cut short by one.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -159,3 +161,33 @@ def test_typing_a_room_name_goes_on_in_the_field_when_the_lobby_is_drawn_again(
     hana.keyboard.press("Enter")
     expect(hana.get_by_test_id("room-name")).to_contain_text("Friday cards")
     expect(hana.get_by_test_id("rename-form")).to_have_count(0)
+
+
+def test_a_japanese_input_composition_in_the_room_name_is_not_broken_by_a_lobby_redraw(
+    new_person: NewPerson,
+) -> None:
+    """The host is turning kana into kanji in the room-name field (an input method's composition,
+    driven through the DevTools protocol as an IME would) when a bot takes a seat: the lobby
+    waits until the composition ends, so the field is not replaced under it. Replaced, the new
+    field took the kana as typed text and the converted word was then added after it
+    ("にほん日本")."""
+    hana, frames, code = host_in_a_new_lobby(new_person)
+    hana.get_by_test_id("rename-room").click()
+    field = hana.get_by_test_id("room-name-input")
+    expect(field).to_be_focused()
+    ime = hana.context.new_cdp_session(hana)
+    ime.send("Input.imeSetComposition", {"text": "にほん", "selectionStart": 3, "selectionEnd": 3})
+    hana.evaluate("document.querySelector('[data-testid=room-name-input]').dataset.before = 'yes'")
+
+    assert hana.request.post(f"/api/rooms/{code}/seats/1", data={"as": "bot"}).ok
+    wait_for_frame(hana, frames, bot_in_seat(1))
+    # Held back: the same field, still composing, and the seat not drawn yet.
+    assert hana.evaluate("document.querySelector('[data-testid=room-name-input]').dataset.before") == "yes"
+    expect(hana.locator(".seat-row[data-seat='1']")).to_have_class(re.compile(r"\bempty\b"))
+
+    ime.send("Input.insertText", {"text": "日本"})  # the conversion chosen: the composition ends
+    expect(hana.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Bot")
+    expect(field).to_have_value("日本")
+    expect(field).to_be_focused()
+    hana.keyboard.press("Enter")
+    expect(hana.get_by_test_id("room-name")).to_contain_text("日本")
