@@ -26,16 +26,20 @@ const GROUPS = [
 ];
 const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
 
-/** A description of the focused element inside `root` that can find its copy in a new drawing. */
-function describe(root, el) {
+/** A description of the focused element inside `root` that can find its copy in a new drawing
+ * (`find`). `placed`: with its place among its likes (`index`, which `find` falls back on); a
+ * description only compared (`sameThing`) goes without, which saves a search of the root. */
+function describe(root, el, placed = true) {
   if (!el || el === document.body || !root.contains(el)) return null;
   const hand = el.closest(HAND);
   if (hand && el.dataset.card) {
-    return { card: el.dataset.card, index: [...hand.querySelectorAll(".card")].indexOf(el) };
+    return { card: el.dataset.card, index: placed ? [...hand.querySelectorAll(".card")].indexOf(el) : -1 };
   }
   const testid = el.getAttribute("data-testid");
-  const same = [...root.querySelectorAll(el.tagName)].filter((e) => e.className === el.className && e.getAttribute("data-testid") === testid);
-  return { tag: el.tagName, className: el.className, testid, text: el.textContent, index: same.indexOf(el), dock: Boolean(el.closest(".chat-dock")) };
+  const index = placed
+    ? [...root.querySelectorAll(el.tagName)].filter((e) => e.className === el.className && e.getAttribute("data-testid") === testid).indexOf(el)
+    : -1;
+  return { tag: el.tagName, className: el.className, testid, text: el.textContent, index };
 }
 
 /** Whether two descriptions (`describe`) name the same card or control. */
@@ -186,7 +190,7 @@ export class FocusKeeper {
   after() {
     const active = document.activeElement;
     // Lost: gone with the redraw, or kept by it (static/js/dom.js, `morph`) for something else.
-    const lost = !active || active === document.body || !active.isConnected || !sameThing(describe(this.root, active), this.saved);
+    const lost = !active || active === document.body || !active.isConnected || !sameThing(describe(this.root, active, false), this.saved);
     for (const group of GROUPS) {
       const container = this.root.querySelector(group.container);
       if (!container) continue;
