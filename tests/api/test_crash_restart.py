@@ -286,4 +286,9 @@ def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(clus
     for pid in left:  # leave nothing behind, whatever the outcome
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+    # A killed PostgreSQL's shared memory (a System V segment, dynamic segments in /dev/shm) is
+    # freed by the next PostgreSQL that starts on its data folder; this folder goes with the test.
+    cluster = EmbeddedPostgres(pgdata)
+    cluster.start()
+    cluster.stop()
     assert not left, [_cmdline(pid) for pid in left]

@@ -17,9 +17,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -129,6 +131,12 @@ def _run_child(env: dict[str, str], log: str) -> None:
     os.close(out)
     os.environ.clear()
     os.environ.update(env)
+    # Its own temporary folder, removed when it ends: `python -m app` leaves none, as its exit
+    # runs multiprocessing's clean-up (the folder the forkserver of its bot and review workers
+    # listens in), which `os._exit` below skips. Set for this process (tempfile read TMPDIR once,
+    # in the parent) and for the processes it starts.
+    scratch = tempfile.mkdtemp(prefix="cardtable-server-")
+    tempfile.tempdir = os.environ["TMPDIR"] = scratch
     from app.__main__ import main
 
     code = 0
@@ -144,6 +152,7 @@ def _run_child(env: dict[str, str], log: str) -> None:
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+        shutil.rmtree(scratch, ignore_errors=True)
     os._exit(code)
 
 
