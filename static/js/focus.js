@@ -133,7 +133,9 @@ if (typeof document !== "undefined") {
       if (composing) return;
       const held = [...heldForComposition];
       heldForComposition.clear();
-      for (const [draw, roots] of held) keepFocus(roots, draw);
+      for (const [draw, roots] of held) {
+        if (roots.some((r) => r.isConnected)) keepFocus(roots, draw); // not for a page left meanwhile
+      }
     }, 0);
   }, true);
 }
