@@ -90,7 +90,7 @@ def _chown_tree(path: Path, uid: int, gid: int) -> None:
             os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)
 
 
-def is_live_postmaster(pid: int, started: int) -> bool:
+def _is_live_postmaster(pid: int, started: int) -> bool:
     """Whether `pid` is a running (not zombie) process that began when the lock file says the
     postmaster did. Without /proc (not Linux) we can only trust that the PID exists."""
     stat_file = Path(f"/proc/{pid}/stat")
@@ -149,7 +149,7 @@ class PostmasterLock:
 
     def names_a_live_postmaster(self) -> bool:
         """Whether the postmaster it names still runs (not a zombie, not a reused PID)."""
-        return self.pid > 0 and is_live_postmaster(self.pid, self.started)
+        return self.pid > 0 and _is_live_postmaster(self.pid, self.started)
 
 
 def _wait_for_old_processes(lock_lines: list[str], timeout: float = 30) -> None:
