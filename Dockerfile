@@ -23,8 +23,13 @@ COPY alembic.ini ./
 COPY migrations ./migrations
 COPY seeds ./seeds
 COPY engine ./engine
-# Compile the engine's hot modules with mypyc (engine/build.py): the compiler and gcc live only
-# inside this step. If compiling fails the step says so and the engine runs from its sources.
+# The server's modules compiled with the engine (engine/_mode.py SERVER_MODULES) and their packages;
+# the rest of the server comes after the build, so changing it does not compile again.
+COPY app/__init__.py ./app/
+COPY app/live/__init__.py app/live/wire.py app/live/snapshots.py ./app/live/
+# Compile the engine's hot modules (and those two) with mypyc (engine/build.py): the compiler and
+# gcc live only inside this step. If compiling fails the step says so and everything runs from its
+# sources.
 RUN apt-get update -qq \
     && apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null \
     && pip install -q "mypy>=2.0" \

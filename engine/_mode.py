@@ -1,11 +1,13 @@
-"""Compiled or pure Python: which copy of the engine's modules this process imports.
+"""Compiled or pure Python: which copy of the engine's modules (and of the server's few compiled
+ones, `SERVER_MODULES`) this process imports.
 
 `python -m engine.build` compiles the modules in `COMPILED` with mypyc into extension modules
 next to their sources, and Python imports an extension module before a `.py` source. This module
 (never compiled: it runs before anything compiled loads) makes the engine import the sources
 instead when `CARDTABLE_PURE_PYTHON=1` is set (the same code, slower: tests prove both modes
 alike), and when the compiled copy is stale (a source changed since it was built), so a compiled
-module can never run code other than its source.
+module can never run code other than its source. The server's compiled modules are chosen with
+the engine's: `app.live` imports this module before any of them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from types import ModuleType
 
 PURE_ENV = "CARDTABLE_PURE_PYTHON"
 ROOT = Path(__file__).resolve().parent
+PROJECT = ROOT.parent
 STAMP = ROOT / "_native.stamp"
 """Written by engine.build: the digest of the sources the compiled modules were built from."""
 
@@ -46,20 +49,32 @@ def _compiled_modules_by_rule() -> tuple[str, ...]:
     )
 
 
-COMPILED: tuple[str, ...] = _compiled_modules_by_rule()
+SERVER_MODULES: tuple[str, ...] = ("app.live.snapshots", "app.live.wire")
+"""The server's modules compiled with the engine's: the wire codec and the state messages made
+with it, text built for every socket at every move. They import nothing of the server but each
+other (and orjson), so compiling them needs nothing else of it. At 50 tables of four people they
+cost about a tenth less server CPU per move compiled (docs/BENCHMARKS.md)."""
+
+COMPILED: tuple[str, ...] = _compiled_modules_by_rule() + SERVER_MODULES
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
 
 _why_pure: str | None = None
 
 
+def _guarded(name: str) -> bool:
+    """Whether `name` is a module this file chooses the copy of (an engine or compiled server module)."""
+    return name.startswith("engine.") or name in SERVER_MODULES
+
+
 class _SourcesOnly:
-    """Finds `engine.*` modules among `.py` sources only, skipping compiled extension modules."""
+    """Finds `engine.*` and the server's compiled modules among `.py` sources only, skipping
+    compiled extension modules."""
 
     @staticmethod
     def find_spec(
         name: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if not name.startswith("engine.") or path is None:
+        if not _guarded(name) or path is None:
             return None
         loader = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
         for entry in path:
@@ -70,7 +85,7 @@ class _SourcesOnly:
 
 
 def _source(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    return PROJECT.joinpath(*module.split(".")).with_suffix(".py")
 
 
 def sources_digest() -> str:
@@ -81,8 +96,18 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
+def compiled_files() -> list[Path]:
+    """Every compiled extension module currently next to the sources (the engine's, the
+    build's shared library, the server's compiled modules)."""
+    found = [*ROOT.rglob("*.so"), *ROOT.rglob("*.pyd")]
+    for module in SERVER_MODULES:
+        source = _source(module)
+        found += [*source.parent.glob(f"{source.stem}.*.so"), *source.parent.glob(f"{source.stem}.*.pyd")]
+    return sorted(found)
+
+
 def _has_compiled() -> bool:
-    return any(ROOT.glob("*.so")) or any(ROOT.glob("*.pyd"))
+    return bool(compiled_files())
 
 
 def choose() -> None:
@@ -109,11 +134,11 @@ def choose() -> None:
 
 
 def compiled_modules() -> list[str]:
-    """The `engine` modules loaded now from compiled extension modules (empty: pure Python)."""
+    """The modules of the build loaded now from compiled extension modules (empty: pure Python)."""
     return sorted(
         name
         for name, module in list(sys.modules.items())
-        if name.startswith("engine")
+        if (name.startswith("engine") or name in SERVER_MODULES)
         and isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
     )
 

@@ -1,4 +1,6 @@
 """Compile the engine's hot modules with mypyc, next to their sources: `python -m engine.build`.
+The server's few compiled modules (`engine._mode.SERVER_MODULES`: the wire codec and state
+messages) are built with them, in the same shared library.
 
 The compiled extension modules (`*.so`, gitignored) are the same code as the `.py` sources, so
 Python imports them first and the engine runs several times faster. Nothing depends on them: if
@@ -24,15 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine._mode import COMPILED, ROOT, STAMP, sources_digest
+from engine._mode import COMPILED, PROJECT, STAMP, compiled_files, sources_digest
 
-BUILD_DIR = ROOT.parent / "build" / "mypyc"
+BUILD_DIR = PROJECT / "build" / "mypyc"
 """Where mypyc writes its C sources and objects (gitignored)."""
-
-
-def compiled_files() -> list[Path]:
-    """Every compiled extension module currently next to the engine's sources."""
-    return sorted(p for p in ROOT.rglob("*.so")) + sorted(ROOT.rglob("*.pyd"))
 
 
 def clean() -> None:
@@ -98,7 +95,7 @@ the machine's other core idled; split and spread over two cores the whole build 
 
 def build() -> None:
     """Run mypyc over `COMPILED` in a child process (its memory and any crash stay there)."""
-    paths = [str(Path("engine", *module.split(".")[1:]).with_suffix(".py")) for module in COMPILED]
+    paths = [str(Path(*module.split(".")).with_suffix(".py")) for module in COMPILED]
     clean()
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -106,7 +103,7 @@ def build() -> None:
         script.write_text(_SETUP.format(paths=paths, target=str(BUILD_DIR), temp=str(BUILD_DIR / "temp")))
         result = subprocess.run(
             [sys.executable, str(script)],
-            cwd=ROOT.parent,
+            cwd=PROJECT,
             capture_output=True,
             text=True,
             check=False,

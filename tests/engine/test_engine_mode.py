@@ -20,6 +20,7 @@ ROOT = Path(engine.__file__).resolve().parent.parent
 
 _PROBE = """
 import json, random, engine, engine._mode as mode
+import app.live.snapshots  # a server module of the build: chosen with the engine's
 from engine import GAMES, CHANCE
 match = GAMES["holy-grail"].new_match(4, seed=5)
 rng = random.Random(5)
@@ -32,6 +33,23 @@ while not match.is_over:
 print(json.dumps({"mode": mode.describe(), "compiled": mode.compiled_modules(),
                   "scores": match.scores, "view": match.view(0), "log": len(match.log)}))
 """
+
+
+def _copy_checkout(copy: Path, *ignored: str) -> None:
+    """What the build covers, copied to `copy`: the engine, and the server's compiled modules
+    (sources, package files, compiled copies), leaving out files matching `ignored`."""
+    ignore = shutil.ignore_patterns("__pycache__", *ignored)
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=ignore)
+    for module in mode.SERVER_MODULES:
+        parts = module.split(".")
+        for depth in range(1, len(parts)):  # the packages' __init__ files
+            package = Path(*parts[:depth]) / "__init__.py"
+            (copy / package).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / package, copy / package)
+        source = Path(*parts).with_suffix(".py")
+        for path in (ROOT / source.parent).glob(f"{source.stem}.*"):
+            if not ignore(str(path.parent), [path.name]):
+                shutil.copy2(path, copy / source.parent / path.name)
 
 
 def _probe(root: Path, **env: str) -> dict:
@@ -71,15 +89,18 @@ def test_a_compiled_copy_older_than_its_sources_is_refused(tmp_path):
     if not mode.STAMP.exists():
         pytest.skip("the engine is not compiled here (python -m engine.build)")
     copy = tmp_path / "checkout"
-    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    _copy_checkout(copy)
     fresh = _probe(copy)
     assert fresh["compiled"], fresh["mode"]
-    tricks = copy / "engine" / "tricks.py"
-    tricks.write_text(tricks.read_text() + "\n# changed after the build\n")
-    stale = _probe(copy)
-    assert stale["compiled"] == []
-    assert "stale" in stale["mode"] and "stale" in stale["stderr"]
-    assert stale["scores"] == fresh["scores"]
+    assert {"app.live.snapshots", "app.live.wire"} <= set(fresh["compiled"])
+    for changed in (copy / "engine" / "tricks.py", copy / "app" / "live" / "wire.py"):
+        source = changed.read_text()
+        changed.write_text(source + "\n# changed after the build\n")
+        stale = _probe(copy)
+        assert stale["compiled"] == [], changed
+        assert "stale" in stale["mode"] and "stale" in stale["stderr"]
+        assert stale["scores"] == fresh["scores"]
+        changed.write_text(source)
 
 
 @pytest.mark.parametrize("game_id", sorted(engine.GAMES))
@@ -162,7 +183,7 @@ def test_apply_refuses_a_malformed_seat_or_action_with_illegal_action_in_either_
 
 def test_a_new_game_folder_is_compiled_by_the_rule_without_a_list_to_edit(tmp_path: Path) -> None:
     copy = tmp_path / "checkout"
-    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    _copy_checkout(copy, "*.so")
     new_game = copy / "engine" / "games" / "new_game"
     new_game.mkdir()
     for name in ("__init__", "rules", "bot", "options", "hidden", "helpers"):
@@ -206,15 +227,19 @@ def _build_check(root: Path) -> int:
 
 def test_the_build_check_asks_for_a_build_when_nothing_is_compiled_or_a_source_changed(tmp_path):
     """scripts/setup.sh --background compiles in the background only when this check says so."""
-    copy = tmp_path / "checkout"
-    sources_only = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.stamp")
-    shutil.copytree(ROOT / "engine", copy / "engine", ignore=sources_only)
-    assert _build_check(copy) == 1  # sources only
+    sources = tmp_path / "sources"
+    _copy_checkout(sources, "*.so", "*.pyd", "*.stamp")
+    assert _build_check(sources) == 1  # sources only
     if not mode.STAMP.exists():
         return
-    shutil.rmtree(copy / "engine")
-    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    copy = tmp_path / "checkout"
+    _copy_checkout(copy)
     assert _build_check(copy) == 0  # compiled from these very sources
     tricks = copy / "engine" / "tricks.py"
     tricks.write_text(tricks.read_text() + "\n# changed after the build\n")
+    assert _build_check(copy) == 1
+    wire = copy / "app" / "live" / "wire.py"  # a server module of the build counts alike
+    tricks.write_text(tricks.read_text().removesuffix("\n# changed after the build\n"))
+    assert _build_check(copy) == 0
+    wire.write_text(wire.read_text() + "\n# changed after the build\n")
     assert _build_check(copy) == 1

@@ -6,8 +6,10 @@ encoder, and what each message must decode to from the engine (tests/wire/record
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import pytest
 
 from app.live.wire import StateReader
 from app.replays import expand_steps
+from engine.build import up_to_date
 from tests.wire.record import REPLAY_FIXTURE, STATE_FIXTURE
 
 DECODE_JS = Path(__file__).with_name("decode.mjs")
@@ -83,3 +86,34 @@ def test_the_python_decoder_expands_the_recorded_replay_into_every_observer_view
 def test_the_javascript_decoder_expands_the_recorded_replay_into_every_observer_view() -> None:
     fixture = _fixture(REPLAY_FIXTURE)
     assert _node(REPLAY_FIXTURE)["steps"] == fixture["expected"]
+
+
+_RECORD = """
+import json, engine._mode as mode
+from tests.wire.record import record_fairy_table, record_synthetic_table
+state = {"sockets": [*record_fairy_table(), record_synthetic_table()]}
+print(json.dumps({"compiled": mode.compiled_modules(), "state": state}))
+"""
+
+
+@pytest.mark.parametrize("pure", ["1", ""], ids=["from-the-sources", "compiled-if-built"])
+def test_the_encoder_writes_the_recorded_state_messages_compiled_and_from_the_sources(pure: str) -> None:
+    """The wire codec and the snapshots may run compiled with the engine (engine/_mode.py
+    `SERVER_MODULES`): either copy, recording the fixture's tables again, writes exactly the
+    recorded messages."""
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, "-c", _RECORD],
+        env={**os.environ, "PYTHONPATH": str(root), "CARDTABLE_PURE_PYTHON": pure},
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    recorded = json.loads(result.stdout)
+    server_modules = {"app.live.snapshots", "app.live.wire"}
+    if pure:
+        assert recorded["compiled"] == []
+    elif up_to_date():
+        assert server_modules <= set(recorded["compiled"]), recorded["compiled"]
+    assert recorded["state"] == _fixture(STATE_FIXTURE)
