@@ -149,6 +149,10 @@ class PostgresPubSub(InProcessPubSub):
         super().__init__()
         self._url = libpq_url
         self._origin = secrets.token_hex(8)
+        self._own_prefix = f'{{"origin":"{self._origin}"'
+        """How this process's own payloads begin (`publish` writes the origin first): they are
+        dropped unread, not parsed to find out. Each process hears its own notifications, half
+        of what it hears when two processes share tables."""
         self._listener: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -171,6 +175,8 @@ class PostgresPubSub(InProcessPubSub):
                     await conn.execute(f"LISTEN {self.PG_CHANNEL}")
                     self._ready.set()
                     async for notice in conn.notifies():
+                        if notice.payload.startswith(self._own_prefix):
+                            continue
                         payload = orjson.loads(notice.payload)
                         if payload.get("origin") != self._origin:
                             if self.on_delay is not None and "at" in payload:

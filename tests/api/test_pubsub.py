@@ -153,6 +153,41 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
         await two.close()
 
 
+async def test_a_process_drops_its_own_notifications_unread_and_reads_the_others(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each process hears its own NOTIFYs too; they are recognised by how they begin, without
+    being parsed (half of what a process hears when two share tables)."""
+    from sqlalchemy.engine import make_url
+
+    from app.live import pubsub
+
+    read: list[str | bytes] = []
+    loads = pubsub.orjson.loads
+
+    def counting_loads(text: str | bytes) -> Any:
+        read.append(text)
+        return loads(text)
+
+    monkeypatch.setattr(pubsub.orjson, "loads", counting_loads)
+    libpq = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    one, two = pubsub.PostgresPubSub(libpq), pubsub.PostgresPubSub(libpq)
+    await one.start()
+    await two.start()
+    try:
+        async with one.subscribe("room:8") as local, two.subscribe("room:8") as remote:
+            for n in range(20):
+                await one.publish("room:8", {"kind": "state", "version": n})
+            heard = [(await asyncio.wait_for(anext(remote), 5))["version"] for _ in range(20)]
+            mine = [(await asyncio.wait_for(anext(local), 5))["version"] for _ in range(20)]
+            await asyncio.sleep(0.3)  # one's own notifications have arrived at one by now
+        assert heard == mine == list(range(20))
+        assert len(read) == 20  # two read one's twenty; one read none of its own
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_text_with_quotes_backslashes_and_japanese_crosses_the_bus_unchanged(database_url: str) -> None:
     """Bus messages travel as JSON inside a JSON array of payloads (`NOTIFY_ALL`): a chat line
     with every character that needs escaping arrives as it was sent."""
