@@ -128,9 +128,9 @@ async def test_presence_rows_of_a_server_that_stopped_beating_do_not_count(datab
             engine.dispose()
 
 
-async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_once_locally(
-    database_url: str,
-) -> None:
+@contextlib.asynccontextmanager
+async def _two_buses(database_url: str) -> AsyncIterator[tuple[Any, Any]]:
+    """Two processes' LISTEN/NOTIFY buses on one database, started, closed afterwards."""
     from sqlalchemy.engine import make_url
 
     from app.live.pubsub import PostgresPubSub
@@ -140,26 +140,17 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
     await one.start()
     await two.start()
     try:
-        async with one.subscribe("room:9") as local, two.subscribe("room:9") as remote:
-            for n in range(200):
-                await one.publish("room:9", {"kind": "state", "version": n})
-            heard = [(await asyncio.wait_for(anext(remote), 5))["version"] for _ in range(200)]
-            mine = [(await asyncio.wait_for(anext(local), 5))["version"] for _ in range(200)]
-            assert heard == mine == list(range(200))
-            with pytest.raises(TimeoutError):  # one's own notifications are not delivered twice
-                await asyncio.wait_for(anext(local), 0.3)
+        yield one, two
     finally:
         await one.close()
         await two.close()
 
 
-async def test_a_process_drops_its_own_notifications_unread_and_reads_the_others(
+async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_once_locally(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each process hears its own NOTIFYs too; they are recognised by how they begin, without
-    being parsed (half of what a process hears when two share tables)."""
-    from sqlalchemy.engine import make_url
-
+    """Each process hears its own NOTIFYs too: they are recognised by how they begin and dropped
+    unread (half of what a process hears when two share tables), never delivered twice."""
     from app.live import pubsub
 
     read: list[str | bytes] = []
@@ -170,45 +161,30 @@ async def test_a_process_drops_its_own_notifications_unread_and_reads_the_others
         return loads(text)
 
     monkeypatch.setattr(pubsub.orjson, "loads", counting_loads)
-    libpq = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    one, two = pubsub.PostgresPubSub(libpq), pubsub.PostgresPubSub(libpq)
-    await one.start()
-    await two.start()
-    try:
-        async with one.subscribe("room:8") as local, two.subscribe("room:8") as remote:
-            for n in range(20):
-                await one.publish("room:8", {"kind": "state", "version": n})
-            heard = [(await asyncio.wait_for(anext(remote), 5))["version"] for _ in range(20)]
-            mine = [(await asyncio.wait_for(anext(local), 5))["version"] for _ in range(20)]
-            await asyncio.sleep(0.3)  # one's own notifications have arrived at one by now
-        assert heard == mine == list(range(20))
-        assert len(read) == 20  # two read one's twenty; one read none of its own
-    finally:
-        await one.close()
-        await two.close()
+    async with (
+        _two_buses(database_url) as (one, two),
+        one.subscribe("room:9") as local,
+        two.subscribe("room:9") as remote,
+    ):
+        for n in range(200):
+            await one.publish("room:9", {"kind": "state", "version": n})
+        heard = [(await asyncio.wait_for(anext(remote), 5))["version"] for _ in range(200)]
+        mine = [(await asyncio.wait_for(anext(local), 5))["version"] for _ in range(200)]
+        assert heard == mine == list(range(200))
+        with pytest.raises(TimeoutError):  # one's own notifications are not delivered twice
+            await asyncio.wait_for(anext(local), 0.3)
+    assert len(read) == 200  # two read one's notifications; one read none of its own
 
 
 async def test_text_with_quotes_backslashes_and_japanese_crosses_the_bus_unchanged(database_url: str) -> None:
     """Bus messages travel as JSON inside a JSON array of payloads (`NOTIFY_ALL`): a chat line
     with every character that needs escaping arrives as it was sent."""
-    from sqlalchemy.engine import make_url
-
-    from app.live.pubsub import PostgresPubSub
-
-    libpq = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    one, two = PostgresPubSub(libpq), PostgresPubSub(libpq)
-    await one.start()
-    await two.start()
     lines = ['say "hi"', 'back\\slash \\"', "こんにちは、\u3042 {}[],:", "tab\tnew\nline\u0001", "🂡 ♠"]
-    try:
-        async with two.subscribe("room:10") as remote:
-            for line in lines:
-                await one.publish("room:10", {"kind": "chat", "message": {"text": line}})
-            heard = [(await asyncio.wait_for(anext(remote), 5))["message"]["text"] for _ in lines]
-        assert heard == lines
-    finally:
-        await one.close()
-        await two.close()
+    async with _two_buses(database_url) as (one, two), two.subscribe("room:10") as remote:
+        for line in lines:
+            await one.publish("room:10", {"kind": "chat", "message": {"text": line}})
+        heard = [(await asyncio.wait_for(anext(remote), 5))["message"]["text"] for _ in lines]
+    assert heard == lines
 
 
 async def test_a_person_opening_a_room_while_taking_a_seat_in_it_never_deadlocks(database_url: str) -> None:
