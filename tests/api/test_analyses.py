@@ -7,19 +7,18 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
-import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
 from app.store.embedded_pg import free_loopback_port
-from tests.api.harness import TLS, Person, Server, browser, make_room, play_until_over, running_server
-from tests.api.test_crash_restart import PROJECT_ROOT, _alive, _descendants_of
+from tests.api.harness import Person, Server, browser, make_room, play_until_over, running_server
+from tests.api.test_crash_restart import _alive, _descendants_of, start_app
 from tests.api.test_metrics import _samples
 from tests.api.test_replays import stored_log
 
@@ -250,36 +249,27 @@ async def test_two_processes_on_one_database_analyse_each_match_once(database_ur
         assert row is not None and row["attempts"] == 1
 
 
-def _start_app(env: dict[str, str], base: str) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, "the server exited during start-up"
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2, verify=TLS).status_code == 200:
-                return process
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "the server did not come up"
-        time.sleep(0.05)
+@pytest.fixture
+def short_scratch() -> Iterator[Path]:
+    """A folder for a server's temporary files, removed afterwards, with a short path: its bot
+    pool's forkserver listens on a socket in it, and a socket's path must fit in 108 bytes, which
+    pytest's own folders under xdist come within a few characters of."""
+    with tempfile.TemporaryDirectory(prefix="cardtable-app-") as folder:
+        yield Path(folder)
 
 
 async def test_a_review_whose_server_is_killed_midway_is_redone_by_the_next_and_never_half_stored(
-    database_url: str, tmp_path: Path
+    database_url: str, short_scratch: Path
 ) -> None:
     port = free_loopback_port()
     base = f"http://127.0.0.1:{port}"
-    # TMPDIR: the killed server's forkserver folder stays in the test's folder, not in /tmp.
     env = {
-        **os.environ, "TMPDIR": str(tmp_path), "DATABASE_URL": database_url, "CARDTABLE_PORT": str(port),
+        **os.environ, "DATABASE_URL": database_url, "CARDTABLE_PORT": str(port),
         "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_BOT_WORKERS": "1",
         "CARDTABLE_ANALYSIS_PLAYOUTS": "200", "CARDTABLE_ANALYSIS_LEASE": "2",
         "CARDTABLE_ANALYSIS_BEAT": "0.2",
     }  # fmt: skip
-    process = _start_app(env, base)
+    process = start_app(env, base, short_scratch)
     try:
         doomed = Server(base_url=base, ws_url=f"ws://127.0.0.1:{port}", app=None)
         async with browser(doomed, "Emi") as emi:

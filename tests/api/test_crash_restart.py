@@ -77,25 +77,32 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
-def _start(env: dict[str, str], base: str, pgdata: Path) -> subprocess.Popen[bytes]:
-    """Start `python -m app`; it must come up on this first try (no exit, no retry by us).
+def start_app(
+    env: dict[str, str], base: str, scratch: Path, server_log: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """Start `python -m app` and wait until it is ready; it must come up on this first try (no
+    exit, no retry by us).
 
-    Its temporary files go in the test's own folder (TMPDIR): a killed server never removes the
-    folder its bot pool's forkserver listens in, which would otherwise stay in /tmp."""
-    scratch = pgdata.parent.parent / "tmp"
+    Its temporary files go in `scratch` (TMPDIR): a killed server never removes the folder its
+    bot pool's forkserver listens in, which would otherwise stay in /tmp. Its output goes to
+    `scratch/app.log` (a pipe that nobody reads could fill and stall it) and is shown, with the
+    end of `server_log` (PostgreSQL's, when the server runs its own), if it exits instead."""
     scratch.mkdir(exist_ok=True)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env={**env, "TMPDIR": str(scratch)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    output = scratch / "app.log"
+    with output.open("ab") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env={**env, "TMPDIR": str(scratch)},
+            stdout=sink, stderr=subprocess.STDOUT,
+        )  # fmt: skip
     deadline = time.monotonic() + 90
     while True:
         if process.poll() is not None:
-            output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-            server_log = pgdata / "server.log"
-            tail = server_log.read_text(errors="replace")[-3000:] if server_log.exists() else ""
+            said = output.read_text(errors="replace")[-6000:]
+            tail = ""
+            if server_log is not None and server_log.exists():
+                tail = server_log.read_text(errors="replace")[-3000:]
             raise AssertionError(
-                f"the server exited ({process.returncode}) instead of starting:\n{output}\n{tail}"
+                f"the server exited ({process.returncode}) instead of starting:\n{said}\n{tail}"
             )
         try:
             if httpx.get(f"{base}/readyz", timeout=2, verify=TLS).status_code == 200:
@@ -115,8 +122,6 @@ def _crash(process: subprocess.Popen[bytes], pgdata: Path) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     process.wait(timeout=30)
-    if process.stdout:
-        process.stdout.close()
 
 
 def _play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
@@ -159,7 +164,7 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
     env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_DATA_DIR": str(data)})
     rng = random.Random(10)
 
-    process = _start(env, base, pgdata)
+    process = start_app(env, base, cluster_home / "tmp", pgdata / "server.log")
     person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30, verify=TLS)
     token = person.cookies["session"]
     cookies = {"session": token}
@@ -193,7 +198,7 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
             ]
             acknowledged[latest["id"]] = max(version if latest["id"] == match_id else 0, latest["version"])
             _crash(process, pgdata)
-            process = _start(env, base, pgdata)
+            process = start_app(env, base, cluster_home / "tmp", pgdata / "server.log")
             for kept_id, kept_version in acknowledged.items():
                 detail = httpx.get(
                     f"{base}/api/matches/{kept_id}", cookies=cookies, timeout=30, verify=TLS
@@ -241,7 +246,7 @@ def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(clus
     env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_DATA_DIR": str(data), "CARDTABLE_BOT_DELAY": "0.01"})
     env.update({"CARDTABLE_BOT_LEVEL": "strong", "CARDTABLE_BOT_BUDGET": "0.01"})
     env.update({"CARDTABLE_BOT_WORKERS": "2"})
-    process = _start(env, base, pgdata)
+    process = start_app(env, base, cluster_home / "tmp", pgdata / "server.log")
     try:
         person = httpx.post(f"{base}/api/people", json={"name": "Kill"}, timeout=30, verify=TLS)
         cookies = {"session": person.cookies["session"]}
