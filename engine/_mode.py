@@ -52,8 +52,8 @@ def _compiled_modules_by_rule() -> tuple[str, ...]:
 SERVER_MODULES: tuple[str, ...] = ("app.live.snapshots", "app.live.wire")
 """The server's modules compiled with the engine's: the wire codec and the state messages made
 with it, text built for every socket at every move. They import nothing of the server but each
-other (and orjson), so compiling them needs nothing else of it. At 50 tables of four people they
-cost about a tenth less server CPU per move compiled (docs/BENCHMARKS.md)."""
+other (and orjson), so compiling them needs nothing else of it. At 50 tables of four people the
+server spent about 7% less CPU per move with them compiled (docs/BENCHMARKS.md)."""
 
 COMPILED: tuple[str, ...] = _compiled_modules_by_rule() + SERVER_MODULES
 """The modules mypyc compiles, in one shared library (calls between them stay native)."""
