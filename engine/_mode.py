@@ -16,7 +16,7 @@ import hashlib
 import importlib.machinery
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -96,18 +96,25 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
-def compiled_files() -> list[Path]:
-    """Every compiled extension module currently next to the sources (the engine's, the
-    build's shared library, the server's compiled modules)."""
-    found = [*ROOT.rglob("*.so"), *ROOT.rglob("*.pyd")]
+def _compiled_paths() -> Iterator[Path]:
+    """The compiled extension modules next to the sources (the engine's, the build's shared
+    library, the server's compiled modules), found lazily: the engine's own come first."""
+    yield from ROOT.rglob("*.so")
+    yield from ROOT.rglob("*.pyd")
     for module in SERVER_MODULES:
         source = _source(module)
-        found += [*source.parent.glob(f"{source.stem}.*.so"), *source.parent.glob(f"{source.stem}.*.pyd")]
-    return sorted(found)
+        yield from source.parent.glob(f"{source.stem}.*.so")
+        yield from source.parent.glob(f"{source.stem}.*.pyd")
+
+
+def compiled_files() -> list[Path]:
+    """Every compiled extension module currently next to the sources."""
+    return sorted(_compiled_paths())
 
 
 def _has_compiled() -> bool:
-    return bool(compiled_files())
+    """Whether any is there: stops at the first found (every process asks, at start-up)."""
+    return any(_compiled_paths())
 
 
 def choose() -> None:
@@ -138,7 +145,7 @@ def compiled_modules() -> list[str]:
     return sorted(
         name
         for name, module in list(sys.modules.items())
-        if (name.startswith("engine") or name in SERVER_MODULES)
+        if _guarded(name)
         and isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
     )
 
