@@ -149,10 +149,10 @@ class PostgresPubSub(InProcessPubSub):
         super().__init__()
         self._url = libpq_url
         self._origin = secrets.token_hex(8)
-        self._own_prefix = f'{{"origin":"{self._origin}"'
-        """How this process's own payloads begin (`publish` writes the origin first): they are
-        dropped unread, not parsed to find out. Each process hears its own notifications, half
-        of what it hears when two processes share tables."""
+        self._own_prefix = orjson.dumps({"origin": self._origin}).decode()[:-1]
+        """How this process's own payloads begin (`publish` writes the origin first, with the same
+        encoder): they are dropped unread, not parsed to find out. Each process hears its own
+        notifications, half of what it hears when two processes share tables."""
         self._listener: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -178,10 +178,9 @@ class PostgresPubSub(InProcessPubSub):
                         if notice.payload.startswith(self._own_prefix):
                             continue
                         payload = orjson.loads(notice.payload)
-                        if payload.get("origin") != self._origin:
-                            if self.on_delay is not None and "at" in payload:
-                                self.on_delay(max(0.0, time.time() - payload["at"]))
-                            self.deliver(payload["channel"], payload["message"])
+                        if self.on_delay is not None and "at" in payload:
+                            self.on_delay(max(0.0, time.time() - payload["at"]))
+                        self.deliver(payload["channel"], payload["message"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - keep listening across connection losses
