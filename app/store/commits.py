@@ -27,21 +27,23 @@ from typing import Any
 import orjson
 from psycopg import AsyncConnection as PgConnection
 
+from app.store.prepared import PreparedStatement
+
 EXTEND = """
 WITH held AS (
-    SELECT %(seat)s::int IS NULL OR EXISTS (
+    SELECT $5::int IS NULL OR EXISTS (
         SELECT 1 FROM match_seats
-        WHERE match_id = %(match_id)s AND n = %(seat)s::int AND kind = %(kind)s::text
-          AND (kind = 'bot' OR person_id = %(person_id)s::bigint)
+        WHERE match_id = $2::bigint AND n = $5::int AND kind = $6::text
+          AND (kind = 'bot' OR person_id = $7::bigint)
     ) AS ok
 ), bumped AS (
-    UPDATE matches SET version = %(after)s
-    WHERE id = %(match_id)s AND version = %(before)s AND status = 'running' AND (SELECT ok FROM held)
+    UPDATE matches SET version = $1::int
+    WHERE id = $2::bigint AND version = $3::int AND status = 'running' AND (SELECT ok FROM held)
     RETURNING id
 ), logged AS (
     INSERT INTO match_actions (match_id, seq, seat, action, auto)
-    SELECT bumped.id, %(before)s + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1, entry.item->>2
-    FROM bumped, jsonb_array_elements(%(entries)s::jsonb) WITH ORDINALITY AS entry(item, ord)
+    SELECT bumped.id, $3::int + entry.ord::int - 1, (entry.item->>0)::int, entry.item->1, entry.item->>2
+    FROM bumped, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS entry(item, ord)
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM bumped), (SELECT ok FROM held)
@@ -53,7 +55,7 @@ person's seat. Answers (1 when extended, whether the seat was held)."""
 
 EXTEND_MANY = """
 WITH asked AS (
-    SELECT * FROM jsonb_to_recordset(%s::jsonb) AS asked(
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS asked(
         i int, match_id bigint, before int, after int, seat int, kind text, person_id bigint,
         entries jsonb)
 ), held AS (
@@ -83,6 +85,12 @@ one row per extension: (i, 1 when extended, whether the seat was held). The exte
 sorted by match, the order in which the join usually takes the rows' locks, so that two
 processes' batches seldom wait on each other crosswise; a deadlock that happens all the same
 fails the statement as a whole, and its extensions are written again one at a time."""
+
+EXTEND_PARAMETERS = ("after", "match_id", "before", "entries", "seat", "kind", "person_id")
+"""`EXTEND`'s parameters `$1`, `$2`, … by name."""
+
+_EXTEND = PreparedStatement("cardtable_extend", EXTEND)
+_EXTEND_MANY = PreparedStatement("cardtable_extend_many", EXTEND_MANY)
 
 WRITERS = 2
 """Statements of queued extensions in flight at once. Fewer means larger batches. At 50 tables
@@ -169,20 +177,21 @@ class Extensions:
     @staticmethod
     async def extend_one(conn: PgConnection[Any], params: dict[str, Any]) -> Outcome:
         """`EXTEND` on `conn`, in whatever transaction it is in."""
-        row = await (await conn.execute(EXTEND, params)).fetchone()
-        if row is None:
+        values = [params[name] for name in EXTEND_PARAMETERS]
+        rows = await _EXTEND.rows(conn, [None if v is None else str(v).encode() for v in values])
+        if not rows:
             return False, False
-        return row[0] == 1, bool(row[1])
+        extended, held = rows[0]
+        return extended == b"1", held == b"t"
 
     @staticmethod
     async def _many(conn: PgConnection[Any], batch: list[dict[str, Any]]) -> list[Outcome]:
         order = sorted(range(len(batch)), key=lambda i: batch[i]["match_id"])
         # `EXTEND`'s own parameters, numbered, with the entries' JSON text embedded as it is.
         asked = [{**batch[i], "i": i, "entries": orjson.Fragment(batch[i]["entries"])} for i in order]
-        cursor = await conn.execute(EXTEND_MANY, (orjson.dumps(asked).decode(),))
         outcomes: list[Outcome] = [(False, False)] * len(batch)
-        for i, extended, held in await cursor.fetchall():
-            outcomes[i] = (extended == 1, bool(held))
+        for i, extended, held in await _EXTEND_MANY.rows(conn, [orjson.dumps(asked)]):
+            outcomes[int(i or 0)] = (extended == b"1", held == b"t")
         return outcomes
 
 
