@@ -205,6 +205,7 @@ class MatchStore:
             self._writers.release()
 
     async def close(self) -> None:
+        await self.extensions.close()
         if self._opened:
             await self.pool.close()
 

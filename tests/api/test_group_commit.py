@@ -227,3 +227,51 @@ async def test_log_entries_are_stored_as_given_past_64_bits_and_in_any_script(da
         logs = await _logs(server, ids)
     for match_id, appended in zip(ids, entries, strict=True):
         assert logs[match_id] == (len(appended), [[seat, action, None] for seat, action in appended])
+
+
+async def test_a_flusher_keeps_its_connection_while_commits_keep_coming_and_gives_it_back_when_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One connection from the pool for a stream of commits with short gaps between them; it
+    goes back after `LINGER` seconds without a commit, or at once when the store closes."""
+    from app.store import commits
+
+    taken: list[object] = []
+    returned: list[object] = []
+
+    @contextlib.asynccontextmanager
+    async def connection() -> AsyncIterator[Any]:
+        conn = object()
+        taken.append(conn)
+        try:
+            yield conn
+        finally:
+            returned.append(conn)
+
+    async def written(self: Extensions, conn: Any, batch: list[Any]) -> list[Any]:
+        return [(True, True)] * len(batch)
+
+    monkeypatch.setattr(Extensions, "_write", written)
+    monkeypatch.setattr(commits, "LINGER", 0.3)
+    extensions = Extensions(connection, writers=2)
+    params = {
+        "match_id": 1,
+        "before": 0,
+        "after": 1,
+        "seat": None,
+        "kind": None,
+        "person_id": None,
+        "entries": "[]",
+    }
+    for _ in range(6):
+        assert await extensions.commit(params) == (True, True)
+        await asyncio.sleep(0.05)  # shorter than LINGER: the idle flusher takes the next one
+    assert len(taken) == 1 and not returned
+    await asyncio.sleep(0.5)
+    assert returned == taken and not extensions._flushers
+    assert await extensions.commit(params) == (True, True)  # a new flusher, a new connection
+    assert len(taken) == 2
+    monkeypatch.setattr(commits, "LINGER", 30)
+    assert await extensions.commit(params) == (True, True)
+    await asyncio.wait_for(extensions.close(), 1)  # no waiting out LINGER
+    assert returned == taken and not extensions._flushers
