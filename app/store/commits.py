@@ -153,8 +153,9 @@ class Extensions:
     async def _flush(self) -> None:
         """Write queued extensions one batch at a time on one connection, and keep it while
         moves keep coming: an idle flusher waits up to `LINGER` seconds for the next commit
-        before it gives the connection back and ends. Taking a connection from the pool and a
-        task per batch was about 5% of the server's CPU per move at 50 tables of four people."""
+        before it gives the connection back and ends. Taking a connection from the pool per batch
+        was about 3% of the server's CPU samples at 50 tables of four people, plus a task per
+        batch (docs/BENCHMARKS.md)."""
         batch: list[tuple[dict[str, Any], asyncio.Future[Outcome]]] = []
         try:
             while self._queue:
