@@ -55,8 +55,8 @@ async def _results(conn: AsyncConnection[object]) -> list[PGresult]:
     pgconn, loop = conn.pgconn, asyncio.get_running_loop()
     fd = pgconn.socket
     while pgconn.flush():  # the rest of a long statement waits for room in the socket
-        writable = loop.create_future()
-        loop.add_writer(fd, writable.set_result, None)
+        writable: asyncio.Future[None] = loop.create_future()
+        loop.add_writer(fd, _resolve, writable)
         try:
             await writable
         finally:
@@ -70,8 +70,7 @@ async def _results(conn: AsyncConnection[object]) -> list[PGresult]:
             while not pgconn.is_busy():
                 result = pgconn.get_result()
                 if result is None:
-                    if not answered.done():
-                        answered.set_result(None)
+                    _resolve(answered)
                     return
                 results.append(result)
         except OperationalError as exc:  # the connection is gone
@@ -84,6 +83,12 @@ async def _results(conn: AsyncConnection[object]) -> list[PGresult]:
     finally:
         loop.remove_reader(fd)
     return results
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    """Wake `waiter` once, whether the callback runs again first or its task was cancelled."""
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def _raise_for(results: list[PGresult], conn: AsyncConnection[object], expected: ExecStatus) -> PGresult:
