@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import orjson
 
 from app.mailbox import Mailbox
+from app.store.prepared import PreparedStatement
 
 log = logging.getLogger(__name__)
 
@@ -122,42 +123,56 @@ class InProcessPubSub:
         self._channels.clear()
 
 
-NOTIFY_ALL = "SELECT pg_notify(%s, payload) FROM json_array_elements_text(%s::json) AS payload"
+NOTIFY_ONE = PreparedStatement("cardtable_notify_one", "SELECT pg_notify($1, $2)")
+NOTIFY_ALL = PreparedStatement(
+    "cardtable_notify_all", "SELECT pg_notify($1, payload) FROM json_array_elements_text($2::json) AS payload"
+)
 """One NOTIFY per payload of a batch, the batch passed as one JSON array of strings: as a
 `text[]` parameter, psycopg escaped every quote of every payload for the array literal in
 Python (a regular expression with a callback per match), about a tenth of a second process's
-CPU at 50 tables of four people (docs/BENCHMARKS.md)."""
+CPU at 50 tables of four people (docs/BENCHMARKS.md). A batch that fits one payload, the usual
+case, goes through `NOTIFY_ONE`."""
 
 
 class PostgresPubSub(InProcessPubSub):
     """LISTEN/NOTIFY on one PostgreSQL channel; local delivery reuses the in-process fan-out.
 
     `publish` delivers to this process's subscribers at once and queues the message for the
-    others; a background sender NOTIFYs everything queued in one round trip (so publishing never
-    waits for the database, and a burst of table events costs one statement). Every process
+    others; a background sender packs everything queued into as few payloads as fit under
+    PostgreSQL's limit and NOTIFYs them in one round trip (so publishing never waits for the
+    database, and a burst of table events costs one statement and, mostly, one notification:
+    each notification is work for PostgreSQL and for every listening process). Every process
     LISTENs on `cardtable_events` and delivers what other processes sent (its own notifications
     carry its origin id and are skipped).
+
+    Both connections are driven through libpq directly (`PreparedStatement` to send; the
+    listener reads notifications whenever its socket is readable): through psycopg's cursor and
+    its `notifies()` generator the transport cost about a sixth of a second process's CPU per
+    move at 50 tables of four people (docs/BENCHMARKS.md).
     """
 
     PG_CHANNEL = "cardtable_events"
     BATCH = 500
     PAYLOAD_LIMIT = 8000
     """PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more."""
+    LOG_LIMIT = PAYLOAD_LIMIT - 64
+    """A message goes with its log entries only when it then takes fewer bytes than this: it
+    must fit a payload of its own, beside the packing's 43 bytes (`_payloads`)."""
     between_processes = True
 
     def __init__(self, libpq_url: str) -> None:
         super().__init__()
         self._url = libpq_url
         self._origin = secrets.token_hex(8)
-        self._own_prefix = orjson.dumps({"origin": self._origin}).decode()[:-1]
-        """How this process's own payloads begin (`publish` writes the origin first, with the same
-        encoder): they are dropped unread, not parsed to find out. Each process hears its own
-        notifications, half of what it hears when two processes share tables."""
+        self._own_prefix = orjson.dumps({"origin": self._origin}).decode()[:-1].encode()
+        """How this process's own payloads begin (`_payload` writes the origin first, with the
+        same encoder): they are dropped unread, not parsed to find out. Each process hears its
+        own notifications, half of what it hears when two processes share tables."""
         self._listener: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._sender: Any = None
-        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self.on_delay: Callable[[float], None] | None = None
         """Told the seconds each message from another process took to arrive (app/metrics.py)."""
 
@@ -174,44 +189,114 @@ class PostgresPubSub(InProcessPubSub):
                 async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {self.PG_CHANNEL}")
                     self._ready.set()
-                    async for notice in conn.notifies():
-                        if notice.payload.startswith(self._own_prefix):
-                            continue
-                        payload = orjson.loads(notice.payload)
-                        if self.on_delay is not None and "at" in payload:
-                            self.on_delay(max(0.0, time.time() - payload["at"]))
-                        self.deliver(payload["channel"], payload["message"])
+                    await self._hear(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - keep listening across connection losses
                 log.warning("pub/sub listener lost its connection (%s); reconnecting", exc)
                 await asyncio.sleep(1)
 
+    async def _hear(self, conn: Any) -> None:
+        """Deliver every notification `conn` receives, in the socket's readable callback, until
+        the connection fails (raised here)."""
+        from psycopg import OperationalError
+
+        pgconn, loop = conn.pgconn, asyncio.get_running_loop()
+        lost: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (notice := pgconn.notifies()) is not None:
+                    self._heard(notice.extra)
+            except OperationalError as exc:
+                if not lost.done():
+                    lost.set_exception(exc)
+
+        fd = pgconn.socket
+        loop.add_reader(fd, readable)
+        try:
+            readable()  # what libpq already holds
+            await lost
+        finally:
+            loop.remove_reader(fd)
+
+    def _heard(self, payload: bytes) -> None:
+        """Deliver the messages of one notification, unless this process sent it."""
+        if payload.startswith(self._own_prefix):
+            return
+        try:
+            messages = orjson.loads(payload)["messages"]
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            log.error("pub/sub: a notification that is not ours to read: %.80r", payload)
+            return
+        now = time.time()
+        for envelope in messages:
+            if self.on_delay is not None:
+                self.on_delay(max(0.0, now - envelope["at"]))
+            try:
+                self.deliver(envelope["channel"], envelope["message"])
+            except Exception:
+                log.exception("pub/sub: a receiver failed on a message from another process")
+
     async def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
-        envelope = {"origin": self._origin, "at": time.time(), "channel": channel, "message": message}
-        payload = orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
-        if LOG in message and len(payload) >= self.PAYLOAD_LIMIT:
+        envelope = {"at": time.time(), "channel": channel, "message": message}
+        text = orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
+        if LOG in message and len(text) >= self.LOG_LIMIT:
             envelope["message"] = {key: value for key, value in message.items() if key != LOG}
-            payload = orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
-        self._outbox.put_nowait(payload.decode())
+            text = orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
+        self._outbox.put_nowait(text)
+
+    def _payloads(self, envelopes: list[bytes]) -> list[bytes]:
+        """`envelopes` packed in order into as few notification payloads as fit under the limit
+        (`{"origin": …, "messages": [envelope, …]}`); one too long even alone is dropped, loudly."""
+        head, tail = self._own_prefix + b',"messages":[', b"]}"
+        room = self.PAYLOAD_LIMIT - len(head) - len(tail)
+        payloads: list[bytes] = []
+        packed: list[bytes] = []
+        size = 0
+        for envelope in envelopes:
+            if len(envelope) >= room:
+                log.error("pub/sub: a message of %d bytes is too long for a notification", len(envelope))
+                continue
+            if packed and size + 1 + len(envelope) >= room:
+                payloads.append(head + b",".join(packed) + tail)
+                packed, size = [], -1
+            packed.append(envelope)
+            size += 1 + len(envelope)
+        if packed:
+            payloads.append(head + b",".join(packed) + tail)
+        return payloads
 
     async def _send_loop(self) -> None:
         import psycopg
 
+        channel = self.PG_CHANNEL.encode()
         while True:
             batch = [await self._outbox.get()]
             while len(batch) < self.BATCH and not self._outbox.empty():
                 batch.append(self._outbox.get_nowait())
+            payloads = self._payloads(batch)
+            if not payloads:
+                continue
             for attempt in (1, 2, 3):
                 try:
                     if self._sender is None or self._sender.closed:
                         self._sender = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
-                    await self._sender.execute(NOTIFY_ALL, (self.PG_CHANNEL, orjson.dumps(batch).decode()))
+                    if len(payloads) == 1:
+                        await NOTIFY_ONE.rows(self._sender, (channel, payloads[0]))
+                    else:
+                        await NOTIFY_ALL.rows(
+                            self._sender, (channel, orjson.dumps([p.decode() for p in payloads]))
+                        )
                     break
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:  # noqa: BLE001 - reconnect and retry, then give up loudly
+                    if self._sender is not None:
+                        with contextlib.suppress(Exception):
+                            await self._sender.close()
                     self._sender = None
                     if attempt == 3:
                         log.error("could not notify other processes of %d event(s): %s", len(batch), exc)

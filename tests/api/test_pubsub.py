@@ -150,15 +150,17 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each process hears its own NOTIFYs too: they are recognised by how they begin and dropped
-    unread (half of what a process hears when two share tables), never delivered twice."""
+    unread (half of what a process hears when two share tables), never delivered twice. A burst
+    is packed into few notifications, each carrying many messages in order."""
     from app.live import pubsub
 
-    read: list[str | bytes] = []
+    read: list[Any] = []
     loads = pubsub.orjson.loads
 
     def counting_loads(text: str | bytes) -> Any:
-        read.append(text)
-        return loads(text)
+        parsed = loads(text)
+        read.append(parsed)
+        return parsed
 
     monkeypatch.setattr(pubsub.orjson, "loads", counting_loads)
     async with (
@@ -173,7 +175,54 @@ async def test_listen_notify_delivers_a_burst_in_order_to_other_processes_and_on
         assert heard == mine == list(range(200))
         with pytest.raises(TimeoutError):  # one's own notifications are not delivered twice
             await asyncio.wait_for(anext(local), 0.3)
-    assert len(read) == 200  # two read one's notifications; one read none of its own
+    # Two parsed each of one's notifications once; one parsed none of its own.
+    assert sum(len(payload["messages"]) for payload in read) == 200
+    assert len(read) < 20, len(read)  # the publisher did not wait: the burst went in a few batches
+
+
+async def test_a_burst_too_long_for_one_notification_is_split_and_an_oversized_message_dropped(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Messages are packed into payloads under PostgreSQL's limit, in order; a message that would
+    not fit a payload even alone is dropped with an error, and the rest of its batch still goes."""
+    async with _two_buses(database_url) as (one, two), two.subscribe("room:11") as remote:
+        payloads = one._payloads([b'{"n":%d,"pad":"%s"}' % (n, b"x" * 1000) for n in range(20)])
+        assert len(payloads) == 3 and all(len(payload) < one.PAYLOAD_LIMIT for payload in payloads)
+        await one.publish("room:11", {"kind": "chat", "text": "a"})
+        await one.publish("room:11", {"kind": "chat", "text": "x" * one.PAYLOAD_LIMIT})
+        for n in range(30):
+            await one.publish("room:11", {"kind": "chat", "text": f"{n:03d}" + "y" * 900})
+        heard = [(await asyncio.wait_for(anext(remote), 5))["text"][:3] for _ in range(31)]
+    assert heard == ["a", *(f"{n:03d}" for n in range(30))]
+    assert "too long for a notification" in caplog.text
+
+
+async def test_a_bus_whose_connections_are_ended_listens_and_notifies_again(database_url: str) -> None:
+    """Every connection of both buses is ended (a database restart, killed sessions): each
+    listener connects again, the sender does too on its next batch, and messages published
+    afterwards arrive."""
+    async with _two_buses(database_url) as (one, two), two.subscribe("room:12") as remote:
+        await one.publish("room:12", {"kind": "room", "n": 0})
+        assert (await asyncio.wait_for(anext(remote), 5))["n"] == 0
+        engine = create_engine(database_url)
+        try:
+            with engine.begin() as conn:
+                ended = conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )
+                ).all()
+            assert len(ended) == 3  # two listeners and one's sender
+        finally:
+            engine.dispose()
+        for n in range(1, 60):  # until both listen again (each waits a second before reconnecting)
+            await one.publish("room:12", {"kind": "room", "n": n})
+            with contextlib.suppress(TimeoutError):
+                if (await asyncio.wait_for(anext(remote), 0.1))["n"] == n:
+                    break
+        else:
+            pytest.fail("no message arrived after the buses' connections were ended")
 
 
 async def test_text_with_quotes_backslashes_and_japanese_crosses_the_bus_unchanged(database_url: str) -> None:
@@ -284,7 +333,7 @@ async def test_a_state_message_too_long_for_a_notify_leaves_its_entries_to_the_d
         running_server(database_url, pubsub="postgres") as two,
     ):
         for server in (one, two):
-            server.services.pubsub.PAYLOAD_LIMIT = 0
+            server.services.pubsub.LOG_LIMIT = 0
         reads = {"one": count_log_reads(one), "two": count_log_reads(two)}
         oda_last, tom_last = await play_a_match_across_two_servers(one, two)
     assert oda_last["version"] == tom_last["version"]
