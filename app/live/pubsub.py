@@ -165,7 +165,7 @@ class PostgresPubSub(InProcessPubSub):
         self._url = libpq_url
         self._origin = secrets.token_hex(8)
         self._own_prefix = orjson.dumps({"origin": self._origin}).decode()[:-1].encode()
-        """How this process's own payloads begin (`_payload` writes the origin first, with the
+        """How this process's own payloads begin (`_payloads` writes the origin first, with the
         same encoder): they are dropped unread, not parsed to find out. Each process hears its
         own notifications, half of what it hears when two processes share tables."""
         self._listener: asyncio.Task[None] | None = None
@@ -255,7 +255,7 @@ class PostgresPubSub(InProcessPubSub):
         room = self.PAYLOAD_LIMIT - len(head) - len(tail)
         payloads: list[bytes] = []
         packed: list[bytes] = []
-        size = 0
+        size = -1  # the length of `packed` joined by commas, once it holds something
         for envelope in envelopes:
             if len(envelope) >= room:
                 log.error("pub/sub: a message of %d bytes is too long for a notification", len(envelope))

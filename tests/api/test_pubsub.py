@@ -188,6 +188,14 @@ async def test_a_burst_too_long_for_one_notification_is_split_and_an_oversized_m
     async with _two_buses(database_url) as (one, two), two.subscribe("room:11") as remote:
         payloads = one._payloads([b'{"n":%d,"pad":"%s"}' % (n, b"x" * 1000) for n in range(20)])
         assert len(payloads) == 3 and all(len(payload) < one.PAYLOAD_LIMIT for payload in payloads)
+        # At the limit: a payload may take PAYLOAD_LIMIT - 1 bytes, never more.
+        largest = one.PAYLOAD_LIMIT - 1
+        packing = len(one._payloads([b"1"])[0]) - 1
+        assert [len(p) for p in one._payloads([b"1" * (largest - packing)])] == [largest]
+        assert one._payloads([b"1" * (largest - packing + 1)]) == []
+        second = largest - packing - 1 - 3000  # the comma between the two
+        assert [len(p) for p in one._payloads([b"1" * 3000, b"2" * second])] == [largest]
+        assert len(one._payloads([b"1" * 3000, b"2" * (second + 1)])) == 2
         await one.publish("room:11", {"kind": "chat", "text": "a"})
         await one.publish("room:11", {"kind": "chat", "text": "x" * one.PAYLOAD_LIMIT})
         for n in range(30):
