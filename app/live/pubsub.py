@@ -29,9 +29,10 @@ from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 import orjson
+import psycopg
 
 from app.mailbox import Mailbox
-from app.store.prepared import PreparedStatement
+from app.store.prepared import PreparedStatement, read_input
 
 log = logging.getLogger(__name__)
 
@@ -182,8 +183,6 @@ class PostgresPubSub(InProcessPubSub):
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def _listen(self) -> None:
-        import psycopg
-
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
@@ -196,30 +195,17 @@ class PostgresPubSub(InProcessPubSub):
                 log.warning("pub/sub listener lost its connection (%s); reconnecting", exc)
                 await asyncio.sleep(1)
 
-    async def _hear(self, conn: Any) -> None:
-        """Deliver every notification `conn` receives, in the socket's readable callback, until
-        the connection fails (raised here)."""
-        from psycopg import OperationalError
+    async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Deliver every notification `conn` receives, as soon as its socket has it, until the
+        connection fails (raised here)."""
+        pgconn = conn.pgconn
 
-        pgconn, loop = conn.pgconn, asyncio.get_running_loop()
-        lost: asyncio.Future[None] = loop.create_future()
+        def take() -> bool:
+            while (notice := pgconn.notifies()) is not None:
+                self._heard(notice.extra)
+            return False  # for as long as the connection lives
 
-        def readable() -> None:
-            try:
-                pgconn.consume_input()
-                while (notice := pgconn.notifies()) is not None:
-                    self._heard(notice.extra)
-            except OperationalError as exc:
-                if not lost.done():
-                    lost.set_exception(exc)
-
-        fd = pgconn.socket
-        loop.add_reader(fd, readable)
-        try:
-            readable()  # what libpq already holds
-            await lost
-        finally:
-            loop.remove_reader(fd)
+        await read_input(conn, take, at_once=True)
 
     def _heard(self, payload: bytes) -> None:
         """Deliver the messages of one notification, unless this process sent it."""
@@ -270,8 +256,6 @@ class PostgresPubSub(InProcessPubSub):
         return payloads
 
     async def _send_loop(self) -> None:
-        import psycopg
-
         channel = self.PG_CHANNEL.encode()
         while True:
             batch = [await self._outbox.get()]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from psycopg import AsyncConnection, OperationalError
 from psycopg.errors import error_from_result
@@ -62,27 +62,44 @@ async def _results(conn: AsyncConnection[object]) -> list[PGresult]:
         finally:
             loop.remove_writer(fd)
     results: list[PGresult] = []
-    answered = loop.create_future()
+
+    def take() -> bool:
+        while not pgconn.is_busy():
+            result = pgconn.get_result()
+            if result is None:
+                return True
+            results.append(result)
+        return False
+
+    await read_input(conn, take)
+    return results
+
+
+async def read_input(conn: AsyncConnection[object], take: Callable[[], bool], at_once: bool = False) -> None:
+    """Call `take` whenever libpq has read what arrived on `conn`'s socket (and, with `at_once`,
+    first for what it holds already), until `take` says True. Raises OperationalError when the
+    connection fails. Used for a statement's answer and for the bus's notifications
+    (app/live/pubsub.py), so both see the socket and a lost connection the same way."""
+    pgconn, loop = conn.pgconn, asyncio.get_running_loop()
+    finished: asyncio.Future[None] = loop.create_future()
 
     def readable() -> None:
         try:
             pgconn.consume_input()
-            while not pgconn.is_busy():
-                result = pgconn.get_result()
-                if result is None:
-                    _resolve(answered)
-                    return
-                results.append(result)
+            if take():
+                _resolve(finished)
         except OperationalError as exc:  # the connection is gone
-            if not answered.done():
-                answered.set_exception(exc)
+            if not finished.done():
+                finished.set_exception(exc)
 
+    fd = pgconn.socket
     loop.add_reader(fd, readable)
     try:
-        await answered
+        if at_once:
+            readable()
+        await finished
     finally:
         loop.remove_reader(fd)
-    return results
 
 
 def _resolve(waiter: asyncio.Future[None]) -> None:
