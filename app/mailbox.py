@@ -7,7 +7,8 @@ about 3 KB per queue even when empty, and an `asyncio.Event` one deque (0.75 KB)
 of a live table's memory budget. A `Mailbox` is a list and, only while its consumer waits, one
 future; it offers the part of `asyncio.Queue` a single consumer uses (`put_nowait`, `get`,
 `empty`, `qsize`, `get_nowait`). A `Gate` is a flag with waiters only while it is closed; it
-offers `asyncio.Event`'s `set`, `clear`, `is_set` and `wait`.
+offers `asyncio.Event`'s `set`, `clear`, `is_set` and `wait`. Both wake their waiters through
+`wake`, as do the commit's writers and the libpq reader (app/store/).
 """
 
 from __future__ import annotations
@@ -16,6 +17,13 @@ import asyncio
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+
+
+def wake(waiter: asyncio.Future[T], value: T) -> None:
+    """Give `waiter` its result unless it has one already (its waiter was cancelled, or the
+    callback that wakes it ran twice)."""
+    if not waiter.done():
+        waiter.set_result(value)
 
 
 class Mailbox(Generic[T]):
@@ -33,9 +41,8 @@ class Mailbox(Generic[T]):
         if self._limit and len(self._items) >= self._limit:
             del self._items[0]
         self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        if self._waiter is not None:
+            wake(self._waiter, None)
 
     def empty(self) -> bool:
         return not self._items
@@ -77,8 +84,7 @@ class Gate:
         self._open = True
         waiters, self._waiters = self._waiters, None
         for waiter in waiters or ():
-            if not waiter.done():
-                waiter.set_result(None)
+            wake(waiter, None)
 
     def clear(self) -> None:
         self._open = False

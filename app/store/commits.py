@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 from psycopg import AsyncConnection as PgConnection
 
+from app.mailbox import wake
 from app.store.prepared import PreparedStatement
 
 EXTEND = """
@@ -133,7 +134,7 @@ class Extensions:
         done: asyncio.Future[Outcome] = loop.create_future()
         self._queue.append((params, done))
         if self._idle:
-            _wake(self._idle.pop(), True)
+            wake(self._idle.pop(), True)
         elif self._flushing < self._writers:
             self._flushing += 1
             flusher = loop.create_task(self._flush(), name="commit-flusher")
@@ -145,7 +146,7 @@ class Extensions:
         """Let idle flushers give their connections back (before the pool closes)."""
         self._closed = True
         for idle in self._idle:
-            _wake(idle, False)
+            wake(idle, False)
         self._idle.clear()
         if self._flushers:
             await asyncio.wait(list(self._flushers))
@@ -186,7 +187,7 @@ class Extensions:
         loop = asyncio.get_running_loop()
         idle: asyncio.Future[bool] = loop.create_future()
         self._idle.append(idle)
-        timer = loop.call_later(LINGER, _wake, idle, False)
+        timer = loop.call_later(LINGER, wake, idle, False)
         try:
             return await idle and bool(self._queue)
         finally:
@@ -229,11 +230,6 @@ class Extensions:
         for i, extended, held in await _EXTEND_MANY.rows(conn, [orjson.dumps(asked)]):
             outcomes[int(i or 0)] = (extended == b"1", held == b"t")
         return outcomes
-
-
-def _wake(idle: asyncio.Future[bool], more: bool) -> None:
-    if not idle.done():
-        idle.set_result(more)
 
 
 async def _settled(write: Coroutine[Any, Any, Outcome]) -> Outcome | Exception:

@@ -23,6 +23,8 @@ from psycopg.errors import error_from_result
 from psycopg.pq import ExecStatus
 from psycopg.pq.abc import PGresult
 
+from app.mailbox import wake
+
 Row = tuple[bytes | None, ...]
 """A result row: each column's text, or None for NULL."""
 
@@ -56,7 +58,7 @@ async def _results(conn: AsyncConnection[object]) -> list[PGresult]:
     fd = pgconn.socket
     while pgconn.flush():  # the rest of a long statement waits for room in the socket
         writable: asyncio.Future[None] = loop.create_future()
-        loop.add_writer(fd, _resolve, writable)
+        loop.add_writer(fd, wake, writable, None)
         try:
             await writable
         finally:
@@ -87,7 +89,7 @@ async def read_input(conn: AsyncConnection[object], take: Callable[[], bool], at
         try:
             pgconn.consume_input()
             if take():
-                _resolve(finished)
+                wake(finished, None)
         except OperationalError as exc:  # the connection is gone
             if not finished.done():
                 finished.set_exception(exc)
@@ -100,12 +102,6 @@ async def read_input(conn: AsyncConnection[object], take: Callable[[], bool], at
         await finished
     finally:
         loop.remove_reader(fd)
-
-
-def _resolve(waiter: asyncio.Future[None]) -> None:
-    """Wake `waiter` once, whether the callback runs again first or its task was cancelled."""
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 def _raise_for(results: list[PGresult], conn: AsyncConnection[object], expected: ExecStatus) -> PGresult:
