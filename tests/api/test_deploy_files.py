@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from engine._mode import SERVER_MODULES
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 COMPOSE: dict[str, Any] = yaml.safe_load((PROJECT_ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, Any] = COMPOSE["services"]
@@ -102,6 +104,31 @@ def test_the_image_holds_everything_the_server_reads_at_run_time() -> None:
     }
     assert not copied & ignored, f".dockerignore leaves out what the Dockerfile copies: {copied & ignored}"
     assert 'CMD ["python", "-m", "app"]' in dockerfile
+
+
+def test_the_image_has_every_compiled_server_module_before_the_step_that_compiles_them() -> None:
+    """The server modules built with the engine (engine/_mode.py `SERVER_MODULES`) are copied in
+    one by one, ahead of the rest of `app/`, so that a change elsewhere in the server does not
+    compile again: a module added to that list and not to the Dockerfile would run from its
+    source in the image, slower, and nothing else would say so."""
+    dockerfile = (PROJECT_ROOT / "Dockerfile").read_text()
+    build_step = dockerfile.index("python -m engine.build")
+    copied_before: set[str] = set()
+    for line in dockerfile[:build_step].splitlines():
+        if line.startswith("COPY "):
+            *sources, _target = shlex.split(line)[1:]
+            copied_before.update(source.rstrip("/") for source in sources)
+
+    def copied(path: str) -> bool:  # the file itself, or a folder it is in
+        parts = path.split("/")
+        return any("/".join(parts[:n]) in copied_before for n in range(1, len(parts) + 1))
+
+    assert SERVER_MODULES, "no server module is compiled: this test has nothing to check"
+    for module in SERVER_MODULES:
+        parts = module.split(".")
+        packages = {"/".join(parts[:n]) + "/__init__.py" for n in range(1, len(parts))}
+        missing = sorted(path for path in {"/".join(parts) + ".py", *packages} if not copied(path))
+        assert not missing, f"{module} is compiled, but the Dockerfile copies {missing} after the build"
 
 
 def test_prometheus_scrapes_every_app_replica_on_the_port_it_listens_on() -> None:
