@@ -88,13 +88,19 @@ def test_the_app_connects_to_the_postgres_service_with_its_credentials() -> None
     assert database.path.lstrip("/") == postgres["POSTGRES_DB"]
 
 
-def test_the_image_holds_everything_the_server_reads_at_run_time() -> None:
-    dockerfile = (PROJECT_ROOT / "Dockerfile").read_text()
+def copied_sources(dockerfile: str) -> set[str]:
+    """What the `COPY` lines of (part of) a Dockerfile copy in, as paths from the project root."""
     copied: set[str] = set()
     for line in dockerfile.splitlines():
         if line.startswith("COPY "):
             *sources, _target = shlex.split(line)[1:]
             copied.update(source.rstrip("/") for source in sources)
+    return copied
+
+
+def test_the_image_holds_everything_the_server_reads_at_run_time() -> None:
+    dockerfile = (PROJECT_ROOT / "Dockerfile").read_text()
+    copied = copied_sources(dockerfile)
     for source in copied:
         assert (PROJECT_ROOT / source).exists(), f"the Dockerfile copies {source}, which does not exist"
     # The packages, the migrations `python -m app` runs at start, the seed data and the client.
@@ -112,12 +118,7 @@ def test_the_image_has_every_compiled_server_module_before_the_step_that_compile
     compile again: a module added to that list and not to the Dockerfile would run from its
     source in the image, slower, and nothing else would say so."""
     dockerfile = (PROJECT_ROOT / "Dockerfile").read_text()
-    build_step = dockerfile.index("python -m engine.build")
-    copied_before: set[str] = set()
-    for line in dockerfile[:build_step].splitlines():
-        if line.startswith("COPY "):
-            *sources, _target = shlex.split(line)[1:]
-            copied_before.update(source.rstrip("/") for source in sources)
+    copied_before = copied_sources(dockerfile[: dockerfile.index("python -m engine.build")])
 
     def copied(path: str) -> bool:  # the file itself, or a folder it is in
         parts = path.split("/")
