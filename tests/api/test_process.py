@@ -16,31 +16,40 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.store.embedded_pg import ensure_service_user, free_loopback_port
+from app.store.embedded_pg import PostmasterLock, ensure_service_user, free_loopback_port
 from tests.api.harness import TLS
+from tests.api.test_crash_restart import _play_a_little as play_a_little
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-@contextmanager
-def serve(env_overrides: dict[str, str]) -> Iterator[str]:
-    """Run `python -m app` until the block ends, then stop it with SIGTERM as a service manager would."""
-    port = free_loopback_port()
+def server_env(env_overrides: dict[str, str]) -> dict[str, str]:
+    """The environment `python -m app` runs with here: this one's, without DATABASE_URL, on a
+    free port, with quick bots, then `env_overrides`."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01"})
+    env.update({"CARDTABLE_PORT": str(free_loopback_port())})
+    env.update({"CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01"})
     env.update(env_overrides)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app"],
-        cwd=PROJECT_ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    return env
+
+
+def run_app(env: dict[str, str], *options: str, **popen: Any) -> subprocess.Popen[bytes]:
+    """`python -m app` with `options` on its command line."""
+    return subprocess.Popen([sys.executable, "-m", "app", *options], cwd=PROJECT_ROOT, env=env, **popen)
+
+
+def start_server(env_overrides: dict[str, str], *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `python -m app` and wait until it serves; the process and its base URL (on the
+    port `--port` names, else CARDTABLE_PORT)."""
+    env = server_env(env_overrides)
+    port = options[options.index("--port") + 1] if "--port" in options else env["CARDTABLE_PORT"]
+    process = run_app(env, *options, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -48,20 +57,38 @@ def serve(env_overrides: dict[str, str]) -> Iterator[str]:
             assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
             try:
                 if httpx.get(f"{base}/api/games", timeout=1, verify=TLS).status_code == 200:
-                    break
+                    return process, base
             except httpx.TransportError:
                 pass
             assert time.monotonic() < deadline, "the server did not come up"
             time.sleep(0.1)
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+
+
+def stop_server(process: subprocess.Popen[bytes], how: signal.Signals = signal.SIGTERM) -> None:
+    """Stop the server with `how` (SIGTERM as a service manager, SIGINT as Ctrl+C) and check it
+    ended cleanly."""
+    process.send_signal(how)
+    try:
+        output, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    assert process.returncode == 0, output.decode(errors="replace")
+
+
+@contextmanager
+def serve(env_overrides: dict[str, str], *options: str) -> Iterator[str]:
+    """Run `python -m app` until the block ends, then stop it with SIGTERM as a service manager would."""
+    process, base = start_server(env_overrides, *options)
+    try:
         yield base
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            output, _ = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
-    assert process.returncode == 0, output.decode(errors="replace")
+        stop_server(process)
 
 
 def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(database_url: str) -> None:
@@ -124,3 +151,119 @@ def test_the_postgresql_account_is_made_once_when_several_processes_start_at_onc
         assert len(set(uids)) == 1 and uids[0] == pwd.getpwnam(name).pw_uid
     finally:
         subprocess.run(["userdel", name], capture_output=True)
+
+
+def embedded_settings(cluster_home: Path) -> dict[str, str]:
+    return {"CARDTABLE_DATA_DIR": str(cluster_home / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
+
+
+def table_with_bots(base: str) -> tuple[str, str]:
+    """A person's session token and the code of their room, where they hold seat 0 of a match
+    against two bots."""
+    person = httpx.post(f"{base}/api/people", json={"name": "Keeps playing"}, timeout=30, verify=TLS)
+    cookies = {"session": person.cookies["session"]}
+    code = httpx.post(
+        f"{base}/api/rooms",
+        json={"game_id": "holy-grail", "seats": 3},
+        cookies=cookies,
+        timeout=30,
+        verify=TLS,
+    ).json()["code"]
+    seats = [("0", "me"), ("1", "bot"), ("2", "bot")]
+    for n, who in seats:
+        seated = httpx.post(
+            f"{base}/api/rooms/{code}/seats/{n}", json={"as": who}, cookies=cookies, timeout=30, verify=TLS
+        )
+        assert seated.status_code == 200, seated.text
+    started = httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS)
+    assert started.status_code == 200, started.text
+    return cookies["session"], code
+
+
+def still_serves(base: str, token: str, code: str) -> None:
+    """A request is answered and a move made through the room's socket is acknowledged."""
+    room = httpx.get(f"{base}/api/rooms/{code}", cookies={"session": token}, timeout=30, verify=TLS)
+    assert room.status_code == 200, room.text
+    version = room.json()["match"]["version"]
+    assert play_a_little(base, base.replace("http", "ws", 1), token, code, 2) > version
+
+
+def postmaster_of(cluster_home: Path) -> int:
+    return PostmasterLock.read(cluster_home / "data" / "pgdata").pid  # type: ignore[union-attr]
+
+
+def test_a_second_start_on_the_same_folder_and_port_says_so_and_leaves_the_first_serving(
+    cluster_home: Path,
+) -> None:
+    settings = embedded_settings(cluster_home)
+    with serve(settings) as base:
+        token, code = table_with_bots(base)
+        port = base.rsplit(":", 1)[1]
+        second = subprocess.run(
+            [sys.executable, "-m", "app"],
+            cwd=PROJECT_ROOT,
+            env=server_env({**settings, "CARDTABLE_PORT": port}),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode != 0
+        assert (second.stdout + second.stderr).strip() == (
+            f"port {port} is already in use: is another server running?"
+        )
+        still_serves(base, token, code)
+
+
+def test_one_of_two_servers_on_one_embedded_postgresql_stopped_by_ctrl_c_leaves_the_other_serving(
+    cluster_home: Path,
+) -> None:
+    """The first server starts the data folder's PostgreSQL, the second uses it too. Ctrl+C
+    (SIGINT) on the first leaves PostgreSQL to the second, which keeps serving; the second,
+    the last one using it, stops it when it stops."""
+    settings = embedded_settings(cluster_home)
+    first, first_base = start_server(settings)
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        postmaster = postmaster_of(cluster_home)
+        second, second_base = start_server(settings)
+        assert postmaster_of(cluster_home) == postmaster  # one PostgreSQL, shared
+        token, code = table_with_bots(first_base)
+        stop_server(first, signal.SIGINT)
+        still_serves(second_base, token, code)
+        assert Path(f"/proc/{postmaster}").exists()
+        stop_server(second, signal.SIGINT)
+        second = None
+        assert not (cluster_home / "data" / "pgdata" / "postmaster.pid").exists()
+        deadline = time.monotonic() + 5  # the postmaster removes its lock file just before it exits
+        while Path(f"/proc/{postmaster}").exists():
+            assert time.monotonic() < deadline, "the last server must stop PostgreSQL"
+            time.sleep(0.05)
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.communicate()
+
+
+def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(database_url: str) -> None:
+    env = server_env({"DATABASE_URL": database_url.replace("postgresql+psycopg://", "postgresql://")})
+
+    def command_line(*options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "app", *options],
+            cwd=PROJECT_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+
+    shown = command_line("--help")
+    assert shown.returncode == 0 and shown.stdout.startswith("usage: python -m app")
+    assert "--host" in shown.stdout and "--port" in shown.stdout
+    wrong = command_line("--port", "nine")
+    assert wrong.returncode == 2 and "--port" in wrong.stderr
+    port = free_loopback_port()
+    with serve({"DATABASE_URL": env["DATABASE_URL"]}, "--port", str(port)) as base:
+        assert base == f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{base}/api/games", timeout=30, verify=TLS).status_code == 200
