@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.store.embedded_pg import PostmasterLock, ensure_service_user, free_loopback_port
+from app.store.embedded_pg import EmbeddedPostgres, PostmasterLock, ensure_service_user, free_loopback_port
 from tests.api.harness import TLS
 from tests.api.test_crash_restart import _play_a_little as play_a_little
 
@@ -239,10 +240,14 @@ def test_one_of_two_servers_on_one_embedded_postgresql_stopped_by_ctrl_c_leaves_
             assert time.monotonic() < deadline, "the last server must stop PostgreSQL"
             time.sleep(0.05)
     finally:
-        for process in (first, second):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.communicate()
+        killed = [p for p in (first, second) if p is not None and p.poll() is None]
+        for process in killed:
+            process.kill()
+            process.communicate()
+        if killed:  # a killed server leaves its PostgreSQL running: the last user (this) stops it
+            cluster = EmbeddedPostgres(cluster_home / "data" / "pgdata")
+            cluster.start()
+            cluster.stop()
 
 
 def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(database_url: str) -> None:
@@ -267,3 +272,57 @@ def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(database_
     with serve({"DATABASE_URL": env["DATABASE_URL"]}, "--port", str(port)) as base:
         assert base == f"http://127.0.0.1:{port}"
         assert httpx.get(f"{base}/api/games", timeout=30, verify=TLS).status_code == 200
+
+
+def wait_until_gone(pid: int, seconds: float = 5) -> bool:
+    deadline = time.monotonic() + seconds
+    while Path(f"/proc/{pid}").exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_an_embedded_postgresql_stops_with_its_last_user_and_a_killed_user_counts_for_nothing(
+    cluster_home: Path,
+) -> None:
+    """A process that starts the cluster's PostgreSQL dies by SIGKILL (it never unregisters:
+    the kernel drops its lock). Two users then share the server it left; the first to stop
+    leaves it to the other, and the other, the last, stops it."""
+    pgdata = cluster_home / "pgdata"
+    killed = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from app.store.embedded_pg import EmbeddedPostgres; "
+            "EmbeddedPostgres(Path(sys.argv[1]), fast_unsafe=True).start(); print('up', flush=True); "
+            "time.sleep(600)",
+            str(pgdata),
+        ],
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.PIPE,
+    )
+    first = EmbeddedPostgres(pgdata, fast_unsafe=True)
+    last = EmbeddedPostgres(pgdata, fast_unsafe=True)
+    try:
+        assert killed.stdout is not None and killed.stdout.readline() == b"up\n"
+        postmaster = PostmasterLock.read(pgdata).pid  # type: ignore[union-attr]
+        killed.kill()
+        killed.wait()
+        first.start()
+        last.start()
+        assert first.port == last.port
+        first.stop()
+        with psycopg.connect(last.libpq_url("postgres"), connect_timeout=5) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        last.stop()
+        assert wait_until_gone(postmaster), "the last user must stop PostgreSQL"
+    finally:
+        if killed.poll() is None:
+            killed.kill()
+            killed.wait()
+        for user in (first, last):
+            user.stop()
+        cleanup = EmbeddedPostgres(pgdata)  # stops whatever is left, whatever happened above
+        cleanup.start()
+        cleanup.stop()
