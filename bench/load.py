@@ -50,9 +50,9 @@ humans' latency in both rounds.
 With `--processes 2`, the table counts run on two deployments on one database, each behind nginx
 running the shipped site (deploy/nginx, rendered for this machine by bench/local_nginx.py): one
 process with the in-process bus, and two processes with CARDTABLE_PUBSUB=postgres. Every client
-goes through its deployment's nginx, which spreads the sockets (its round robin puts two of a
-four-person table's sockets on each process; the bench prints how each table's sockets landed,
-from the upstream nginx names in each handshake's answer, and each process's own socket count).
+goes through its deployment's nginx, which sends every socket of a room to one process and
+spreads the rooms over the processes (the bench prints how each table's sockets landed, from the
+upstream nginx names in each handshake's answer, and each process's own socket count).
 Rounds alternate between the deployments (one plays while the other's tables wait), and it
 prints per deployment the server's CPU per committed action (every app process and its
 children), PostgreSQL's and nginx's, and the ratio of two processes' server CPU to one's, per
@@ -824,7 +824,7 @@ async def run_compared(
 ) -> list[Result]:
     """The same T tables on each deployment, in alternating rounds (one deployment plays while
     the others' tables wait), so each sees the same machine load; every client goes through that
-    deployment's nginx, which spreads the sockets as it does in production. Per round: server CPU
+    deployment's nginx, which places the sockets as it does in production. Per round: server CPU
     (every app process of the deployment with its children), PostgreSQL's and nginx's CPU per
     committed action. With `profile`, each app process's CPU profile of the first round."""
     results = [Result(tables, people=people, processes=len(d.apps)) for d in compared.deployments]

@@ -2,11 +2,13 @@
 
 deploy/nginx/default.conf and proxy.conf as shipped, with only Docker's names swapped for local
 ones: the `app` replicas become the given loopback ports, port 80 a free loopback port, and the
-container path of proxy.conf the repository's file. tests/api/test_proxy.py and test_failover.py
-play through it, and `bench/load.py --processes 2` measures through it, so the proxy that is
-tested and measured is the one that is shipped; `stop_processes` stops the app processes behind
-it. It imports only httpx and the embedded PostgreSQL module's port helper, so the tests take it
-without the benchmark's heavy imports.
+container path of proxy.conf the repository's file. Each process is a `server` line of its own,
+and the site's hash on the room code chooses among them as among the addresses Docker's DNS
+gives for the replicas (nginx hashes onto addresses, one peer each). tests/api/test_proxy.py
+and test_failover.py play through it, and `bench/load.py --processes 2` measures through it, so
+the proxy that is tested and measured is the one that is shipped; `stop_processes` stops the app
+processes behind it. It imports only httpx and the embedded PostgreSQL module's port helper, so
+the tests take it without the benchmark's heavy imports.
 """
 
 from __future__ import annotations
