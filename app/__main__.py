@@ -35,7 +35,8 @@ from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:
     """uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal; ending with
-    SystemExit (instead of dying by the signal) lets our `finally` stop the embedded PostgreSQL."""
+    SystemExit (instead of dying by the signal) lets our `finally` let go of the embedded
+    PostgreSQL, which stops it unless another server process still uses it."""
     sys.exit(0)
 
 

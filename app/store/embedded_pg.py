@@ -301,6 +301,13 @@ class EmbeddedPostgres:
                 return True
             return False
 
+    def _initialise(self) -> None:
+        log.info("initialising a PostgreSQL cluster in %s", self.pgdata)
+        args = ["-D", str(self.pgdata), "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--no-locale"]
+        if self.fast_unsafe:
+            args.append("--no-sync")
+        self._run("initdb", *args)
+
     def start(self) -> str:
         """Start the server, or adopt the one already running on this cluster (another server
         process's, or an orphan a killed process left), register as one of its users, and make
@@ -308,19 +315,7 @@ class EmbeddedPostgres:
         with self._starting_or_stopping():
             self._prepare_directory()
             if not (self.pgdata / "PG_VERSION").exists():
-                log.info("initialising a PostgreSQL cluster in %s", self.pgdata)
-                args = [
-                    "-D",
-                    str(self.pgdata),
-                    "-U",
-                    SUPERUSER,
-                    "--auth=trust",
-                    "--encoding=UTF8",
-                    "--no-locale",
-                ]
-                if self.fast_unsafe:
-                    args.append("--no-sync")
-                self._run("initdb", *args)
+                self._initialise()
             running = self._running_port()
             if running is not None:
                 log.info("using the PostgreSQL server already running on this cluster (port %s)", running)
