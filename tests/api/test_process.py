@@ -189,6 +189,17 @@ def still_serves(base: str, token: str, code: str) -> None:
     assert play_a_little(base, base.replace("http", "ws", 1), token, code, 2) > version
 
 
+def wait_until_gone(pid: int, seconds: float = 5) -> bool:
+    """Whether process `pid` ends within `seconds` (a postmaster removes its lock file just
+    before it exits)."""
+    deadline = time.monotonic() + seconds
+    while Path(f"/proc/{pid}").exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def postmaster_of(cluster_home: Path) -> int:
     return PostmasterLock.read(cluster_home / "data" / "pgdata").pid  # type: ignore[union-attr]
 
@@ -235,10 +246,7 @@ def test_one_of_two_servers_on_one_embedded_postgresql_stopped_by_ctrl_c_leaves_
         stop_server(second, signal.SIGINT)
         second = None
         assert not (cluster_home / "data" / "pgdata" / "postmaster.pid").exists()
-        deadline = time.monotonic() + 5  # the postmaster removes its lock file just before it exits
-        while Path(f"/proc/{postmaster}").exists():
-            assert time.monotonic() < deadline, "the last server must stop PostgreSQL"
-            time.sleep(0.05)
+        assert wait_until_gone(postmaster), "the last server must stop PostgreSQL"
     finally:
         killed = [p for p in (first, second) if p is not None and p.poll() is None]
         for process in killed:
@@ -272,15 +280,6 @@ def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(database_
     with serve({"DATABASE_URL": env["DATABASE_URL"]}, "--port", str(port)) as base:
         assert base == f"http://127.0.0.1:{port}"
         assert httpx.get(f"{base}/api/games", timeout=30, verify=TLS).status_code == 200
-
-
-def wait_until_gone(pid: int, seconds: float = 5) -> bool:
-    deadline = time.monotonic() + seconds
-    while Path(f"/proc/{pid}").exists():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def test_an_embedded_postgresql_stops_with_its_last_user_and_a_killed_user_counts_for_nothing(
