@@ -18,9 +18,7 @@ A person's action, always under the table's lock:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from app.live import bus
@@ -144,7 +142,8 @@ class Table:
     ) -> None:
         """A person's action (fields checked by the registry); raises ActionRejected and changes
         nothing if refused. Committed, then published, then the bots play on."""
-        async with self._person_turn(person_id, seat, room_id) as live:
+        async with self.lock:
+            live = await self._held_by(person_id, seat, room_id)
             if not live.saw_current_options(seat, version):
                 raise ActionRejected(
                     "stale", f"the table moved on (version {live.version}, you sent {version}); try again"
@@ -164,7 +163,8 @@ class Table:
         next action racing, on any processes, exactly one wins). Raises ActionRejected
         ("take_back_refused" with the reason in both languages) and changes nothing if refused."""
         try:
-            async with self._person_turn(person_id, seat, room_id) as live:
+            async with self.lock:
+                live = await self._held_by(person_id, seat, room_id)
                 if live.take_backs != "until_next":
                     raise ActionRejected(
                         "take_back_refused",
@@ -197,23 +197,21 @@ class Table:
         await self.publish()
         self.automation.kick()
 
-    @contextlib.asynccontextmanager
-    async def _person_turn(self, person_id: int, seat: int, room_id: int | None) -> AsyncIterator[LiveMatch]:
-        """The lock and live match, once the sender is known to hold `seat` of this running
-        match of `room_id` (ActionRejected otherwise)."""
-        async with self.lock:
-            try:
-                live = await self.seated()
-            except KeyError:
-                raise ActionRejected("illegal", f"there is no match {self.match_id}") from None
-            if room_id is not None and live.room_id != room_id:
-                raise ActionRejected("forbidden", f"match {self.match_id} is not played in this room")
-            controller = live.controllers.get(seat)
-            if controller is None or controller.kind != "person" or controller.person_id != person_id:
-                raise ActionRejected("forbidden", f"you do not hold seat {seat}")
-            if live.finished:
-                raise ActionRejected("illegal", "the match is over")
-            yield live
+    async def _held_by(self, person_id: int, seat: int, room_id: int | None) -> LiveMatch:
+        """The live match (call with the lock held), once the sender is known to hold `seat` of
+        this running match of `room_id` (ActionRejected otherwise)."""
+        try:
+            live = await self.seated()
+        except KeyError:
+            raise ActionRejected("illegal", f"there is no match {self.match_id}") from None
+        if room_id is not None and live.room_id != room_id:
+            raise ActionRejected("forbidden", f"match {self.match_id} is not played in this room")
+        controller = live.controllers.get(seat)
+        if controller is None or controller.kind != "person" or controller.person_id != person_id:
+            raise ActionRejected("forbidden", f"you do not hold seat {seat}")
+        if live.finished:
+            raise ActionRejected("illegal", "the match is over")
+        return live
 
     # ---- states for readers ------------------------------------------------------------------------
     async def state_text(
