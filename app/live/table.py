@@ -36,6 +36,39 @@ if TYPE_CHECKING:
     from app.live.tables import TableService
 
 
+class TableLock:
+    """The table's lock, counting who holds or awaits it: a table is let go only when nobody
+    does (asyncio.Lock does not tell its waiters, and between a release and the next holder's
+    wake-up it reads as free)."""
+
+    __slots__ = ("_lock", "users")
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.users = 0
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+    async def acquire(self) -> None:
+        self.users += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    def release(self) -> None:
+        self._lock.release()
+        self.users -= 1
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.release()
+
+
 class Table:
     """Everything this process holds for one match, dropped together when the match leaves
     memory: the lock its changes take turns on, the cached match (`live`: None until it is
@@ -49,7 +82,7 @@ class Table:
     def __init__(self, match_id: int, tables: TableService) -> None:
         self.match_id = match_id
         self.tables = tables
-        self.lock = asyncio.Lock()
+        self.lock = TableLock()
         self.live: LiveMatch | None = None
         self.committer = Committer(tables)
         self.automation = Automation(self)
@@ -58,7 +91,7 @@ class Table:
     @property
     def idle(self) -> bool:
         """Nobody holds or awaits the lock and no task runs for it: the table may be dropped."""
-        return not self.lock.locked() and self.automation.idle
+        return self.lock.users == 0 and self.automation.idle
 
     # ---- the cached match ------------------------------------------------------------------------
     async def load(self) -> LiveMatch:

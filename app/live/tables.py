@@ -34,7 +34,7 @@ from app.live.live_match import LiveMatch, SeatOptions
 from app.live.pubsub import Message, PubSub
 from app.live.refusals import ActionRejected, check_fields
 from app.live.snapshots import Reader
-from app.live.table import Table
+from app.live.table import Table, TableLock
 from app.metrics import Metrics
 from app.store.db import Database
 from app.store.matches import Controller, MatchStore
@@ -113,7 +113,7 @@ class TableService:
         if self._tables.get(table.match_id) is table and table.automation.idle:
             del self._tables[table.match_id]
 
-    def lock(self, match_id: int) -> asyncio.Lock:
+    def lock(self, match_id: int) -> TableLock:
         return self.table(match_id).lock
 
     def live(self, match_id: int) -> LiveMatch | None:
@@ -123,12 +123,6 @@ class TableService:
     def live_count(self) -> int:
         """Matches held in memory now (the operator's `cardtable_live_tables`)."""
         return sum(1 for table in self._tables.values() if table.live is not None)
-
-    def forget(self, match_id: int) -> None:
-        """Drop the cached match (it is rebuilt from the log when next needed); the table stays."""
-        table = self._tables.get(match_id)
-        if table is not None:
-            table.live = None
 
     async def _table_of_room(self, match_id: int, room_id: int | None) -> Table:
         """The table for a person's message about `match_id` in `room_id`. A match not in memory
@@ -210,15 +204,6 @@ class TableService:
     async def timer_move(self, match_id: int, seat: int, since: int) -> bool:
         """The turn timer of `seat` ran out (`Table.timer_move`)."""
         return await self.table(match_id).timer_move(seat, since)
-
-    def kick(self, match_id: int) -> None:
-        """Make sure the match's bots and chance are played if any are to act."""
-        self.table(match_id).automation.kick()
-
-    async def publish_state(self, match_id: int) -> None:
-        table = self._tables.get(match_id)
-        if table is not None:
-            await table.publish()
 
     async def catch_up_all(self) -> int:
         """Every live table follows what the database holds beyond its copy (after the bus's
