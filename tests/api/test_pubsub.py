@@ -435,3 +435,39 @@ async def test_a_move_made_on_the_other_process_is_followed_in_the_bus_turn_or_w
             assert version in follows[watcher]["now"] and version not in follows[watcher]["waited"], follows
             watcher, version = await one_move(hold_the_watchers_lock=True)
             assert version in follows[watcher]["waited"] and version not in follows[watcher]["now"], follows
+
+
+async def test_catching_up_with_the_store_brings_every_live_table_to_the_logged_version(
+    database_url: str,
+) -> None:
+    """Announcements can be lost (a bus listener reconnecting): `catch_up_all` has every table
+    a process holds follow what the log holds beyond its copy. Here the two processes share no
+    bus at all, so process two hears nothing of the moves made through process one."""
+    async with (
+        running_server(database_url) as one,
+        running_server(database_url) as two,
+        browser(one, "Oda") as oda,
+    ):
+        code = (await make_room(oda, seats=3, hands=1))["code"]
+        for seat in range(3):
+            await oda.post(f"/api/rooms/{code}/seats/{seat}", {"as": "me"})
+        match_id = (await oda.post(f"/api/rooms/{code}/start"))["match"]["id"]
+        async with browser(two) as tab:
+            tab.http.cookies.set("session", oda.token)
+            async with tab.socket(code) as on_two:
+                behind = await on_two.wait_state()
+        async with oda.socket(code) as on_one:
+            state = await on_one.wait_state()
+            for _ in range(3):  # Oda holds every seat: each state is her turn
+                seat, legal = next((int(s), a) for s, a in state["legal"].items() if a)
+                await on_one.act(seat, state["version"], legal[0])
+                state = await on_one.wait_state(lambda m, v=state["version"]: m["version"] > v)
+        ahead = one.services.tables.live(match_id)
+        copy = two.services.tables.live(match_id)
+        assert ahead is not None and copy is not None and copy.version == behind["version"] < ahead.version
+
+        assert await two.services.tables.catch_up_all() == 1
+        copy = two.services.tables.live(match_id)
+        assert copy is not None and copy.committed == ahead.committed
+        assert copy.match.log == ahead.match.log
+        assert await two.services.tables.catch_up_all() == 0  # nothing more to follow
