@@ -276,6 +276,8 @@ class TableService:
         for table in gone:
             table.live = None
             del self._tables[table.match_id]
+        if gone and self.metrics is not None:
+            self.metrics.tables_evicted.inc(len(gone))
         return len(gone)
 
     def _evictable(self, table: Table, now: float) -> bool:

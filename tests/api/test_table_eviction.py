@@ -30,15 +30,19 @@ def resident_bytes() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
-async def live_tables(server: Server) -> float:
-    """`cardtable_live_tables` as the operator's scraper reads it."""
+async def metric(server: Server, name: str) -> float:
+    """One series of this process as the operator's scraper reads it."""
     async with httpx.AsyncClient(base_url=server.base_url, verify=TLS) as client:
         text = (await client.get("/metrics")).text
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
-            if sample.name == "cardtable_live_tables":
+            if sample.name == name:
                 return sample.value
-    raise AssertionError("no cardtable_live_tables in /metrics")
+    raise AssertionError(f"no {name} in /metrics")
+
+
+async def live_tables(server: Server) -> float:
+    return await metric(server, "cardtable_live_tables")
 
 
 async def until_live_tables_at_most(server: Server, most: float, within: float) -> float:
@@ -67,6 +71,7 @@ async def test_forty_finished_matches_leave_memory_once_their_sockets_close(data
         assert len(set(played)) == MATCHES  # each socket closed when its match was over
 
         await until_live_tables_at_most(server, 2, 90)
+        assert await metric(server, "cardtable_tables_evicted_total") >= MATCHES
         grown = resident_bytes() - before
         assert grown < 25 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MB"
 
