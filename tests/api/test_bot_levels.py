@@ -192,7 +192,7 @@ async def test_a_bot_playing_for_a_person_thinks_as_the_strong_bot_even_where_bo
     """Ada's turn timer runs out (15 s, here 1 s), or she is away past the grace (10 s, here
     0.7 s): the move made for her is the strong bot's, asked of the worker pool, although the
     server's default level and the seated bots are basic."""
-    settings = {"bot_level": "basic", "deadline_scale": 1 / 15, "deadline_poll": 0.05}
+    settings: dict[str, Any] = {"bot_level": "basic", "deadline_scale": 1 / 15, "deadline_poll": 0.05}
     async with running_server(database_url, bot_delay=0, **settings) as server, browser(server, "Ada") as ada:
         tables: TableService = server.services.tables
         pool = HeldPool()

@@ -21,7 +21,7 @@ from tests.api.test_replays import bots_play_one_hand
 pytestmark = pytest.mark.asyncio
 
 MATCHES = 40
-QUICK = {"bot_delay": 0, "analysis_workers": 0, "deadline_poll": 0.05, "bot_level": "basic"}
+QUICK: dict[str, Any] = {"bot_delay": 0, "analysis_workers": 0, "deadline_poll": 0.05, "bot_level": "basic"}
 
 
 def resident_bytes() -> int:
@@ -76,7 +76,7 @@ async def test_forty_finished_matches_leave_memory_once_their_sockets_close(data
         assert grown < 25 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MB"
 
 
-IDLE = {**QUICK, "idle_table_seconds": 0.5, "table_sweep_seconds": 0.2, "deadline_scale": 0.1}
+IDLE: dict[str, Any] = {**QUICK, "idle_table_seconds": 0.5, "table_sweep_seconds": 0.2, "deadline_scale": 0.1}
 """A running match with no socket leaves after half a second; deadlines last a tenth."""
 
 
