@@ -131,12 +131,12 @@ async def test_an_idle_running_match_leaves_memory_and_comes_back_from_its_log_t
 async def test_a_deadline_of_an_evicted_match_loads_it_and_a_bot_moves_for_the_person(
     database_url: str, deadline: str
 ) -> None:
-    """Nobody is at the table: it leaves memory while it waits for Ada, then her turn timer (30 s,
-    here 3 s) or her away grace (30 s, here 3 s) runs out and the bot's move is made all the same."""
+    """Nobody is at the table: it leaves memory while it waits for Ada, then her turn timer (60 s,
+    here 6 s) or her away grace (60 s, here 6 s) runs out and the bot's move is made all the same."""
     async with running_server(database_url, **IDLE) as server, browser(server, "Ada") as ada:
-        timer = 30 if deadline == "time" else None
-        _, match_id = await start_alone_with_bots(ada, away_grace=600 if timer else 30, turn_timer=timer)
+        timer = 60 if deadline == "time" else None
+        _, match_id = await start_alone_with_bots(ada, away_grace=600 if timer else 60, turn_timer=timer)
         await until_evicted(server, match_id)
         assert not stored_marks(database_url, match_id), "the bot moved before the table left memory"
-        marks = await _eventually(lambda: stored_marks(database_url, match_id), 15)
+        marks = await _eventually(lambda: stored_marks(database_url, match_id), 20)
     assert {(seat, reason) for _, seat, reason in marks} == {(0, deadline)}
