@@ -173,6 +173,23 @@ class Settings(BaseSettings):
     )
     """Seconds between two looks of each process for due deadlines (app/live/deadlines.py)."""
 
+    idle_table_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        validation_alias=AliasChoices("CARDTABLE_IDLE_TABLE_SECONDS", "idle_table_seconds"),
+    )
+    """Seconds a running match nobody reads or moves, with no socket of this process in its
+    room, stays in memory; it is loaded again from its log when someone comes back (a finished
+    match with no socket leaves at the next sweep)."""
+
+    table_sweep_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        le=60,
+        validation_alias=AliasChoices("CARDTABLE_TABLE_SWEEP_SECONDS", "table_sweep_seconds"),
+    )
+    """Seconds between two looks of each process for tables to let go (app/live/tables.py)."""
+
     session_check: float = Field(
         default=30.0, gt=0, le=3600, validation_alias=AliasChoices("CARDTABLE_SESSION_CHECK", "session_check")
     )

@@ -72,8 +72,12 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         db = Database(settings.sqlalchemy_url, settings.db_pool_size, settings.db_pool_size)
         bus = pubsub or await make_pubsub(settings)
         bots = BotPool(settings.bot_workers, settings.bot_budget)
-        tables = TableService(db, bus, settings.bot_delay, bots, settings.bot_level, settings.deal_seed)
+        tables = TableService(
+            db, bus, settings.bot_delay, bots, settings.bot_level, settings.deal_seed,
+            idle_after=settings.idle_table_seconds, sweep_every=settings.table_sweep_seconds,
+        )  # fmt: skip
         presence = Presence(db, deadline_scale=settings.deadline_scale)
+        tables.watched = presence.watching
         deadlines = Deadlines(
             db, bus, tables, presence.process_id, scale=settings.deadline_scale, poll=settings.deadline_poll
         )

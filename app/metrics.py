@@ -106,6 +106,10 @@ class Metrics:
             return LoopTiming(name, doc, process, FAST_BUCKETS, registry)
 
         self._live_tables = gauge("cardtable_live_tables", "Matches held in this process's memory")
+        self.tables_evicted = Counter(
+            "cardtable_tables_evicted", "Live tables let go from memory (match over or idle, no socket here)",
+            labels, registry=registry,
+        ).labels(process)
         self._sockets = gauge("cardtable_connected_sockets", "Open room WebSockets on this process")
         self.committed_actions = Counter(
             "cardtable_committed_actions", "Actions committed to match logs (people, bots, chance)",

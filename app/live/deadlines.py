@@ -17,6 +17,9 @@ process acts on each deadline; a lease that runs out (its process died) lets ano
 claim the row again. The move itself goes through the table service's automation, whose
 commit is the match's version check (app/store/matches.py): even a stale claim cannot move twice
 or move for a turn that has not timed out (the check also reads the seat's moves in the log).
+A match that left this process's memory while it waited (app/live/tables.py lets idle tables
+go) is loaded again from its log by the deadline that acts on it; a stand-in of an evicted
+table is set again when the away claim is renewed (every LEASE_SECONDS at most).
 
 `Settings.deadline_scale` (test-only) multiplies every deadline's seconds, so tests run with
 real rooms' settings (10-600 s) in a fraction of the time.

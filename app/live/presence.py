@@ -63,6 +63,10 @@ class Presence:
             except Exception:  # the database may be restarting; the next beat tries again
                 log.warning("presence heartbeat failed", exc_info=True)
 
+    def watching(self, room_id: int) -> bool:
+        """Whether a socket of this process is open to the room."""
+        return room_id in self._sockets
+
     async def join(self, room_id: int, person_id: int) -> bool:
         """Count one more socket; True when the person was connected nowhere before."""
         counter = self._sockets.setdefault(room_id, Counter())

@@ -5,6 +5,7 @@ without holding the table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -182,3 +183,46 @@ async def test_a_failed_worker_leaves_the_move_to_the_basic_bot(database_url: st
             final = await play_until_over([socket], timeout=60)
         assert final["views"]["0"]["phase"] == "match_over"
         assert pool.sent > 0
+
+
+@pytest.mark.parametrize("reason", ["time", "away"])
+async def test_a_bot_playing_for_a_person_thinks_as_the_strong_bot_even_where_bots_are_basic(
+    database_url: str, reason: str
+) -> None:
+    """Ada's turn timer runs out (15 s, here 1 s), or she is away past the grace (10 s, here
+    0.7 s): the move made for her is the strong bot's, asked of the worker pool, although the
+    server's default level and the seated bots are basic."""
+    settings: dict[str, Any] = {"bot_level": "basic", "deadline_scale": 1 / 15, "deadline_poll": 0.05}
+    async with running_server(database_url, bot_delay=0, **settings) as server, browser(server, "Ada") as ada:
+        tables: TableService = server.services.tables
+        pool = HeldPool()
+        tables.bots = pool  # type: ignore[assignment]
+        body: dict[str, Any] = {"game_id": "holy-grail", "seats": 3, "options": {"hands": 1}}
+        if reason == "time":
+            body["turn_timer"] = 15
+        code = (await ada.post("/api/rooms", body, expect=201))["code"]
+        await ada.http.patch(f"/api/rooms/{code}", json={"away_grace": 600 if reason == "time" else 10})
+        await ada.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
+        for seat in (1, 2):
+            await ada.post(f"/api/rooms/{code}/seats/{seat}", {"as": "bot"})
+        async with contextlib.AsyncExitStack() as stack:
+            if reason == "time":  # connected, so never away; she just does not play
+                await (await stack.enter_async_context(ada.socket(code))).recv()
+            match_id = (await ada.post(f"/api/rooms/{code}/start"))["match"]["id"]
+            for _ in range(1500):
+                if pool.pending:
+                    break
+                await asyncio.sleep(0.01)
+            assert pool.pending, "no move for Ada went to the strong bot's workers"
+            future, version, seat = pool.pending[0]
+            assert seat == 0  # the basic bots of seats 1 and 2 never asked
+            live = tables.live(match_id)
+            assert live is not None and live.legal_count(0) > 1
+            chosen = live.legal(0)[-1]
+            future.set_result(chosen)
+            for _ in range(500):
+                if live.version > version:
+                    break
+                await asyncio.sleep(0.01)
+            assert live.match.log[version] == (0, chosen)
+            assert live.auto_moves[version + 1] == (0, reason)

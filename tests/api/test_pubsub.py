@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.live.pubsub import InProcessPubSub
+from app.live.table import Table
 from tests.api.harness import Server, TableSocket, browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -349,32 +350,33 @@ async def test_a_state_message_too_long_for_a_notify_leaves_its_entries_to_the_d
     assert reads["one"] and reads["two"], reads
 
 
-def spy_follows(server: Server) -> dict[str, list[int]]:
+def spy_follows(server: Server, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
     """Record each version `server` follows from another process's commit: `now` when it was
-    followed in the bus's turn (`_caught_up_now`), `waited` when under the match's lock
-    (`_catch_up`)."""
+    followed in the bus's turn (`Table.caught_up_now`), `waited` when under the match's lock
+    (`Table.catch_up`)."""
     tables = server.services.tables
     seen: dict[str, list[int]] = {"now": [], "waited": []}
-    caught_up_now, catch_up = tables._caught_up_now, tables._catch_up
+    caught_up_now, catch_up = Table.caught_up_now, Table.catch_up
 
-    def now(live: Any, at_least: int, announced: Any) -> bool:
+    def now(table: Table, live: Any, at_least: int, announced: Any) -> bool:
         behind = live.committed < at_least
-        done = caught_up_now(live, at_least, announced)
-        if behind and done:
+        done = caught_up_now(table, live, at_least, announced)
+        if behind and done and table.tables is tables:
             seen["now"].append(at_least)
         return done
 
-    async def waited(live: Any, at_least: int, announced: Any = None) -> bool:
-        seen["waited"].append(at_least)
-        return await catch_up(live, at_least, announced)
+    async def waited(table: Table, live: Any, at_least: int, announced: Any = None) -> bool:
+        if table.tables is tables:
+            seen["waited"].append(at_least)
+        return await catch_up(table, live, at_least, announced)
 
-    tables._caught_up_now = now  # type: ignore[method-assign]
-    tables._catch_up = waited  # type: ignore[method-assign]
+    monkeypatch.setattr(Table, "caught_up_now", now)
+    monkeypatch.setattr(Table, "catch_up", waited)
     return seen
 
 
 async def test_a_move_made_on_the_other_process_is_followed_in_the_bus_turn_or_waits_for_a_held_lock(
-    database_url: str,
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A state message from the other process, carrying its entries, is followed and sent in the
     bus's turn (no task, no lock) when nobody holds the match's lock here; while somebody does,
@@ -384,7 +386,7 @@ async def test_a_move_made_on_the_other_process_is_followed_in_the_bus_turn_or_w
         running_server(database_url, pubsub="postgres") as two,
     ):
         servers = {"one": one, "two": two}
-        follows = {name: spy_follows(server) for name, server in servers.items()}
+        follows = {name: spy_follows(server, monkeypatch) for name, server in servers.items()}
         async with a_match_across_two_servers(one, two) as (oda_ws, tom_ws):
             sockets = {"one": oda_ws, "two": tom_ws}
 
@@ -433,3 +435,39 @@ async def test_a_move_made_on_the_other_process_is_followed_in_the_bus_turn_or_w
             assert version in follows[watcher]["now"] and version not in follows[watcher]["waited"], follows
             watcher, version = await one_move(hold_the_watchers_lock=True)
             assert version in follows[watcher]["waited"] and version not in follows[watcher]["now"], follows
+
+
+async def test_catching_up_with_the_store_brings_every_live_table_to_the_logged_version(
+    database_url: str,
+) -> None:
+    """Announcements can be lost (a bus listener reconnecting): `catch_up_all` has every table
+    a process holds follow what the log holds beyond its copy. Here the two processes share no
+    bus at all, so process two hears nothing of the moves made through process one."""
+    async with (
+        running_server(database_url) as one,
+        running_server(database_url) as two,
+        browser(one, "Oda") as oda,
+    ):
+        code = (await make_room(oda, seats=3, hands=1))["code"]
+        for seat in range(3):
+            await oda.post(f"/api/rooms/{code}/seats/{seat}", {"as": "me"})
+        match_id = (await oda.post(f"/api/rooms/{code}/start"))["match"]["id"]
+        async with browser(two) as tab:
+            tab.http.cookies.set("session", oda.token)
+            async with tab.socket(code) as on_two:
+                behind = await on_two.wait_state()
+        async with oda.socket(code) as on_one:
+            state = await on_one.wait_state()
+            for _ in range(3):  # Oda holds every seat: each state is her turn
+                seat, legal = next((int(s), a) for s, a in state["legal"].items() if a)
+                await on_one.act(seat, state["version"], legal[0])
+                state = await on_one.wait_state(lambda m, v=state["version"]: m["version"] > v)
+        ahead = one.services.tables.live(match_id)
+        copy = two.services.tables.live(match_id)
+        assert ahead is not None and copy is not None and copy.version == behind["version"] < ahead.version
+
+        assert await two.services.tables.catch_up_all() == 1
+        copy = two.services.tables.live(match_id)
+        assert copy is not None and copy.committed == ahead.committed
+        assert copy.match.log == ahead.match.log
+        assert await two.services.tables.catch_up_all() == 0  # nothing more to follow

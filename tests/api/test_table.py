@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.live.tables import TableService
+from app.live.automation import Automation
 from tests.api.harness import Person, TableSocket, browser, make_room, play_until_over, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -78,14 +78,14 @@ async def test_a_table_of_people_plays_a_hand_without_starting_its_automation(
     """Only people act (the deals come with their actions), so no move starts the bots' and
     chance's task only for it to find nothing to play: it cost a task, a lock and a fresh
     RNG per move at a table of four people."""
-    automate = TableService._automate
+    automate = Automation.run
     started: list[int] = []
 
-    async def counted(self: TableService, table: Any) -> None:
-        started.append(table.match_id)
-        await automate(self, table)
+    async def counted(self: Automation) -> None:
+        started.append(self.table.match_id)
+        await automate(self)
 
-    monkeypatch.setattr(TableService, "_automate", counted)
+    monkeypatch.setattr(Automation, "run", counted)
     async with three_people_playing(database_url) as people:
         final = await play_until_over([ws for _, ws, _ in people], timeout=90)
         assert next(iter(final["views"].values()))["phase"] == "match_over"
@@ -532,7 +532,7 @@ async def test_nobody_sees_an_action_whose_commit_is_still_in_flight(database_ur
         async with wes.socket(code) as ws:
             state = await until_turn(ws)
             ((seat, legal),) = my_turn(state)
-            tables._commit = slow_failing_commit  # this instance only
+            tables.table(state["match_id"]).committer.commit = slow_failing_commit  # this table only
             await ws.act(seat, state["version"], legal[0])
             await asyncio.wait_for(entered.wait(), 5)
             async with vi.socket(code) as watcher:
