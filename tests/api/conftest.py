@@ -14,6 +14,7 @@ OWN_PROCESSES = {
     "test_openapi_conformance.py": "processes-a",
     "test_process.py": "processes-a",
     "test_proxy.py": "processes-a",
+    "test_app_server.py": "processes-a",
     "test_crash_restart.py": "processes-b",
     "test_bot_pool.py": "processes-b",
 }

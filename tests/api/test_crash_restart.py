@@ -13,7 +13,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,8 +22,8 @@ import websockets
 
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from tests.api.harness import TLS, TableSocket
+from tests.servers import AppServer
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 KILLS = 10
 
 
@@ -77,51 +76,26 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
-def start_app(
-    env: dict[str, str], base: str, scratch: Path, server_log: Path | None = None
-) -> subprocess.Popen[bytes]:
-    """Start `python -m app` and wait until it is ready; it must come up on this first try (no
-    exit, no retry by us).
-
-    Its temporary files go in `scratch` (TMPDIR): a killed server never removes the folder its
-    bot pool's forkserver listens in, which would otherwise stay in /tmp. Its output goes to
-    `scratch/app.log` (a pipe that nobody reads could fill and stall it) and is shown, with the
-    end of `server_log` (PostgreSQL's, when the server runs its own), if it exits instead."""
-    scratch.mkdir(exist_ok=True)
-    output = scratch / "app.log"
-    with output.open("ab") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app"], cwd=PROJECT_ROOT, env={**env, "TMPDIR": str(scratch)},
-            stdout=sink, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 90
-    while True:
-        if process.poll() is not None:
-            said = output.read_text(errors="replace")[-6000:]
-            tail = ""
-            if server_log is not None and server_log.exists():
-                tail = server_log.read_text(errors="replace")[-3000:]
-            raise AssertionError(
-                f"the server exited ({process.returncode}) instead of starting:\n{said}\n{tail}"
-            )
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2, verify=TLS).status_code == 200:
-                return process
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "the server did not come up"
-        time.sleep(0.05)
+def app_on_embedded_postgresql(cluster_home: Path, **settings: str) -> AppServer:
+    """A server with no DATABASE_URL, so it runs its own PostgreSQL in `cluster_home/data`; a
+    failed start shows the end of PostgreSQL's log too. fsync stays on: an acknowledged action
+    must survive the death of every PostgreSQL process."""
+    data = cluster_home / "data"
+    env = {"CARDTABLE_DATA_DIR": str(data), "CARDTABLE_BOT_DELAY": "0.01", **settings}
+    return AppServer(
+        None, workdir=cluster_home, env=env, start_timeout=90, also_show=[data / "pgdata" / "server.log"]
+    )
 
 
-def _crash(process: subprocess.Popen[bytes], pgdata: Path) -> None:
+def _crash(server: AppServer, pgdata: Path) -> None:
     """SIGKILL the app, the postmaster and every PostgreSQL backend at once, as a power cut of
     the processes would (nothing gets to clean up, the lock file stays)."""
     postmaster = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
-    victims = [process.pid, postmaster, *_children_of(postmaster)]
+    victims = [server.pid, postmaster, *_children_of(postmaster)]
     for pid in victims:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    process.wait(timeout=30)
+    server.kill()  # collects it
 
 
 def _play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
@@ -155,16 +129,12 @@ async def _play(base: str, ws_base: str, token: str, code: str, moves: int) -> i
 def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_nothing(
     cluster_home: Path,
 ) -> None:
-    data = cluster_home / "data"
-    pgdata = data / "pgdata"
-    port = free_loopback_port()
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    # fsync stays on: an acknowledged action must survive the death of every PostgreSQL process.
-    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_DATA_DIR": str(data)})
+    pgdata = cluster_home / "data" / "pgdata"
+    server = app_on_embedded_postgresql(cluster_home)
+    base, ws_base = server.base_url, server.ws_url
     rng = random.Random(10)
 
-    process = start_app(env, base, cluster_home / "tmp", pgdata / "server.log")
+    server.start()  # the start must succeed on this first try (no exit, no retry by us)
     person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30, verify=TLS)
     token = person.cookies["session"]
     cookies = {"session": token}
@@ -197,16 +167,15 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
                 "match"
             ]
             acknowledged[latest["id"]] = max(version if latest["id"] == match_id else 0, latest["version"])
-            _crash(process, pgdata)
-            process = start_app(env, base, cluster_home / "tmp", pgdata / "server.log")
+            _crash(server, pgdata)
+            server.start()
             for kept_id, kept_version in acknowledged.items():
                 detail = httpx.get(
                     f"{base}/api/matches/{kept_id}", cookies=cookies, timeout=30, verify=TLS
                 ).json()
                 assert detail["version"] >= kept_version, (kept_id, detail["version"], kept_version)
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.communicate(timeout=60)
+        server.stop()
     assert len(acknowledged) >= 1
 
 
@@ -238,15 +207,12 @@ def _cmdline(pid: int) -> str:
 def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(cluster_home: Path) -> None:
     """SIGKILL gives the server no chance to shut its bot pool down; the pool's forkserver,
     resource tracker and workers must still go (issue #26, point 8)."""
-    data = cluster_home / "data"
-    pgdata = data / "pgdata"
-    port = free_loopback_port()
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env.update({"CARDTABLE_PORT": str(port), "CARDTABLE_DATA_DIR": str(data), "CARDTABLE_BOT_DELAY": "0.01"})
-    env.update({"CARDTABLE_BOT_LEVEL": "strong", "CARDTABLE_BOT_BUDGET": "0.01"})
-    env.update({"CARDTABLE_BOT_WORKERS": "2"})
-    process = start_app(env, base, cluster_home / "tmp", pgdata / "server.log")
+    pgdata = cluster_home / "data" / "pgdata"
+    server = app_on_embedded_postgresql(
+        cluster_home, CARDTABLE_BOT_LEVEL="strong", CARDTABLE_BOT_BUDGET="0.01", CARDTABLE_BOT_WORKERS="2"
+    )
+    base, ws_base = server.base_url, server.ws_url
+    server.start()
     try:
         person = httpx.post(f"{base}/api/people", json={"name": "Kill"}, timeout=30, verify=TLS)
         cookies = {"session": person.cookies["session"]}
@@ -274,17 +240,17 @@ def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(clus
         )
         deadline = time.monotonic() + 60
         while True:
-            forkservers = [pid for pid in _descendants_of(process.pid) if "forkserver" in _cmdline(pid)]
+            forkservers = [pid for pid in _descendants_of(server.pid) if "forkserver" in _cmdline(pid)]
             if forkservers and len(_children_of(forkservers[0])) >= 2:
                 break
             assert time.monotonic() < deadline, "the strong bots' workers never started"
             _play_a_little(base, ws_base, cookies["session"], code, 3)
         postmaster = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
         postgres = {postmaster, *_descendants_of(postmaster)}
-        pool = [pid for pid in _descendants_of(process.pid) if pid not in postgres]
+        pool = [pid for pid in _descendants_of(server.pid) if pid not in postgres]
         assert len(pool) >= 4  # forkserver, resource tracker, two workers
     finally:
-        _crash(process, pgdata)
+        _crash(server, pgdata)
     deadline = time.monotonic() + 5
     while (left := [pid for pid in pool if _alive(pid)]) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -27,10 +23,9 @@ import pytest
 import websockets
 
 from app.live.tables import TAKEOVER_AFTER
-from app.store.embedded_pg import free_loopback_port
-from bench.local_nginx import NGINX, PROJECT_ROOT, nginx_in_front, stop_processes
+from bench.local_nginx import NGINX, nginx_in_front
 from tests.api.harness import TLS, TableSocket
-from tests.api.test_proxy import wait_until_up
+from tests.servers import AppServer, stop_all
 
 pytestmark = pytest.mark.asyncio
 
@@ -43,37 +38,22 @@ class AppProcesses:
     own that it keeps across restarts (so a proxy in front needs no change)."""
 
     def __init__(self, database_url: str, count: int, workdir: Path, **settings: str) -> None:
-        self.env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        self.env.update({"DATABASE_URL": database_url, "CARDTABLE_PUBSUB": "postgres"})
-        self.env.update({"CARDTABLE_BOT_LEVEL": "basic", **settings})
-        self.workdir = workdir
-        self.ports = [free_loopback_port() for _ in range(count)]
-        self.processes: list[subprocess.Popen[bytes] | None] = [None] * count
-        self.starts = 0
+        env = {"CARDTABLE_BOT_LEVEL": "basic", **settings}
+        self.servers = [
+            AppServer(database_url, workdir=workdir, pubsub="postgres", env=env, name=f"app{n}")
+            for n in range(count)
+        ]
+        self.ports = [server.port for server in self.servers]
 
     def start(self, n: int) -> None:
-        self.starts += 1
-        log = self.workdir / f"app{n}-{self.starts}.log"
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app"],
-            cwd=PROJECT_ROOT,
-            env={**self.env, "CARDTABLE_PORT": str(self.ports[n])},
-            stdout=log.open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-        self.processes[n] = process
-        wait_until_up(f"http://127.0.0.1:{self.ports[n]}/readyz", process, log)
+        self.servers[n].start()
 
     def kill(self, n: int) -> None:
         """SIGKILL: the process gets no chance to hand anything over."""
-        process = self.processes[n]
-        assert process is not None
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
-        self.processes[n] = None
+        self.servers[n].kill()
 
     def stop_all(self) -> None:
-        stop_processes(self.processes)
+        stop_all(self.servers)
 
     def serving(self, upstream: str) -> int:
         """Which process a proxy's `X-Upstream` names."""

@@ -9,11 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +17,8 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, expect, sync_playwright
 
 from tests.browser.pictures import save_picture
-from tests.browser.server_fork import ForkedServer, ServerForks
+from tests.browser.server_fork import ServerForks
+from tests.servers import AppServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
@@ -97,30 +93,18 @@ def screenshot_section(page: Page, test_id: str, path: Path) -> None:
     save_picture(page, path, full_page=True, clip=box)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 SERVER_FORKS = ServerForks()
 """This test process's parent of servers (tests/browser/server_fork.py)."""
 
 
-class ServerProcess:
+class ServerProcess(AppServer):
     """The server (what `python -m app` runs, forked from a parent that has imported it: see
-    tests/browser/server_fork.py) on a fixed port; can be stopped and started again (the same
-    database and port), which is how a test simulates a server restart."""
+    tests/browser/server_fork.py) on a port of its own with the browser tests' settings; it can
+    be stopped and started again (the same database and port), which is how a test simulates a
+    server restart. `env` holds its environment, which a fixture may change before `start`."""
 
-    def __init__(
-        self, database_url: str, log_dir: Path, deal_seed: int = DEAL_SEED, **env: str
-    ) -> None:
-        self.port = _free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": database_url,
-            "CARDTABLE_PORT": str(self.port),
+    def __init__(self, database_url: str, log_dir: Path, deal_seed: int = DEAL_SEED, **env: str) -> None:
+        settings = {
             "CARDTABLE_BOT_DELAY": "0.02",
             "CARDTABLE_BOT_BUDGET": "0.01",
             "CARDTABLE_BOT_WORKERS": "1",
@@ -131,42 +115,15 @@ class ServerProcess:
             "CARDTABLE_MIGRATE_ON_START": "false",
             **env,
         }
-        self.log_path = log_dir / f"server-{self.port}.log"
-        self.process: ForkedServer | None = None
-
-    def start(self) -> None:
-        self.process = SERVER_FORKS.start(self.env, self.log_path)
-        self._wait_until_up()
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
-
-    def _wait_until_up(self) -> None:
-        """Poll the catalog until the server answers; fail with its log if it dies or stalls."""
-        assert self.process is not None
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if not self.process.running():
-                tail = self.log_path.read_text()[-4000:]
-                raise RuntimeError(f"the server exited:\n{tail}")
-            try:
-                with urllib.request.urlopen(f"{self.base_url}/api/games", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        self.stop()
-        tail = self.log_path.read_text()[-4000:]
-        raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S} s:\n{tail}")
+        super().__init__(
+            database_url,
+            workdir=log_dir,
+            env=settings,
+            name="server",
+            spawn=SERVER_FORKS.start,
+            start_timeout=SERVER_START_TIMEOUT_S,
+            stop_timeout=10,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,9 @@ environment and runs `app.__main__.main()`, exactly what `python -m app` runs af
 The parent is this module run as `python -m tests.browser.server_fork`; it reads one JSON request
 per line on stdin (`{"env": {...}, "log": path}`), answers each with the child's pid on stdout,
 reaps its children as they exit, and exits when stdin closes (its pytest worker ended or died).
-The api tests still start `python -m app` itself (tests/api/test_process.py and the others).
+`ServerForks.start` is the `spawn` of tests/servers.py's `AppServer` for the browser tests
+(tests/browser/conftest.py, `ServerProcess`), which waits for the child to be ready and stops
+it like any other server; the api tests start `python -m app` itself through the same class.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -131,12 +132,11 @@ def _run_child(env: dict[str, str], log: str) -> None:
     os.close(out)
     os.environ.clear()
     os.environ.update(env)
-    # Its own temporary folder, removed when it ends: `python -m app` leaves none, as its exit
-    # runs multiprocessing's clean-up (the folder the forkserver of its bot and review workers
-    # listens in), which `os._exit` below skips. Set for this process (tempfile read TMPDIR once,
-    # in the parent) and for the processes it starts.
-    scratch = tempfile.mkdtemp(prefix="cardtable-server-")
-    tempfile.tempdir = os.environ["TMPDIR"] = scratch
+    # The temporary folder the test gave it (TMPDIR: tests/servers.py makes one per start and
+    # removes it when the server has ended, as `os._exit` below skips multiprocessing's clean-up
+    # of the folder its bot and review workers' forkserver listens in). tempfile read TMPDIR
+    # once, in the parent: forget it, so that this process reads it again.
+    tempfile.tempdir = None
     from app.__main__ import main
 
     code = 0
@@ -152,7 +152,6 @@ def _run_child(env: dict[str, str], log: str) -> None:
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
-        shutil.rmtree(scratch, ignore_errors=True)
     os._exit(code)
 
 

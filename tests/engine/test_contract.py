@@ -1,42 +1,88 @@
-"""The contract over every registered game and player count (tests/engine/contract_checks.py):
-a new game in engine/games/ is checked here without a line of its own.
+"""The contract over every registered game, player count and option variant
+(tests/engine/contract_checks.py): a new game in engine/games/ is checked here without a line of
+its own, at each player count for one hand.
 
-A game's property test module (`test_<package>_properties.py`) may define
-`revealed_cards(match, viewer)`, the cards its rules show beyond a seat's own hand; the view
-check here uses it, and assumes no card is shown where a game defines none."""
+A game's property test module (`test_<package>_properties.py`) may define `CHECKS`, a
+`GameChecks` naming the variants to play (random and by its bots) and its own invariants checked
+on the way: the cards its rules show beyond a seat's own hand, cards conserved at every turn,
+scores that follow from each hand's facts. Each variant is one test here."""
 
 from __future__ import annotations
 
 import importlib
 import random
-from typing import Any
+from dataclasses import replace
 
 import pytest
 
 from engine import CHANCE, GAMES, IllegalAction, Match
-from tests.engine.contract_checks import RevealedCards, check_malformed_input_is_refused, play_random_match
+from tests.engine.contract_checks import (
+    GameChecks,
+    Variant,
+    bot_choice,
+    check_malformed_input_is_refused,
+    play_match,
+)
 
+
+def game_checks(game_id: str) -> GameChecks:
+    """The game's `CHECKS`, with a one-hand random match added at each player count that its
+    random variants leave out (all of them for a game that defines none)."""
+    try:
+        module = importlib.import_module(f"tests.engine.test_{game_id.replace('-', '_')}_properties")
+    except ModuleNotFoundError:
+        checks = GameChecks()
+    else:
+        checks = getattr(module, "CHECKS", GameChecks())
+    game = GAMES[game_id]
+    played = {variant.players for variant in checks.random_play}
+    missing = [
+        Variant(players, {"hands": 1}, seeds=(players,))
+        for players in range(game.min_players, game.max_players + 1)
+        if players not in played
+    ]
+    return replace(checks, random_play=[*checks.random_play, *missing])
+
+
+CHECKS = {game_id: game_checks(game_id) for game_id in sorted(GAMES)}
 CASES = [
     (game_id, players)
     for game_id, game in sorted(GAMES.items())
     for players in range(game.min_players, game.max_players + 1)
 ]
+RANDOM_PLAY = [
+    pytest.param(game_id, variant, id=f"{game_id}-{variant.id}")
+    for game_id, checks in CHECKS.items()
+    for variant in checks.random_play
+]
+BOT_PLAY = [
+    pytest.param(game_id, variant, id=f"{game_id}-{variant.id}")
+    for game_id, checks in CHECKS.items()
+    for variant in checks.bot_play
+]
 
 
-def revealed_cards(game_id: str) -> RevealedCards | None:
-    try:
-        module = importlib.import_module(f"tests.engine.test_{game_id.replace('-', '_')}_properties")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "revealed_cards", None)
+def _play_variant(game_id: str, variant: Variant) -> list[Match]:
+    checks = CHECKS[game_id]
+    matches = [play_match(GAMES[game_id], variant, seed, checks) for seed in variant.seeds]
+    for match in matches:
+        assert match.is_over and match.hands
+    checks.check_variant(variant, matches)
+    return matches
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_a_random_match_keeps_the_contract(game_id: str, players: int) -> None:
-    revealed = revealed_cards(game_id)
-    extra: dict[str, Any] = {"revealed": revealed} if revealed is not None else {}
-    match = play_random_match(GAMES[game_id], players, seed=players, options={"hands": 1}, **extra)
-    assert match.is_over and match.hands_done == 1
+@pytest.mark.parametrize(("game_id", "variant"), RANDOM_PLAY)
+def test_random_matches_keep_the_contract_and_the_games_own_rules(game_id: str, variant: Variant) -> None:
+    """Random play to the end: the contract's promises at every step (the costly ones every
+    `contract_every` steps), the game's invariants at every turn and its scores at the end."""
+    _play_variant(game_id, variant)
+
+
+@pytest.mark.parametrize(("game_id", "variant"), BOT_PLAY)
+def test_bots_play_whole_matches_legally_and_keep_the_games_own_rules(game_id: str, variant: Variant) -> None:
+    """The game's bots play matches to the end with listed legal actions only, the game's
+    invariants holding at every turn (the contract's costly checks are random play's job)."""
+    _play_variant(game_id, replace(variant, choose=bot_choice, contract_every=None))
 
 
 def _first_states(match: Match, rng: random.Random, actions: int) -> list[Match]:

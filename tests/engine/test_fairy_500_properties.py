@@ -1,33 +1,33 @@
-"""Fairy Five Hundred by random play: the engine contract at every player count and option, and
-the game's own invariants (cards conserved, ten tricks a hand, scores that add up and follow the
-kind of hand that was played)."""
+"""Fairy Five Hundred's own invariants for the contract suite (tests/engine/test_contract.py):
+cards conserved, ten tricks a hand, scores that add up and follow the kind of hand that was
+played, at every player count and option; cautious random play so that contracts come up."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 from typing import Any
 
-import pytest
-
-from engine import CHANCE, get_game
-from engine.bots import bot_action
+from engine import Match
 from engine.games.fairy_500.deck import card_set
 from engine.games.fairy_500.rules import FairyFiveHundredMatch
-from tests.engine.contract_checks import play_random_match
+from tests.engine.contract_checks import Action, GameChecks, Variant
 
-GAME = get_game("fairy-500")
 
-OPTION_SETS: list[tuple[int, dict[str, Any]]] = [
-    (players, options)
-    for players in range(3, 9)
-    for options in (
+def option_sets(players: int) -> list[dict[str, Any]]:
+    """Every scoring and partnership choice there is at this player count."""
+    sets: list[dict[str, Any]] = [
         {},
         {"classical": True},
         {"classical": True, "classical_all_pass": "ten_per_trick"},
-        *([{"partnership": True}, {"partnership": True, "classical": True}] if players == 4 else []),
-    )
-]
+    ]
+    if players == 4:
+        sets += [{"partnership": True}, {"partnership": True, "classical": True}]
+    return sets
+
+
+OPTION_SETS = [(players, options) for players in range(3, 9) for options in option_sets(players)]
 
 
 def _card_codes(value: Any, found: set[str]) -> None:
@@ -41,9 +41,10 @@ def _card_codes(value: Any, found: set[str]) -> None:
             _card_codes(item, found)
 
 
-def revealed_cards(match: FairyFiveHundredMatch, seat: int | None) -> set[str]:
+def revealed_cards(match: Match, seat: int | None) -> set[str]:
     """Cards the rules show to everyone: named cards, an open misère's hand, and what finished
     hands' results name (a named card's final place, the F's behind a bonus)."""
+    assert isinstance(match, FairyFiveHundredMatch)
     found: set[str] = set()
     for finished in match.hands:
         _card_codes(finished["details"], found)
@@ -56,14 +57,7 @@ def revealed_cards(match: FairyFiveHundredMatch, seat: int | None) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize(("players", "options"), OPTION_SETS)
-def test_random_matches_keep_the_contract(players: int, options: dict[str, Any]) -> None:
-    for seed in range(3):
-        match = play_random_match(GAME, players, seed, options, revealed=revealed_cards)
-        assert match.hands and match.is_over
-
-
-def cautious_random(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def cautious_random(match: Match, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Random play that passes often and bids low, so that contracts, misères, Ramsch and
     lieutenants all come up (uniform choice nearly always ends in a crazy misère)."""
     if legal[0]["type"] == "pass":
@@ -76,7 +70,25 @@ def cautious_random(legal: list[dict[str, Any]], rng: random.Random) -> dict[str
     return rng.choice(legal)
 
 
-def check_hand(match: FairyFiveHundredMatch, record: dict[str, Any], players: int) -> None:
+@cache
+def deck(players: int) -> Counter[str]:
+    """The cards a hand of `players` seats is dealt from, counted."""
+    return Counter(card_set(players))
+
+
+def check_cards_are_conserved(match: Match, played: list[str]) -> None:
+    """Every card of the deck is in a hand, the kitty, the discards or played this hand, and
+    each completed trick went to someone."""
+    assert isinstance(match, FairyFiveHundredMatch)
+    hand = match.hand
+    if hand is None:
+        return
+    in_play = [*sum(hand.hands, []), *hand.kitty, *hand.discards, *played]
+    assert Counter(in_play) == deck(match.players)
+    assert sum(hand.tricks_won) == len(played) // match.players
+
+
+def check_hand(record: dict[str, Any], players: int) -> None:
     """A finished hand's scores follow from its facts."""
     scores, details = record["scores"], record["details"]
     kind = details["kind"]
@@ -107,46 +119,35 @@ def check_hand(match: FairyFiveHundredMatch, record: dict[str, Any], players: in
         assert sum(scores) == 100
 
 
-@pytest.mark.parametrize(("players", "options"), OPTION_SETS)
-def test_cards_are_conserved_and_every_hand_scores_consistently(
-    players: int, options: dict[str, Any]
-) -> None:
-    full_set = Counter(card_set(players))
-    kinds: Counter[str] = Counter()
-    for seed in range(4):
-        rng = random.Random(1000 + seed)
-        match = GAME.new_match(players, {**options, "hands": 6}, seed=seed)
-        played: list[str] = []
-        while not match.is_over:
-            seat = match.to_act()[0]
-            if seat == CHANCE:
-                match.deal_random(rng)
-                played = []
-                continue
-            events = match.apply(seat, cautious_random(match.legal_actions(seat), rng))
-            played += [e["card"] for e in events if e["type"] == "play"]
-            hand = match.hand
-            if hand is None:
-                continue
-            in_play = [*sum(hand.hands, []), *hand.kitty, *hand.discards, *played]
-            assert Counter(in_play) == full_set
-            assert sum(hand.tricks_won) == len(played) // players
-        assert match.scores == [sum(h["scores"][s] for h in match.hands) for s in range(players)]
-        for record in match.hands:
-            check_hand(match, record, players)
-            kinds[record["details"]["kind"]] += 1
-    assert kinds["contract"] > 0
-
-
-@pytest.mark.parametrize(("players", "options"), OPTION_SETS)
-def test_bots_play_whole_matches(players: int, options: dict[str, Any]) -> None:
-    rng = random.Random(players)
-    match = GAME.new_match(players, {**options, "hands": 3}, seed=players)
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-        else:
-            match.apply(seat, bot_action(match, seat, rng))
+def check_every_hand_scores_consistently(match: Match) -> None:
+    """The match's scores are the sum of its hands', and each hand's follow from its facts."""
+    players = match.players
+    assert match.scores == [sum(h["scores"][s] for h in match.hands) for s in range(players)]
     for record in match.hands:
-        check_hand(match, record, players)
+        check_hand(record, players)
+
+
+def check_cautious_play_reaches_contracts(variant: Variant, matches: list[Match]) -> None:
+    """Cautious play's matches of a variant hold a contract: what its invariants were checked on."""
+    if variant.choose is not cautious_random:
+        return
+    assert any(record["details"]["kind"] == "contract" for match in matches for record in match.hands)
+
+
+CHECKS = GameChecks(
+    random_play=[
+        variant
+        for players, options in OPTION_SETS
+        for variant in (
+            Variant(players, options, seeds=range(3)),
+            Variant(players, {**options, "hands": 6}, range(4), cautious_random, contract_every=None),
+        )
+    ],
+    bot_play=[
+        Variant(players, {**options, "hands": 3}, seeds=(players,)) for players, options in OPTION_SETS
+    ],
+    revealed=revealed_cards,
+    check_turn=check_cards_are_conserved,
+    check_result=check_every_hand_scores_consistently,
+    check_variant=check_cautious_play_reaches_contracts,
+)

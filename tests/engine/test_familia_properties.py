@@ -1,21 +1,15 @@
-"""Familia by random play at every seat count and with every option: the contract's promises
-(tests/engine/contract_checks.py) plus the game's invariants: number and face cards conserved,
-hand scores equal to the scoring function, team members sharing their team's total."""
+"""Familia's own invariants for the contract suite (tests/engine/test_contract.py), at every seat
+count and with every option: number and face cards conserved through every trick, hand scores
+equal to the scoring function, team members sharing their team's total."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-import pytest
-
-from engine import CHANCE, Match, get_game
-from engine.bots import bot_action
+from engine import Match
 from engine.games.familia import scoring
 from engine.games.familia.rules import FamiliaMatch
-from tests.engine.contract_checks import play_random_match
-
-GAME = get_game("familia")
+from tests.engine.contract_checks import GameChecks, Variant
 
 
 def revealed_cards(match: Match, viewer: int | None) -> set[str]:
@@ -34,10 +28,39 @@ def revealed_cards(match: Match, viewer: int | None) -> set[str]:
     return cards
 
 
-def check_hand_scores(match: FamiliaMatch) -> None:
-    """Every finished hand's scores are what the scoring functions give for its facts."""
+def check_cards_are_conserved(match: Match, played: list[str]) -> None:
+    """The deal's number cards are held, in the draw pile or played this deal, every completed
+    trick holds one card a seat; the face cards out (piles, won, discarded, set aside, turned)
+    never exceed the sets in play, and equal them when all are used together (from the deal
+    on: seats choose their crests before it)."""
+    assert isinstance(match, FamiliaMatch)
+    if match.phase == "crest":
+        return
     table = match.table
+    players = match.players
+    faces_total = 12 * table.face_sets + sum(table.pile_jokers)
+    in_trick = len(match.trick.plays) if match.trick else 0
+    assert sum(len(h) for h in match.holdings) + len(match.draw_pile) + len(played) == len(table.number_cards)
+    assert len(played) - in_trick == match.tricks_played * players
+    turned = 1 if match.trick else 0
+    piles = len(match.black) + len(match.red) + len(match.carry["black"]) + len(match.carry["red"])
+    won = sum(len(w) for w in match.won)
+    unused_sets = 12 * (table.deals - match.deal_no) if table.face_use != "together" else 0
+    out = piles + won + len(match.discarded_faces) + match.set_aside + turned
+    assert out + unused_sets <= faces_total
+    if table.face_use == "together":
+        assert out == faces_total
+
+
+def check_hand_scores(match: Match) -> None:
+    """The match plays the hands it was set to; every finished hand played all its deals, and
+    its scores are what the scoring functions give for its facts, each team member holding the
+    team's total."""
+    assert isinstance(match, FamiliaMatch)
+    table = match.table
+    assert len(match.hands) == match.options.hands
     for hand in match.hands:
+        assert hand["details"]["deals"] == table.deals
         players = hand["details"]["players"]
         for row in players:
             expected = scoring.score_player(
@@ -50,15 +73,7 @@ def check_hand_scores(match: FamiliaMatch) -> None:
     assert match.scores == [sum(h["scores"][s] for h in match.hands) for s in range(match.players)]
 
 
-@pytest.mark.parametrize("players", range(3, 11))
-def test_random_matches_keep_the_contract_at_every_seat_count(players: int) -> None:
-    match = play_random_match(GAME, players, seed=players, options={"hands": 1}, revealed=revealed_cards)
-    assert len(match.hands) == 1
-    assert match.hands[0]["details"]["deals"] == match.table.deals
-    check_hand_scores(match)
-
-
-OPTION_TABLES = [
+OPTION_TABLES: list[tuple[int, dict[str, Any]]] = [
     (4, {"batting_familia": True, "hands": 1}),
     (5, {"batting_familia": [False, True], "royal": True, "hands": 1}),
     (9, {"batting_familia": True, "hands": 1}),
@@ -75,56 +90,19 @@ OPTION_TABLES = [
     (10, {"teams": list(range(10)), "roles": ["F"] * 10, "face_use": "per_deal_discard", "hands": 1}),
 ]
 
+BOT_TABLES: list[tuple[int, dict[str, Any]]] = [
+    (4, {}),
+    (5, {"batting_familia": True}),
+    (7, {"pile_jokers": 0}),
+]
 
-@pytest.mark.parametrize(("players", "options"), OPTION_TABLES)
-def test_random_matches_keep_the_contract_with_every_option(players: int, options: dict[str, Any]) -> None:
-    match = play_random_match(GAME, players, seed=len(str(options)), options=options, revealed=revealed_cards)
-    check_hand_scores(match)
-
-
-@pytest.mark.parametrize(
-    ("players", "options"),
-    [(4, {}), (6, {"pile_jokers": 2}), (7, {}), (5, {"face_use": "per_deal_carry", "pile_jokers": 1})],
+CHECKS = GameChecks(
+    random_play=[
+        *(Variant(players, {"hands": 1}, seeds=(players,)) for players in range(3, 11)),
+        *(Variant(players, options, seeds=(len(str(options)),)) for players, options in OPTION_TABLES),
+    ],
+    bot_play=[Variant(players, {**options, "hands": 1}, seeds=(2,)) for players, options in BOT_TABLES],
+    revealed=revealed_cards,
+    check_turn=check_cards_are_conserved,
+    check_result=check_hand_scores,
 )
-def test_cards_are_conserved_through_every_trick(players: int, options: dict[str, Any]) -> None:
-    rng = random.Random(players)
-    match = GAME.new_match(players, {**options, "hands": 1})
-    table = match.table
-    faces_total = 12 * table.face_sets + sum(table.pile_jokers)
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-            played = 0
-            continue
-        in_trick = len(match.trick.plays) if match.trick else 0
-        assert sum(len(h) for h in match.holdings) + len(match.draw_pile) + played == len(table.number_cards)
-        assert played - in_trick == match.tricks_played * players
-        turned = 1 if match.trick else 0
-        piles = len(match.black) + len(match.red) + len(match.carry["black"]) + len(match.carry["red"])
-        won = sum(len(w) for w in match.won)
-        unused_sets = 12 * (table.deals - match.deal_no) if table.face_use != "together" else 0
-        out = piles + won + len(match.discarded_faces) + match.set_aside + turned
-        assert out + unused_sets <= faces_total
-        if table.face_use == "together":
-            assert out == faces_total
-        if match.phase == "play":
-            played += 1
-        match.apply(seat, rng.choice(match.legal_actions(seat)))
-
-
-@pytest.mark.parametrize(
-    ("players", "options"), [(4, {}), (5, {"batting_familia": True}), (7, {"pile_jokers": 0})]
-)
-def test_bots_play_whole_matches_legally(players: int, options: dict[str, Any]) -> None:
-    rng = random.Random(11)
-    match = GAME.new_match(players, {**options, "hands": 1}, seed=2)
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-            continue
-        action = bot_action(match, seat, rng)
-        assert action in match.legal_actions(seat)
-        match.apply(seat, action)
-    check_hand_scores(match)

@@ -1,68 +1,54 @@
-"""Holy Grail by random play at every player count: the contract's promises and the game's
-invariants (cards conserved, zero-sum hands, scores equal to the scoring function)."""
+"""Holy Grail's own invariants for the contract suite (tests/engine/test_contract.py), at every
+player count: cards conserved during play, zero-sum hands, scores equal to the scoring function;
+and the bots against a random player."""
 
 from __future__ import annotations
 
 import random
 
-import pytest
-
-from engine import CHANCE, get_game
+from engine import CHANCE, Match, get_game
 from engine.bots import bot_action
 from engine.games.holy_grail.cards import card_set
 from engine.games.holy_grail.scoring import score_hand
-from tests.engine.contract_checks import play_random_match
+from tests.engine.contract_checks import GameChecks, Variant
 
 GAME = get_game("holy-grail")
 
 
-@pytest.mark.parametrize("players", range(3, 11))
-def test_random_matches_keep_the_contract(players):
-    for seed in range(2):
-        match = play_random_match(GAME, players, seed=seed * 100 + players, options={"hands": 2})
-        assert len(match.hands) == 2
-        for hand in match.hands:
-            assert sum(hand["scores"]) == 0, "every hand is zero-sum"
-            piles = hand["details"]["captured_hearts"]
-            hearts = sorted(c for c in card_set(players) if c.startswith("H"))
-            assert sorted(c for pile in piles for c in pile) == hearts
-            assert score_hand(piles, len(hearts)).scores == hand["scores"]
+def check_cards_are_conserved(match: Match, played: list[str]) -> None:
+    """Every card is in a hand, the stock or played this hand, and completed tricks hold one
+    card a seat."""
+    view = match.view(None)
+    trick_cards = len(view["trick"]["cards"])
+    assert sum(view["hand_counts"]) + view["stock_count"] + len(played) == len(card_set(match.players))
+    assert (len(played) - trick_cards) % match.players == 0
 
 
-@pytest.mark.parametrize("players", [3, 4, 7, 10])
-def test_cards_are_conserved_during_play(players):
-    rng = random.Random(players)
-    match = GAME.new_match(players, {"hands": 1})
-    total = len(card_set(players))
-    played = 0
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-            continue
-        view = match.view(None)
-        trick_cards = len(view["trick"]["cards"])
-        completed = played - trick_cards
-        assert sum(view["hand_counts"]) + view["stock_count"] + played == total
-        assert completed % players == 0
-        match.apply(seat, rng.choice(match.legal_actions(seat)))
-        played += 1
-    assert played == total
+def check_every_card_is_played(match: Match, played: list[str]) -> None:
+    """A hand ends when every card was played."""
+    assert sorted(played) == sorted(card_set(match.players))
 
 
-@pytest.mark.parametrize("players", [3, 5, 8])
-def test_bots_play_whole_matches_legally(players):
-    rng = random.Random(7)
-    match = GAME.new_match(players, {"hands": 2}, seed=3)
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-        else:
-            action = bot_action(match, seat, rng)
-            assert action in match.legal_actions(seat)
-            match.apply(seat, action)
+def check_hands_are_zero_sum_and_score_their_hearts(match: Match) -> None:
+    """The match plays the hands it was set to; every hand is zero-sum, its captured piles hold
+    every heart, and its scores are what the scoring function gives for them."""
+    assert len(match.hands) == match.options.hands
+    hearts = sorted(c for c in card_set(match.players) if c.startswith("H"))
+    for hand in match.hands:
+        assert sum(hand["scores"]) == 0, "every hand is zero-sum"
+        piles = hand["details"]["captured_hearts"]
+        assert sorted(c for pile in piles for c in pile) == hearts
+        assert score_hand(piles, len(hearts)).scores == hand["scores"]
     assert sum(match.scores) == 0
+
+
+CHECKS = GameChecks(
+    random_play=[Variant(players, {"hands": 2}, seeds=(players, 100 + players)) for players in range(3, 11)],
+    bot_play=[Variant(players, {"hands": 2}, seeds=(3,)) for players in (3, 5, 8)],
+    check_turn=check_cards_are_conserved,
+    check_hand_over=check_every_card_is_played,
+    check_result=check_hands_are_zero_sum_and_score_their_hearts,
+)
 
 
 def test_bots_collect_more_heart_points_than_a_random_player():

@@ -1,6 +1,7 @@
-"""Yaya Fugou by random play at every player count and option set: the contract's promises and
-the game's invariants (cards conserved, zero-sum hands, places and titles consistent), plus a
-brute-force check that the legal list holds every distinct play exactly once."""
+"""Yaya Fugou's own invariants for the contract suite (tests/engine/test_contract.py), at every
+player count and option set: cards conserved, the table clearing consistently, zero-sum hands,
+places and titles consistent; plus a brute-force check that the legal list holds every distinct
+play exactly once, and a fresh reading of the seed's play section played alongside the engine."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from itertools import combinations, product
 
 import pytest
 
-from engine import CHANCE, IllegalAction, get_game
+from engine import CHANCE, IllegalAction, Match, get_game
 from engine.bots import bot_action
 from engine.games.yaya_fugou.cards import DECK, F_CARDS, IS_F, NATURALS, STRENGTH
+from engine.games.yaya_fugou.options import YayaFugouOptions
 from engine.games.yaya_fugou.plays import STRAIGHT, BadPlay, Shape, beats, classify, enumerate_plays
+from engine.games.yaya_fugou.rules import YayaFugouMatch
 from engine.games.yaya_fugou.scoring import PointTable, hand_result, titles_for
-from tests.engine.contract_checks import play_random_match
+from tests.engine.contract_checks import GameChecks, Variant
 
 GAME = get_game("yaya-fugou")
 
@@ -27,26 +30,35 @@ OPTION_SETS = [
 ]
 
 
-def revealed_cards(match, seat: int | None) -> set[str]:
+def revealed_cards(match: Match, seat: int | None) -> set[str]:
     """What the rules show a seat beyond its hand: the cards it gave and received in the
     exchange (now in another hand), and the cards F's on the table were named as (a name, which
     may coincide with a card someone holds)."""
+    assert isinstance(match, YayaFugouMatch)
     view = match.view(seat)
     plays = view["pile"] + (view["last_trick"] or {}).get("plays", [])
     named = {card for p in plays for card in p["as"].values()}
     return named | (set() if seat is None else match.exchanged_cards(seat))
 
 
-@pytest.mark.parametrize("players", range(4, 9))
-@pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "no-exchange", "no-revolution", "points"])
-def test_random_matches_keep_the_contract_and_score_consistently(players, options):
-    match = play_random_match(
-        GAME, players, seed=players * 31 + len(options), options=options, revealed=revealed_cards
-    )
-    assert len(match.hands) == options["hands"]
-    table = PointTable(
-        options.get("points_daifugou", 3), options.get("points_fugou", 2), options.get("points_yaya_fugou", 1)
-    )
+def check_cards_are_conserved_and_the_table_clears_consistently(match: Match, played: list[str]) -> None:
+    """Every card is in a hand, set aside or played this hand; the trick on the table shows the
+    last cards played, in order."""
+    view = match.view(None)
+    assert sum(view["hand_counts"]) + view["aside_count"] + len(played) == len(DECK)
+    shown = [c["card"] for c in view["trick"]["cards"]] if view["trick"] else []
+    assert shown == played[len(played) - len(shown) :]
+
+
+def check_hands_score_by_place(match: Match) -> None:
+    """The match plays the hands it was set to (five by default); each hand's order covers every
+    seat, its titles, places and scores follow from the order and the point table, it is
+    zero-sum, and the seats out by F's alone take the last places."""
+    players = match.players
+    options = match.options
+    assert isinstance(options, YayaFugouOptions)
+    assert len(match.hands) == options.hands
+    table = PointTable(options.points_daifugou, options.points_fugou, options.points_yaya_fugou)
     for hand in match.hands:
         details = hand["details"]
         assert sorted(details["order"]) == list(range(players))
@@ -59,40 +71,17 @@ def test_random_matches_keep_the_contract_and_score_consistently(players, option
     assert match.scores == [sum(h["scores"][s] for h in match.hands) for s in range(players)]
 
 
-@pytest.mark.parametrize("players", range(4, 9))
-def test_cards_are_conserved_and_the_table_clears_consistently(players):
-    rng = random.Random(players)
-    match = GAME.new_match(players, {"hands": 2})
-    played: list[str] = []
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-            played = []
-            continue
-        view = match.view(None)
-        assert sum(view["hand_counts"]) + view["aside_count"] + len(played) == len(DECK)
-        shown = [c["card"] for c in view["trick"]["cards"]] if view["trick"] else []
-        assert shown == played[len(played) - len(shown) :]
-        events = match.apply(seat, rng.choice(match.legal_actions(seat)))
-        for event in events:
-            if event["type"] == "play":
-                played += event["cards"]
-    assert len(match.hands) == 2
-
-
-@pytest.mark.parametrize("players", [4, 6, 8])
-def test_bots_play_whole_matches_legally(players):
-    rng = random.Random(players)
-    match = GAME.new_match(players, seed=players)
-    while not match.is_over:
-        seat = match.to_act()[0]
-        if seat == CHANCE:
-            match.deal_random(rng)
-            continue
-        action = bot_action(match, seat, rng)
-        match.apply(seat, action)
-    assert len(match.hands) == 5
+CHECKS = GameChecks(
+    random_play=[
+        Variant(players, options, seeds=(players * 31 + len(options),))
+        for players in range(4, 9)
+        for options in OPTION_SETS
+    ],
+    bot_play=[Variant(players, {}, seeds=(players,)) for players in (4, 6, 8)],
+    revealed=revealed_cards,
+    check_turn=check_cards_are_conserved_and_the_table_clears_consistently,
+    check_result=check_hands_score_by_place,
+)
 
 
 # ---- the legal list against brute force --------------------------------------------------------
