@@ -362,7 +362,9 @@ def test_a_discard_put_aside_card_by_card_is_one_decision_judged_against_other_s
     steps = [i for i, (_, action) in enumerate(match.log) if action.get("type") == "discard"]
     taker = match.log[steps[0]][0]
     put_aside = [card for i in steps for card in match.log[i][1]["cards"]]
-    analysis = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=1, seats=[taker])
+    analysis = analyse_match(
+        match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=1, seats=[taker]
+    )
 
     sets = [d for d in analysis.decisions if d.played.get("type") == "discard"]
     assert len(sets) == 1
@@ -380,7 +382,9 @@ def test_a_discard_put_aside_card_by_card_is_one_decision_judged_against_other_s
 
 def test_decisions_name_their_hand_and_trick() -> None:
     match = _random_match_with("holy-grail", {"hands": 2}, seed=6)
-    analysis = analyse_match(match.game, PLAYERS, {"hands": 2}, match.log, budget=Budget(playouts=1), seats=[0])
+    analysis = analyse_match(
+        match.game, PLAYERS, {"hands": 2}, match.log, budget=Budget(playouts=1), seats=[0]
+    )
     tricks = [(d.hand, d.trick) for d in analysis.decisions]
     assert tricks[0] == (1, 1)
     assert {hand for hand, _ in tricks} == {1, 2}
@@ -398,7 +402,8 @@ def test_no_loss_in_yaya_fugous_last_hand_exceeds_what_its_points_can_move() -> 
     before = match.hands_done
     out, passed = _after(match, seat, found["out"][0]), _after(match, seat, {"type": "pass"})
     rival = passed.to_act()[0]
-    passed.apply(rival, next(a for a in passed.legal_actions(rival) if _goes_out(a, passed.view(rival)["hand"])))
+    rival_hand = passed.view(rival)["hand"]
+    passed.apply(rival, next(a for a in passed.legal_actions(rival) if _goes_out(a, rival_hand)))
     own = [float(m.hands[before]["scores"][seat]) for m in (out, passed)]
 
     decision = _analyse_choice(match, seat, {"type": "pass"})
