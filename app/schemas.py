@@ -275,6 +275,9 @@ class ReplayOut(_Open):
     players: int
     options: dict[str, Any]
     seats: list[MatchSeatOut]
+    auto: dict[str, Literal["time", "away"]] = {}
+    """Moves the server made for a person, by the step's version: "time" (their turn timer ran
+    out) or "away" (a bot stood in while they were away)."""
     hands: list[dict[str, Any]]
     scores: list[Score]
     encoding: Literal["patch"]
