@@ -140,8 +140,8 @@ function reviewSection(match, plugin, personOf, seatName) {
     h("h3", null, personLink(personOf(s.seat), seatName(s.seat))),
     h("p", null, h("strong", { "data-testid": "review-average" }, t("review.average", { loss: lossText(s.average_loss) })),
       h("span", { class: "muted small" }, ` · ${t("review.counts", { choices: s.choices, decisions: s.decisions })}`)),
-    s.auto ? h("p", { class: "muted small", "data-testid": "review-auto" }, t("review.auto_count", { n: s.auto })) : null,
-    s.hinted ? h("p", { class: "muted small", "data-testid": "review-hinted-count" }, t("review.hinted_count", { n: s.hinted })) : null,
+    s.auto ? h("p", { class: "muted small", "data-testid": "review-auto" }, t(s.auto === 1 ? "review.auto_count.one" : "review.auto_count", { n: s.auto })) : null,
+    s.hinted ? h("p", { class: "muted small", "data-testid": "review-hinted-count" }, t(s.hinted === 1 ? "review.hinted_count.one" : "review.hinted_count", { n: s.hinted })) : null,
     s.costliest && s.costliest.length
       ? [h("h4", null, t("review.costliest")), h("ol", { class: "review-costly" }, s.costliest.map(costlyItem))]
       : h("p", { class: "muted" }, t("review.no_costly")));

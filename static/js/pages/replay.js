@@ -172,7 +172,9 @@ export function describeStep(step, before, table, auto = null) {
     if (action.type === "order") return t("replay.order", { name: table.seatName(action.first, true) });
     return t("replay.dealt");
   }
-  const seatName = table.seatName(step.seat, true);
+  // A move made for a person names that person (their seat may have gone to a bot since).
+  const credited = auto && table.room ? (table.room.seats || []).find((s) => s.n === step.seat && s.person_id) : null;
+  const seatName = credited && credited.name ? credited.name : table.seatName(step.seat, true);
   const name = auto ? t(`replay.auto.${auto}`, { name: seatName }) : seatName;
   const cards = (list) => cardsText(list, deck);
   switch (action.type) {
