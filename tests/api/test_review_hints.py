@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from app.live.hints import HintLimiter
-from tests.api.harness import Person, browser, play_until_over, running_server
-from tests.api.test_analyses import QUICK, until_done
+from tests.api.harness import Person, browser, make_room, play_until_over, running_server
+from tests.api.test_analyses import QUICK, play_a_hand, until_done
 from tests.api.test_away_players import FAST, _timer_room
 
 pytestmark = pytest.mark.asyncio
@@ -93,10 +94,13 @@ async def test_hints_answer_only_a_seated_person_on_their_turn_in_a_room_with_hi
 
         async with ada.socket(code) as ada_ws, ben.socket(code) as ben_ws:
             match_id = int((await ada.post(f"/api/rooms/{code}/start"))["match"]["id"])
-            state = await ada_ws.wait_state(lambda m: bool(m["legal"].get("0") or m["legal"].get("1")))
-            turn = 0 if state["legal"].get("0") else 1
+            # Each socket is sent the legal actions of its own seat only.
+            seen = await ada_ws.wait_state(lambda m: bool({0, 1} & set(m["views"]["0"]["to_act"])))
+            turn = 0 if 0 in seen["views"]["0"]["to_act"] else 1
             player, other = (ada, ben) if turn == 0 else (ben, ada)
-            version = state["version"]
+            socket = ada_ws if turn == 0 else ben_ws
+            version = seen["version"]
+            state = seen if turn == 0 else await ben_ws.wait_state(lambda m: m["version"] == version)
             await _hint(cy, match_id, turn, version, expect=403)  # a spectator
             await _hint(other, match_id, turn, version, expect=403)  # another seat's person
             await _hint(other, match_id, 1 - turn, version, expect=409)  # off their turn
@@ -110,7 +114,6 @@ async def test_hints_answer_only_a_seated_person_on_their_turn_in_a_room_with_hi
             assert action in legal
             assert await _hint(player, match_id, turn, version) == hint  # asked again: the same
 
-            socket = ada_ws if turn == 0 else ben_ws
             await socket.act(turn, version, action)
             await play_until_over([ada_ws, ben_ws], match_id=match_id)
         review = await until_done(player, match_id)
@@ -121,7 +124,7 @@ async def test_hints_answer_only_a_seated_person_on_their_turn_in_a_room_with_hi
     assert review["summaries"][str(1 - turn)]["hinted"] == 0
 
 
-def test_a_person_may_start_one_hint_search_at_a_time_and_ten_a_minute() -> None:
+async def test_a_person_may_start_one_hint_search_at_a_time_and_ten_a_minute() -> None:
     limiter = HintLimiter(per_minute=10)
     assert limiter.retry_after(1) is None
     limiter.start(1)
@@ -134,3 +137,27 @@ def test_a_person_may_start_one_hint_search_at_a_time_and_ten_a_minute() -> None
         limiter.done(1)
     wait = limiter.retry_after(1)
     assert wait is not None and 0 < wait <= 60
+
+
+async def test_a_review_of_an_older_analysis_is_not_counted_and_is_analysed_again_when_read(
+    database_url: str,
+) -> None:
+    async with running_server(database_url, **QUICK) as server, browser(server, "Eve") as eve:
+        code = (await make_room(eve, "holy-grail", 3, hands=1))["code"]
+        match_id = await play_a_hand(eve, code)
+        first = await until_done(eve, match_id)
+        engine = create_engine(database_url)
+        with engine.begin() as conn:  # as an earlier revision stored it
+            conn.execute(
+                text("UPDATE match_analyses SET result = result - 'revision' WHERE match_id = :m"),
+                {"m": match_id},
+            )
+        engine.dispose()
+        (game,) = (await eve.get(f"/api/people/{eve.me['id']}/record"))["games"]
+        assert game["analysed"] == 0 and game["average_loss"] is None
+        again = await eve.http.get(f"/api/matches/{match_id}/analysis")
+        assert again.status_code == 202
+        redone = await until_done(eve, match_id)
+        (game,) = (await eve.get(f"/api/people/{eve.me['id']}/record"))["games"]
+    assert redone["decisions"] == first["decisions"]
+    assert game["analysed"] == 1
