@@ -197,7 +197,7 @@ def test_the_review_names_hands_and_tricks_and_marks_time_outs_and_hints(
     expect(person.get_by_test_id("review-average")).to_have_text("Average loss per choice: 6 points")
     expect(person.get_by_test_id("review-auto")).to_contain_text("1 move the server made for them")
     expect(person.get_by_test_id("review-hinted-count")).to_contain_text(
-        "1 decisions made after asking for a hint"
+        "1 decision made after asking for a hint"
     )
     link = person.get_by_test_id("review-costly")
     expect(link).to_have_count(1)
