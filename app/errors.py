@@ -67,7 +67,7 @@ _DESCRIPTIONS = {
     409: "Conflicts with the current state of the room",
     413: "Request body too large",
     422: "Invalid input",
-    429: "Too many failed sign-ins; see Retry-After",
+    429: "Too many requests (failed sign-ins, hints); see Retry-After",
 }
 
 

@@ -28,7 +28,7 @@ from app.live.sessions import SessionWatch
 from app.live.tables import TableService
 from app.metrics import Metrics
 from app.middleware import RequestGuard, SecurityHeaders
-from app.routes import chat, games, health, history, people, replays, rooms, ws
+from app.routes import chat, games, health, hints, history, people, replays, rooms, ws
 from app.routes import metrics as metrics_route
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
     # Outermost last: every answer, refusals of the guard included, carries the security headers.
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    for module in (health, metrics_route, people, games, rooms, history, replays, chat):
+    for module in (health, metrics_route, people, games, rooms, history, replays, chat, hints):
         app.include_router(module.router)
     app.add_socket_route("/ws/rooms/{code}", ws.room_socket)
     mount_docs(app)

@@ -73,6 +73,8 @@ def encode_replay(review: FinishedMatch) -> bytes:
         "players": stored.players,
         "options": stored.options,
         "seats": review.seats,
+        # Moves the server made for a person (turn timer, stand-in), by version: the replay says so.
+        "auto": {str(version): reason for version, (_, reason) in stored.auto_moves.items()},
         "hands": match.hands,
         "scores": match.scores,
         "encoding": "patch",

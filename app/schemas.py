@@ -122,6 +122,9 @@ class RoomOut(_RoomHeading):
     """Seconds a person's turn may last before a bot plays that move (None: no timer)."""
     take_backs: Literal["off", "until_next"]
     """Whether a person may take back their last action until someone acts (WebSocket `take_back`)."""
+    hints: bool
+    """Whether a seated person may ask for the strong bot's choice for their own seat on their
+    turn (`POST /api/matches/{id}/hint`)."""
     stand_ins: list[int]
     """Seats a bot plays for while their person is away (app/live/deadlines.py)."""
     timers: dict[str, float]
@@ -272,6 +275,9 @@ class ReplayOut(_Open):
     players: int
     options: dict[str, Any]
     seats: list[MatchSeatOut]
+    auto: dict[str, Literal["time", "away"]] = {}
+    """Moves the server made for a person, by the step's version: "time" (their turn timer ran
+    out) or "away" (a bot stood in while they were away)."""
     hands: list[dict[str, Any]]
     scores: list[Score]
     encoding: Literal["patch"]
@@ -319,11 +325,15 @@ class AnalysisPending(_Open):
 class AnalysedDecision(_Open):
     """One decision of a person's seat. `version` is the replay step the action made; `played`
     and `best` are engine actions as in the log; `loss` = value(best) − value(played) ≥ 0 in the
-    game's points for the seat (its team in Familia); `compared` of `legal` actions were valued,
+    score sheet's points (a value is the seat's hand score minus the table's mean: in a zero-sum
+    game its own score); `compared` of `legal` actions were valued,
     by `method` "forced" (one legal action), "exact" (the rest of the hand enumerated) or
     "playouts"."""
 
     version: int
+    first_version: int | None = None
+    """For a set put aside over several actions (French Tarot's discard), the step of its first
+    action; `version` is the step of its last."""
     seat: int
     played: dict[str, Any]
     best: dict[str, Any]
@@ -331,11 +341,25 @@ class AnalysedDecision(_Open):
     legal: int
     compared: int
     method: Literal["forced", "exact", "playouts"]
+    hand: int | None = None
+    """The hand it was made in (1-based)."""
+    phase: str | None = None
+    """The game's phase then ("bid", "discard", "exchange", "play", …)."""
+    trick: int | None = None
+    """In the play phase, the trick (in Yaya Fugou the round) of the hand, 1-based."""
+    auto: Literal["time", "away"] | None = None
+    """Set when the server made this move for the person (their turn timer ran out, or a bot
+    stood in while they were away): not counted in their figures."""
+    hint: dict[str, Any] | None = None
+    """The hint the person asked for before this decision (rooms with hints on), if any."""
+    followed: bool | None = None
+    """With `hint`: whether the played action was the hinted one."""
 
 
 class AnalysisSummary(_Open):
-    """A person's seat: `choices` are decisions with more than one legal action, `average_loss`
-    is per choice, `costliest` the three highest losses."""
+    """A person's seat: `choices` are their own decisions with more than one legal action (the
+    moves the server made for them left out), `average_loss` is per choice, `costliest` the
+    three highest losses."""
 
     seat: int
     name: str | None
@@ -344,6 +368,10 @@ class AnalysisSummary(_Open):
     total_loss: float
     average_loss: float
     costliest: list[AnalysedDecision]
+    auto: int = 0
+    """Moves the server made for the person, left out of every other figure here."""
+    hinted: int = 0
+    """Their decisions made after asking for a hint."""
 
 
 class MatchAnalysisOut(_Open):
@@ -411,3 +439,14 @@ class PersonRecordOut(_Open):
     name: str
     is_me: bool
     games: list[GameRecordOut]
+
+
+class HintOut(_Open):
+    """A hint: the strong bot's choice for `seat` in the state of `version`, from that seat's own
+    knowledge; `actions` are engine actions to send in order (one, or a set the game takes one
+    card at a time: French Tarot's discard)."""
+
+    match_id: int
+    seat: int
+    version: int
+    actions: list[dict[str, Any]]

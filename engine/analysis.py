@@ -32,6 +32,18 @@ How a value is found, within a fixed budget per decision (`Budget`):
   discards the sets closest to the played one, else a random sample), plus the basic bot's own
   choice. `Decision.compared` < `Decision.legal` says a decision was sampled.
 
+- **Set choices**: a seat that puts several cards face down one action at a time (French Tarot's
+  discard: the engine takes one card per action, the player chooses the set) makes one decision:
+  the set is valued as a whole against other sets (the played one with one card swapped, and the
+  basic bot's set), so a card is never judged against another that went into the same discard.
+  A choice made in one action (Fairy Five Hundred's kitty, Yaya Fugou's exchange) already is one.
+- **Moves the server made for a person** (`auto`: version -> "time" when their turn timer ran
+  out, "away" when a bot stood in) are analysed and marked (`Decision.auto`), but left out of
+  the seat's summary: they are not the person's decisions.
+- **Where**: each decision says its hand (1-based), its phase, and in the play phase its trick
+  (1 + tricks, or in Yaya Fugou rounds, completed in the hand), so that a reader finds it as a
+  player remembers it ("hand 2, trick 5").
+
 The default budget analyses a 4-player match of about 450 actions in well under 60 CPU seconds
 of pure Python (bench/analysis.py measures it per game). Deterministic given `rng_seed`: each
 decision draws from its own stream (the seed and its log index), so analysing fewer seats gives
@@ -42,6 +54,7 @@ false and the decisions finished so far.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -98,6 +111,11 @@ class Budget:
 
 DEFAULT_BUDGET = Budget()
 
+REVISION = 2
+"""The result's format and figures: 2 = values on the score sheet's scale (`hand_value`), set
+choices as one decision, server moves left out of summaries. A stored review of an older
+revision is analysed again."""
+
 FORCED = "forced"
 EXACT = "exact"
 PLAYOUTS = "playouts"
@@ -106,8 +124,11 @@ PLAYOUTS = "playouts"
 @dataclass
 class Decision:
     """One analysed decision. `version` is the log length after the action (the server's
-    version of the state it produced); `values` pairs each compared action with its value, the
-    played one first (empty for a forced move); `method` is "forced", "exact" or "playouts"."""
+    version of the state it produced; for a set chosen over several actions, after the last of
+    them, `first_version` after the first); `values` pairs each compared action with its value,
+    the played one first (empty for a forced move); `method` is "forced", "exact" or "playouts".
+    `hand`, `phase` and `trick` say where it was; `auto` is "time" or "away" when the server
+    made the move for the seat's person."""
 
     version: int
     seat: int
@@ -118,11 +139,18 @@ class Decision:
     compared: int
     method: str
     values: list[tuple[Action, float]] = field(default_factory=list)
+    hand: int = 1
+    phase: str = ""
+    trick: int | None = None
+    first_version: int = 0
+    auto: str | None = None
 
     def as_dict(self, with_values: bool = False) -> dict[str, Any]:
-        """JSON-ready: `{version, seat, played, best, loss, legal, compared, method, values?}`."""
+        """JSON-ready: `{version, first_version, seat, played, best, loss, legal, compared,
+        method, hand, phase, trick, auto, values?}`."""
         record: dict[str, Any] = {
             "version": self.version,
+            "first_version": self.first_version or self.version,
             "seat": self.seat,
             "played": self.played,
             "best": self.best,
@@ -130,6 +158,10 @@ class Decision:
             "legal": self.legal,
             "compared": self.compared,
             "method": self.method,
+            "hand": self.hand,
+            "phase": self.phase,
+            "trick": self.trick,
+            "auto": self.auto,
         }
         if with_values:
             record["values"] = [{"action": action, "value": value} for action, value in self.values]
@@ -142,14 +174,16 @@ COSTLIEST = 3
 
 @dataclass
 class SeatSummary:
-    """A seat's review: `decisions` counts all its analysed decisions, `choices` those with more
-    than one legal action; `average_loss` is per choice (forced moves would only dilute it)."""
+    """A seat's review: `decisions` counts its own analysed decisions, `choices` those with more
+    than one legal action; `average_loss` is per choice (forced moves would only dilute it).
+    `auto` counts the moves the server made for it, which none of the other figures include."""
 
     seat: int
     decisions: int
     choices: int
     total_loss: float
     costliest: list[Decision]
+    auto: int = 0
 
     @property
     def average_loss(self) -> float:
@@ -163,6 +197,7 @@ class SeatSummary:
             "total_loss": self.total_loss,
             "average_loss": self.average_loss,
             "costliest": [decision.as_dict() for decision in self.costliest],
+            "auto": self.auto,
         }
 
 
@@ -182,6 +217,7 @@ class MatchAnalysis:
             "summaries": {str(seat): summary.as_dict() for seat, summary in self.summaries.items()},
             "budget": self.budget.as_dict(),
             "complete": self.complete,
+            "revision": REVISION,
         }
 
 
@@ -196,40 +232,100 @@ def analyse_match(
     rng_seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    auto: Mapping[int, str] | None = None,
 ) -> MatchAnalysis:
     """Replay `log` (as `game.replay` takes it; a finished match's, or any prefix) and analyse
     every decision of `seats` (default: all seats; the server leaves bots out or in). Raises
     IllegalAction, as the replay would, when the log does not replay. `progress(done, total)` is
-    called before the first decision and after each one (the server shows how far it got)."""
+    called before the first decision and after each one (the server shows how far it got).
+    `auto` names the moves the server made for a person (version -> "time" | "away")."""
     entries = [(int(entry[0]), entry[1]) for entry in log]
-    standing = set(played_indices(entries))  # take-backs and what they undid are no decisions
+    made_for = dict(auto or {})
     wanted = set(range(players)) if seats is None else set(seats)
-    total = sum(1 for index, (seat, _) in enumerate(entries) if seat in wanted and index in standing)
+    match = game.new_match(players, options)
+    units = _decision_units(entries, match.FACE_DOWN_ACTIONS)
+    starts = {unit[0]: unit for unit in units if entries[unit[0]][0] in wanted}
+    total = len(starts)
     if progress is not None:
         progress(0, total)
-    match = game.new_match(players, options)
     choose = get_chooser(game.id)
     real_deals = _deals_by_hand(game, players, options, entries)
+    place = _Place()
     decisions: list[Decision] = []
     complete = True
     for index, (seat, action) in enumerate(entries):
-        if seat != CHANCE and seat in wanted and index in standing:
+        unit = starts.get(index)
+        if unit is not None:
             if should_stop is not None and should_stop():
                 complete = False
                 break
             later = [deal for at, deal in real_deals.get(match.hands_done, []) if at > index]
-            decision = analyse_decision(
-                match, seat, action, choose, budget, random.Random(rng_seed * 1_000_003 + index),
-                _real_chance(index, later), should_stop,
-            )
+            rng = random.Random(rng_seed * 1_000_003 + index)
+            chance = _real_chance(index, later)
+            if len(unit) == 1:
+                decision = analyse_decision(match, seat, action, choose, budget, rng, chance, should_stop)
+            else:
+                decision = analyse_set(
+                    match, seat, [entries[i][1] for i in unit], choose, budget, rng, chance, should_stop
+                )
             if decision is None:
                 complete = False
                 break
+            decision.version = unit[-1] + 1
+            decision.first_version = index + 1
+            decision.hand, decision.phase, decision.trick = place.where(match)
+            decision.auto = next((made_for[i + 1] for i in unit if i + 1 in made_for), None)
             decisions.append(decision)
             if progress is not None:
                 progress(len(decisions), total)
         match.apply(seat, action)
+        place.after(match)
     return MatchAnalysis(decisions, summarize(decisions, wanted), budget, complete)
+
+
+def _decision_units(entries: list[tuple[int, Action]], face_down: frozenset[str]) -> list[list[int]]:
+    """The log positions of each decision, in order: one action each, except that a seat's
+    consecutive face-down actions of one type with cards (French Tarot's discard, one card per
+    action) are one choice of a set. Take-backs and what they undid are no decisions."""
+    units: list[list[int]] = []
+    for index in played_indices(entries):
+        seat, action = entries[index]
+        if seat == CHANCE:
+            units.append([])  # a deal ends any set in progress
+            continue
+        kind = action.get("type")
+        if units and units[-1] and kind in face_down and isinstance(action.get("cards"), list):
+            last_seat, last = entries[units[-1][-1]]
+            if last_seat == seat and last.get("type") == kind:
+                units[-1].append(index)
+                continue
+        units.append([index])
+    return [unit for unit in units if unit]
+
+
+class _Place:
+    """Where the replay is: the hand, and the tricks completed in it (a trick, or a Yaya Fugou
+    round, shows as a new `last_trick` in the public view)."""
+
+    def __init__(self) -> None:
+        self.hands_done = 0
+        self.tricks = 0
+        self.last_trick: Any = None
+
+    def after(self, match: Match) -> None:
+        view = match.view(None)
+        if match.hands_done != self.hands_done:
+            self.hands_done, self.tricks, self.last_trick = match.hands_done, 0, view.get("last_trick")
+            return
+        last = view.get("last_trick")
+        if last is not None and last != self.last_trick:
+            self.tricks += 1
+        self.last_trick = last
+
+    def where(self, match: Match) -> tuple[int, str, int | None]:
+        """(hand number, phase, trick number in the play phase or None) of the state now."""
+        phase = str(match.view(None).get("phase") or "")
+        return match.hands_done + 1, phase, self.tricks + 1 if phase == "play" else None
 
 
 def _deals_by_hand(
@@ -280,26 +376,152 @@ def analyse_decision(
         basic = choose(match.view(seat), legal, rng)
         if basic not in options:
             options.append(basic)
+    return _judge(
+        match,
+        seat,
+        [[option] for option in options],
+        options,
+        len(legal),
+        choose,
+        budget,
+        rng,
+        chance,
+        should_stop,
+    )
+
+
+def analyse_set(
+    match: Match,
+    seat: int,
+    played: list[Action],
+    choose: Chooser,
+    budget: Budget,
+    rng: random.Random,
+    chance: ChanceSource | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Decision | None:
+    """The choice of a set of cards that `seat` makes in `match` (left unchanged) through the
+    several face-down actions `played` of one type, judged as one decision: the set against the
+    basic bot's set and against the played one with one card swapped for another of the hand
+    (as many as `MAX_CANDIDATES` allows, drawn at random), each tried as the same number of
+    actions; a set the rules refuse is not compared."""
+    kind = played[0].get("type")
+    chosen = [card for action in played for card in action.get("cards") or ()]
+    first = match.legal_actions(seat)
+    allowed = {card for action in first if action.get("type") == kind for card in action.get("cards") or ()}
+    legal = max(math.comb(len(allowed | set(chosen)), len(chosen)), 1)
+    moves: list[list[Action]] = [list(played)]
+    seen = {frozenset(chosen)}
+    basic = _basic_set(match, seat, kind, len(played), choose, rng)
+    if basic is not None and frozenset(_cards_of(basic)) not in seen:
+        seen.add(frozenset(_cards_of(basic)))
+        moves.append(basic)
+    hand = [card for card in match.view(seat).get("hand") or () if card not in chosen]
+    swaps = [(k, card) for k in range(len(chosen)) for card in sorted(set(hand))]
+    rng.shuffle(swaps)
+    for k, card in swaps:
+        if len(moves) >= MAX_CANDIDATES:
+            break
+        cards = [*chosen[:k], card, *chosen[k + 1 :]]
+        if frozenset(cards) in seen:
+            continue
+        move = _set_move(match, seat, played, cards)
+        if move is not None:
+            seen.add(frozenset(cards))
+            moves.append(move)
+    shown = [{"type": kind, "cards": _cards_of(move)} for move in moves]
+    if len(moves) == 1:
+        return Decision(len(match.log) + len(played), seat, shown[0], shown[0], 0.0, legal, 1, FORCED)
+    return _judge(match, seat, moves, shown, legal, choose, budget, rng, chance, should_stop)
+
+
+def _cards_of(move: list[Action]) -> list[str]:
+    return [card for action in move for card in action.get("cards") or ()]
+
+
+def _basic_set(
+    match: Match, seat: int, kind: Any, steps: int, choose: Chooser, rng: random.Random
+) -> list[Action] | None:
+    """The set the basic bot would put aside in `steps` actions, or None."""
+    trial = clone(match)
+    move: list[Action] = []
+    for _ in range(steps):
+        legal = [action for action in trial.legal_actions(seat) if action.get("type") == kind]
+        if not legal or seat not in trial.to_act():
+            return None
+        action = choose(trial.view(seat), trial.legal_actions(seat), rng)
+        if action.get("type") != kind:
+            return None
+        trial.apply(seat, action)
+        move.append(action)
+    return move
+
+
+def _set_move(match: Match, seat: int, played: list[Action], cards: list[str]) -> list[Action] | None:
+    """`cards` as actions shaped like `played` (the same number of cards in each), or None when
+    the rules refuse them in that order."""
+    trial = clone(match)
+    move: list[Action] = []
+    at = 0
+    try:
+        for action in played:
+            count = len(action.get("cards") or ())
+            step = {**action, "cards": cards[at : at + count]}
+            at += count
+            trial.apply(seat, step)
+            move.append(step)
+    except IllegalAction:
+        return None
+    return move
+
+
+def _judge(
+    match: Match,
+    seat: int,
+    moves: list[list[Action]],
+    shown: list[Action],
+    legal: int,
+    choose: Chooser,
+    budget: Budget,
+    rng: random.Random,
+    chance: ChanceSource | None,
+    should_stop: Callable[[], bool] | None,
+) -> Decision | None:
+    """Value each move (a list of the seat's actions; the played one first) and name the best;
+    `shown` is how each is recorded."""
+    version = len(match.log) + len(moves[0])
     method = EXACT
-    values = _exact_values(match, seat, options, budget, chance) if _small_enough(match, budget) else None
+    values = _exact_values(match, seat, moves, budget, chance) if _small_enough(match, budget) else None
     if values is not None:
         best = 0  # the played action, unless another is strictly better
-        for k in range(1, len(options)):
+        for k in range(1, len(moves)):
             if values[k] > values[best]:
                 best = k
     else:
         method = PLAYOUTS
-        rows = _playout_rows(match, seat, options, choose, budget, rng, chance, should_stop)
+        rows = _playout_rows(match, seat, moves, choose, budget, rng, chance, should_stop)
         if rows is None:
             return None
-        values = [sum(row[k] for row in rows) / len(rows) for k in range(len(options))]
-        gains = {k: [row[k] - row[0] for row in rows] for k in range(1, len(options))}
+        values = [sum(row[k] for row in rows) / len(rows) for k in range(len(moves))]
+        gains = {k: [row[k] - row[0] for row in rows] for k in range(1, len(moves))}
         better = best_gain(gains, budget.margin)
         best = 0 if better is None else better
     return Decision(
-        version, seat, played, options[best], values[best] - values[0], len(legal), len(options), method,
-        list(zip(options, values, strict=True)),
+        version,
+        seat,
+        shown[0],
+        shown[best],
+        values[best] - values[0],
+        legal,
+        len(moves),
+        method,
+        list(zip(shown, values, strict=True)),
     )
+
+
+def _play(match: Match, seat: int, move: list[Action]) -> None:
+    for action in move:
+        match.apply(seat, action)
 
 
 def _small_enough(match: Match, budget: Budget) -> bool:
@@ -319,15 +541,15 @@ class _Nodes:
 
 
 def _exact_values(
-    match: Match, seat: int, options: list[Action], budget: Budget, chance: ChanceSource | None
+    match: Match, seat: int, moves: list[list[Action]], budget: Budget, chance: ChanceSource | None
 ) -> list[float] | None:
-    """Each option's exact value for `seat`, or None when the enumeration is too large."""
+    """Each move's exact value for `seat`, or None when the enumeration is too large."""
     nodes = _Nodes(budget.exact_nodes)
     hands_before = match.hands_done
     values: list[float] = []
-    for action in options:
+    for move in moves:
         trial = clone(match)
-        trial.apply(seat, action)
+        _play(trial, seat, move)
         outcome = _solve(trial, hands_before, chance, nodes)
         if outcome is None:
             return None
@@ -376,24 +598,24 @@ def _solve(match: Match, hands_before: int, chance: ChanceSource | None, nodes: 
 def _playout_rows(
     match: Match,
     seat: int,
-    options: list[Action],
+    moves: list[list[Action]],
     choose: Chooser,
     budget: Budget,
     rng: random.Random,
     chance: ChanceSource | None,
     should_stop: Callable[[], bool] | None,
 ) -> list[list[float]] | None:
-    """Per playout, each option's value for `seat` (one seed per playout, shared by the options),
-    or None when stopped."""
+    """Per playout, each move's value for `seat` (one seed per playout, shared by the moves), or
+    None when stopped."""
     policy = exploring(choose, budget.explore)
     hands_before = match.hands_done
     rows: list[list[float]] = []
     for _ in range(max(budget.playouts, 1)):
         seed = rng.randrange(1 << 62)
         row: list[float] = []
-        for action in options:
+        for move in moves:
             trial = clone(match)
-            trial.apply(seat, action)
+            _play(trial, seat, move)
             value = playout(trial, seat, hands_before, policy, random.Random(seed), should_stop, chance)
             if value is None:
                 return None
@@ -419,11 +641,12 @@ def exploring(choose: Chooser, explore: float) -> Chooser:
 
 
 def summarize(decisions: list[Decision], seats: Iterable[int]) -> dict[int, SeatSummary]:
-    """Per seat (in `seats`, in seat order): its decisions, choices, total loss and the
-    `COSTLIEST` decisions that lost the most (ties: the earlier first; none that lost nothing)."""
+    """Per seat (in `seats`, in seat order): its own decisions, choices, total loss and the
+    `COSTLIEST` decisions that lost the most (ties: the earlier first; none that lost nothing),
+    leaving out the moves the server made for it (counted as `auto`)."""
     summaries: dict[int, SeatSummary] = {}
     for seat in sorted(set(seats)):
-        own = [decision for decision in decisions if decision.seat == seat]
+        own = [decision for decision in decisions if decision.seat == seat and decision.auto is None]
         costly = sorted((d for d in own if d.loss > 0), key=lambda d: (-d.loss, d.version))
         summaries[seat] = SeatSummary(
             seat=seat,
@@ -431,5 +654,6 @@ def summarize(decisions: list[Decision], seats: Iterable[int]) -> dict[int, Seat
             choices=sum(1 for decision in own if decision.legal > 1),
             total_loss=sum(decision.loss for decision in own),
             costliest=costly[:COSTLIEST],
+            auto=sum(1 for decision in decisions if decision.seat == seat and decision.auto is not None),
         )
     return summaries

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from engine.core import Action, IllegalAction, Match, game_module
+from engine.infoset import clone
 from engine.search import search_action
 
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
@@ -69,3 +70,47 @@ def bot_action(
         raise ValueError(f"unknown clock {clock!r}; known: {', '.join(CLOCKS)}")
     deadline = now() + min(max(budget, 0.0), MAX_BUDGET)
     return search_action(match, seat, rng, choose, should_stop=lambda: now() >= deadline)
+
+
+def suggestion(
+    match: Match,
+    seat: int,
+    rng: random.Random,
+    budget: float = DEFAULT_BUDGET,
+    iterations: int | None = None,
+    clock: Clock = "wall",
+) -> list[Action]:
+    """A hint: the strong bot's choice for `seat` now, from that seat's view and what it has
+    seen only (the search draws the other hands anew, engine/infoset.py), with `iterations`
+    guesses per action when given (the same answer for the same seat's knowledge and `rng`),
+    else `budget` seconds of `clock` per action. A set the game takes one card per action
+    (French Tarot's discard: the seat's face-down actions of one type in a row) comes whole, as
+    those actions in order; any other choice is one action. `match` is left unchanged."""
+    legal = match.legal_actions(seat)
+    if not legal:
+        raise IllegalAction(f"seat {seat} has nothing to do")
+    trial = clone(match)
+    choose = get_chooser(match.game.id)
+    chosen: list[Action] = []
+    while True:
+        legal = trial.legal_actions(seat)
+        if len(legal) == 1:
+            action = legal[0]
+        elif iterations is not None:
+            action = search_action(trial, seat, rng, choose, iterations=iterations)
+        else:
+            action = search_action(trial, seat, rng, choose, should_stop=_deadline(budget, clock))
+        chosen.append(action)
+        kind = action.get("type")
+        if kind not in trial.FACE_DOWN_ACTIONS or not isinstance(action.get("cards"), list):
+            return chosen
+        trial.apply(seat, action)
+        if seat not in trial.to_act() or not any(a.get("type") == kind for a in trial.legal_actions(seat)):
+            return chosen
+
+
+def _deadline(budget: float, clock: Clock) -> Callable[[], bool]:
+    """A `should_stop` that turns true `budget` seconds (at most MAX_BUDGET) of `clock` from now."""
+    now = CLOCKS[clock]
+    deadline = now() + min(max(budget, 0.0), MAX_BUDGET)
+    return lambda: now() >= deadline

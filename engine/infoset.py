@@ -278,7 +278,10 @@ class InfoSet:
         orders: dict[int, list[str]] = {}
         for shuffle in self.live:
             order = list(shuffle.cards)
-            pool = [order[p] for p in shuffle.free]
+            # The unseen cards in a fixed order before they are shuffled: taken in their real
+            # order, the guess (and so a strong bot's choice or a hint) would depend on where
+            # the other hands' cards really lie, which the seat cannot know.
+            pool = sorted(order[p] for p in shuffle.free)
             forbidden = self._bans_for_deal(shuffle, rng)
             if not forbidden:
                 rng.shuffle(pool)

@@ -4,8 +4,8 @@ Flat Monte Carlo over determinizations (engine/infoset.py). Each iteration draws
 the hidden cards consistent with what the seat has seen, then plays every candidate action on
 a copy of that same guess and finishes the hand with every seat played by its game's basic bot
 (one shared random seed per iteration, so candidates are compared on equal terms). An action's
-value is the seat's lead from the hand: its score minus its rivals' mean (`hand_value`; in
-Familia the team score difference).
+value is what the seat gains on the table from the hand: its score minus the table's mean
+(`hand_value`, which ranks actions as its lead over its rivals does).
 
 The basic bot's own choice is the default: another candidate replaces it only when its mean
 gain over it, paired by guess, exceeds `margin` standard errors (more with more rivals, see
@@ -40,23 +40,26 @@ PLAYOUT_LIMIT = 2000
 
 def hand_value(match: Match, seat: int, hands_before: int) -> float:
     """What the hand finished after `hands_before` hands (0 if none finished) was worth to the
-    seat: its score minus the mean score of its rivals (each rival team counted once).
+    seat: its score minus the mean score of the table (each team counted once, its own too).
 
-    The lead is what wins a match, and a score of its own alone is often blind: a misère's
-    defenders score nothing whether or not the declarer is caught, a Fairy 500 defender's ten a
-    trick hides the declarer's failed contract. In zero-sum games this ranks actions exactly as
-    the seat's own score does; in Familia it is the team score difference."""
+    That is the seat's lead over its rivals' mean scaled by (k - 1) / k for k teams, so it ranks
+    actions exactly as the lead does (what wins a match; a score of its own alone is often blind:
+    a misère's defenders score nothing whether or not the declarer is caught, a Fairy 500
+    defender's ten a trick hides the declarer's failed contract), while its size stays that of the
+    score sheet: in a zero-sum game it is the seat's own hand score, so a review's loss never
+    exceeds what the hand can move the seat (Yaya Fugou's last hand: at most 3 − (−3) points,
+    where the lead at four seats spans 8). In Familia it is half the team score difference."""
     if match.hands_done <= hands_before:
         return 0.0
     scores = match.hands[hands_before]["scores"]
     teams = match.teams or list(range(len(scores)))
-    mine = teams[seat]
-    rivals: dict[int, float] = {}
+    by_team: dict[int, float] = {}
     for other, team in enumerate(teams):
-        if team != mine:
-            rivals.setdefault(team, float(scores[other]))
+        by_team.setdefault(team, float(scores[other]))
     own = float(scores[seat])
-    return own - sum(rivals.values()) / len(rivals) if rivals else own
+    if len(by_team) < 2:
+        return own
+    return own - sum(by_team.values()) / len(by_team)
 
 
 def playout(

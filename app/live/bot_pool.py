@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Match, get_game
-from engine.bots import bot_action
+from engine.bots import bot_action, suggestion
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,9 @@ def start_workers(workers: int, niceness: int, own_group: bool = False) -> Proce
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(FORKSERVER_PRELOAD)
     executor = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=prepare_worker,
+        max_workers=workers,
+        mp_context=context,
+        initializer=prepare_worker,
         initargs=(os.getpid(), niceness, own_group),
     )
     for started in [executor.submit(os.getpid) for _ in range(workers)]:
@@ -161,6 +163,22 @@ def think(
     return bot_action(match, seat, random.Random(seed), level="strong", budget=budget)
 
 
+def suggest(
+    match_id: int,
+    game_id: str,
+    players: int,
+    options: Any,
+    log: list[tuple[int, dict[str, Any]]],
+    seat: int,
+    seed: int,
+    budget: float,
+) -> list[dict[str, Any]]:
+    """Runs in a worker: a hint for `seat` of the match at `log`, the strong bot's choice from
+    that seat's knowledge (engine/bots.py `suggestion`; the match itself is not changed)."""
+    match = _match_for(match_id, game_id, players, options, log)
+    return suggestion(match, seat, random.Random(seed), budget=budget)
+
+
 class BotPool:
     """The worker processes of one server process, started (off the event loop) at the first
     strong decision: a process start costs the caller's thread tens of milliseconds."""
@@ -201,6 +219,31 @@ class BotPool:
             raise
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next decision starts a fresh pool.
+            self._retire(executor, kill=False)
+            raise
+
+    async def suggest(
+        self,
+        match_id: int,
+        game_id: str,
+        players: int,
+        options: Any,
+        entries: list[Any],
+        seat: int,
+        seed: int,
+    ) -> list[dict[str, Any]]:
+        """A hint for `seat` of the match whose log is `entries` (app/live/hints.py), thought out
+        in a worker as a strong decision is, one budget per action of it."""
+        executor = await self._executor()
+        args = (match_id, game_id, players, options, entries, seat, seed, self.budget)
+        answer = asyncio.get_running_loop().run_in_executor(executor, suggest, *args)
+        try:
+            return await asyncio.wait_for(answer, self.timeout)
+        except TimeoutError:
+            log.warning("a hint's worker gave no answer in %.1f s: new workers", self.timeout)
+            self._retire(executor, kill=True)
+            raise
+        except BrokenProcessPool:
             self._retire(executor, kill=False)
             raise
 

@@ -47,6 +47,9 @@ class Job:
     log: list[tuple[int, dict[str, Any]]]
     budget: dict[str, Any]
     """`Budget.as_dict()`: the compiled engine's frozen Budget does not unpickle in the worker."""
+    auto: dict[int, str] | None = None
+    """The moves the server made for a person (version -> "time" | "away"): marked in the review
+    and left out of the person's figures."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ def analyse_job(job: Job) -> Outcome:
             analysis = analyse_match(
                 get_game(job.game_id), job.players, job.options, job.log,
                 seats=job.seats, budget=Budget(**job.budget), rng_seed=job.match_id,
-                should_stop=heartbeat.should_stop, progress=heartbeat.progress,
+                should_stop=heartbeat.should_stop, progress=heartbeat.progress, auto=job.auto,
             )  # fmt: skip
         except Exception as exc:
             log.exception("the review of match %s failed", job.match_id)
@@ -107,6 +110,10 @@ def analyse_job(job: Job) -> Outcome:
         if not analysis.complete:
             return Outcome("lost", cpu)
         whole = analysis.as_dict()
-        result = {"decisions": whole["decisions"], "summaries": whole["summaries"]}
+        result = {
+            "decisions": whole["decisions"],
+            "summaries": whole["summaries"],
+            "revision": whole["revision"],
+        }
         stored = store.finish(conn, job.match_id, job.owner, result, whole["budget"], cpu)
         return Outcome("done" if stored else "lost", cpu)

@@ -11,7 +11,9 @@ in a scheduling group of its own, so live tables and bots are served first when 
 busy (docs/BENCHMARKS.md, "Live tables while reviews run").
 
 The worker (`analyse_job`, in app/live/review_worker.py) replays the log with engine/analysis.py
-at the configured budget, the match id as its random seed (a redone job finds the same numbers),
+at the configured budget, the match id as its random seed (a redone job finds the same numbers)
+and the moves the server made for people (`match_actions.auto`) marked, so that they are kept
+out of the people's figures,
 and writes to PostgreSQL itself on its own connection: the progress with a lease renewal every
 `analysis_beat` seconds (through the analysis's `progress` and `should_stop` hooks, so also inside
 a long decision), and at the end the whole result in one statement, only if the job is still its
@@ -113,6 +115,7 @@ class Reviews:
                 database=self.db.libpq_url, owner=self.owner, lease=self.lease, beat=self.beat,
                 match_id=claim.match_id, seats=claim.seats, game_id=stored.game_id, players=stored.players,
                 options=stored.options, log=stored.log, budget=self.budget.as_dict(),
+                auto={version: reason for version, (_, reason) in stored.auto_moves.items()},
             )  # fmt: skip
             executor = await self._executor()
             try:

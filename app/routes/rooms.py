@@ -51,6 +51,8 @@ class CreateRoomBody(BaseModel):
     away_grace: AwayGrace = AWAY_GRACE_DEFAULT
     turn_timer: TurnTimer | None = None
     take_backs: TakeBacks = "until_next"
+    # Whether a seated person may ask for the strong bot's choice for their own seat (a hint).
+    hints: bool = Field(default=False, strict=True)
 
 
 class PatchRoomBody(BaseModel):
@@ -65,6 +67,7 @@ class PatchRoomBody(BaseModel):
     away_grace: AwayGrace | None = None
     turn_timer: TurnTimer | None = None
     take_backs: TakeBacks | None = None
+    hints: bool | None = Field(default=None, strict=True)
 
 
 class StartBody(BaseModel):
@@ -112,6 +115,7 @@ async def create_room(body: CreateRoomBody, request: Request, person: SignedIn) 
             body.away_grace,
             body.turn_timer,
             body.take_backs,
+            body.hints,
         )
     return await _room_answer(services, code, person.id)
 
@@ -133,8 +137,8 @@ async def get_room(code: Code, request: Request) -> dict:
 
 @router.patch("/{code}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
 async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: SignedIn) -> dict:
-    """Host only. Seat count, options, `away_grace`, `turn_timer` and `take_backs` change between
-    matches; the name at any time."""
+    """Host only. Seat count, options, `away_grace`, `turn_timer`, `take_backs` and `hints` change
+    between matches; the name at any time."""
     services = get_services(request)
     sent = body.model_fields_set
     async with services.db.session() as session:
@@ -146,7 +150,7 @@ async def patch_room(code: Code, body: PatchRoomBody, request: Request, person: 
             options=body.options,
             **{
                 key: getattr(body, key)
-                for key in ("name", "away_grace", "turn_timer", "take_backs")
+                for key in ("name", "away_grace", "turn_timer", "take_backs", "hints")
                 if key in sent
             },
         )

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from psycopg import Connection
 
+from engine.analysis import REVISION
+
 if TYPE_CHECKING:  # the server's functions take sessions; a review worker imports only the rest
     from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -52,6 +54,16 @@ ON CONFLICT (match_id) DO NOTHING
 """
 """Queue the review of a finished match (once: a second call changes nothing). Its seats are the
 ones credited to a person; an abandoned match or one with no person is done with nothing."""
+
+REQUEUE = """
+UPDATE match_analyses
+SET status = 'queued', result = NULL, budget = NULL, done = 0, total = NULL, attempts = 0,
+    owner = NULL, lease_until = NULL, started_at = NULL, finished_at = NULL, error = NULL
+WHERE match_id = %(match_id)s AND status = 'done' AND seats <> '[]'::jsonb
+  AND coalesce((result ->> 'revision')::int, 1) < %(revision)s
+"""
+"""Queue again a finished review of an older revision of the analysis (engine/analysis.py
+`REVISION`): its figures are not those a review gives now."""
 
 READ = """
 SELECT status, done, total, budget, result FROM match_analyses WHERE match_id = %(match_id)s
@@ -147,7 +159,9 @@ async def enqueue(session: AsyncSession, match_id: int) -> None:
 
 async def review(session: AsyncSession, match_id: int) -> Review:
     """The review of a finished match, queued now if it never was (a match that ended before
-    reviews existed). The caller has checked who may read it (app/store/history.py)."""
+    reviews existed) or was analysed by an older revision of the analysis. The caller has checked
+    who may read it (app/store/history.py)."""
+    await _execute(session, REQUEUE, {"match_id": match_id, "revision": REVISION})
     row = (await _execute(session, READ, {"match_id": match_id})).first()
     if row is None:
         await enqueue(session, match_id)

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import Conflict, Forbidden, NotFound
 from app.rematch import MAX_COMPARED_REMATCHES, compare_hands, fresh_hands_of, seat_map
 from app.room_names import room_display_name
-from app.store import analyses
+from app.store import analyses, hints
 from app.store.matches import MatchStore, StoredMatch, match_log
 from app.store.models import (
     HandResult,
@@ -399,16 +399,45 @@ async def finished_match(
 
 async def match_review(session: AsyncSession, match_id: int, person_id: int) -> analyses.Review:
     """The analysis of a finished match for a member of its room (refusals as for its replay),
-    queued if it never was; each seat's summary carries the name of the person it is credited to."""
+    queued if it never was; each seat's summary carries the name of the person it is credited to
+    and how many of its decisions had a hint, and each decision that had one its `hint` (the
+    suggested action) and whether it was `followed`."""
     await reviewable_match(session, match_id, person_id)
     review = await analyses.review(session, match_id)
     if review.result is None:
         return review
     names = {seat["n"]: seat["name"] for seat in await match_seats(session, match_id)}
-    summaries = {
-        key: {**summary, "name": names.get(int(key))} for key, summary in review.result["summaries"].items()
-    }
-    return replace(review, result={**review.result, "summaries": summaries})
+    given = await hints.hints_of(session, match_id)
+    decisions = [_with_hint(decision, given) for decision in review.result["decisions"]]
+    summaries = {}
+    for key, summary in review.result["summaries"].items():
+        own = [d for d in decisions if d["seat"] == int(key) and "hint" in d and not d.get("auto")]
+        costliest = [_with_hint(decision, given) for decision in summary.get("costliest", [])]
+        summaries[key] = {**summary, "costliest": costliest, "name": names.get(int(key)), "hinted": len(own)}
+    return replace(review, result={**review.result, "decisions": decisions, "summaries": summaries})
+
+
+def _with_hint(decision: dict[str, Any], given: list[tuple[int, int, list[Any]]]) -> dict[str, Any]:
+    """The decision with the hint its seat was given while making it, if any: asked in a state
+    from just before its first action to just before its last (a set put aside card by card)."""
+    first = int(decision.get("first_version") or decision["version"])
+    asked = [
+        actions
+        for version, seat, actions in given
+        if seat == decision["seat"] and first - 1 <= version <= decision["version"] - 1
+    ]
+    if not asked:
+        return decision
+    actions = asked[0]
+    cards = [card for action in actions for card in action.get("cards") or ()]
+    hint = {**actions[0], "cards": cards} if len(actions) > 1 else actions[0]
+    played = decision["played"]
+    followed = (
+        sorted(cards) == sorted(played.get("cards") or ()) and hint.get("type") == played.get("type")
+        if cards
+        else hint == played
+    )
+    return {**decision, "hint": hint, "followed": followed}
 
 
 async def stored_scores(session: AsyncSession, match_id: int) -> tuple[list[dict[str, Any]], list[float]]:

@@ -116,6 +116,8 @@ class Room(Base):
         String(16), server_default=text("'until_next'"), default="until_next"
     )
     """"until_next": a person may take back their last action until someone acts; "off": never."""
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
+    """Whether a seated person may ask for the strong bot's choice for their own seat on their turn."""
 
 
 class Membership(Base):
@@ -353,3 +355,18 @@ class SeatDeadline(Base):
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     claimed_by: Mapped[str | None] = mapped_column(String(32))
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MatchHint(Base):
+    """A hint given (app/store/hints.py; migration 0013): the strong bot's suggested actions for
+    `seat` in the state of `version`, asked by `person_id`. One per state and seat: asking again
+    gets the same answer, and the review marks the decision that followed it."""
+
+    __tablename__ = "match_hints"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"))
+    actions: Mapped[list[Any]]
+    created_at: Mapped[datetime] = _now()

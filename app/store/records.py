@@ -21,6 +21,7 @@ from sqlalchemy.orm import aliased
 from app.errors import Forbidden
 from app.store.models import HandResult, MatchAnalysis, MatchResult, MatchRow, Membership, Person
 from engine import GAMES
+from engine.analysis import REVISION
 
 RECENT_MATCHES = 10
 """Matches per game the record lists (newest last) for its chart."""
@@ -116,12 +117,16 @@ async def _hand_scores(session: AsyncSession, played: dict[int, _PlayedMatch]) -
 
 async def _losses(session: AsyncSession, played: dict[int, _PlayedMatch]) -> dict[int, tuple[float, int]]:
     """Per analysed match, the points the person's decisions lost in all and their choices (the
-    decisions that had more than one legal action), from the stored review's seat summaries."""
+    decisions that had more than one legal action), from the stored review's seat summaries,
+    which leave out the moves the server made for them; a review of an older revision of the
+    analysis counts only once it has been analysed again."""
     if not played:
         return {}
     rows = await session.execute(
         select(MatchAnalysis.match_id, MatchAnalysis.result["summaries"]).where(
-            MatchAnalysis.match_id.in_(list(played)), MatchAnalysis.status == "done"
+            MatchAnalysis.match_id.in_(list(played)),
+            MatchAnalysis.status == "done",
+            MatchAnalysis.result["revision"].as_integer() == REVISION,
         )
     )
     losses: dict[int, tuple[float, int]] = {}

@@ -303,6 +303,7 @@ async def shared_room_json(session: AsyncSession, room: Room) -> dict[str, Any]:
     answer["away_grace"] = room.away_grace
     answer["turn_timer"] = room.turn_timer
     answer["take_backs"] = room.take_backs
+    answer["hints"] = room.hints
     answer["timers"] = await presence.timers(session, room.id)
     answer["read_at"] = read_at
     return answer
@@ -333,8 +334,10 @@ TABLE_MANNERS_JA = {
     "away_grace": "離席の猶予",
     "turn_timer": "手番の制限時間",
     "take_backs": "待った（手の取り消し）",
+    "hints": "ヒント",
 }
 """The room settings a running match holds fixed, by their Japanese names (for the refusal)."""
+
 
 async def create_room(
     session: AsyncSession,
@@ -347,6 +350,7 @@ async def create_room(
     away_grace: int,
     turn_timer: int | None,
     take_backs: str = "until_next",
+    hints: bool = False,
 ) -> str:
     """A new room whose host (and first member) is `host_id`; returns its invite code. A preset's
     options and seat count apply under the host's own choices; `name` None: the default name."""
@@ -372,6 +376,7 @@ async def create_room(
         away_grace=away_grace,
         turn_timer=turn_timer,
         take_backs=take_backs,
+        hints=hints,
     )
     session.add(room)
     await session.flush()
@@ -390,13 +395,14 @@ async def change_settings(
     away_grace: int | None = UNSET,
     turn_timer: int | None = UNSET,
     take_backs: str | None = UNSET,
+    hints: bool | None = UNSET,
 ) -> int:
     """The host changes the room (only what is given): seat count, options, `away_grace`,
-    `turn_timer` and `take_backs` between matches, the name (None: the default) at any time.
-    Returns the room's id."""
+    `turn_timer`, `take_backs` and `hints` between matches, the name (None: the default) at any
+    time. Returns the room's id."""
     room = await room_by_code(session, code, lock=True)
     _host_only(room, host_id)
-    given = {"away_grace": away_grace, "turn_timer": turn_timer, "take_backs": take_backs}
+    given = {"away_grace": away_grace, "turn_timer": turn_timer, "take_backs": take_backs, "hints": hints}
     timing = sorted(key for key, value in given.items() if value is not UNSET)
     if timing:
         if await MatchStore.running_match(session, room.id) is not None:
@@ -420,6 +426,10 @@ async def change_settings(
                     "take_backs must be 'off' or 'until_next'", "待ったの設定は off か until_next です"
                 )
             room.take_backs = take_backs
+        if hints is not UNSET:
+            if not isinstance(hints, bool):
+                raise Invalid("hints must be true or false", "ヒントの設定は true か false です")
+            room.hints = hints
     if seats is not None or options is not None:
         if await MatchStore.running_match(session, room.id) is not None:
             raise Conflict("a match is running; change the table after it ends", "対戦中は変更できません")

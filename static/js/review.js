@@ -9,7 +9,6 @@
 import { get } from "./api.js";
 import { addStrings, lang, t } from "./i18n.js";
 import { describeCard } from "./cards.js";
-import { formatScore } from "./table.js";
 
 addStrings({
   en: {
@@ -20,10 +19,31 @@ addStrings({
     "review.queued": "The analysis will start shortly…",
     "review.average": "Average loss per choice: {loss} points",
     "review.counts": "{choices} choices among {decisions} decisions",
+    "review.auto_count": "{n} moves the server made for them (time-outs, or a bot while they were away) are not counted.",
+    "review.hinted_count": "{n} decisions made after asking for a hint.",
+    "review.auto_count.one": "1 move the server made for them (a time-out, or a bot while they were away) is not counted.",
+    "review.hinted_count.one": "1 decision made after asking for a hint.",
     "review.costliest": "Costliest decisions",
-    "review.costly": "Step {step}: {played} — best {best}, {loss}",
+    "review.costly": "{where}: {played} — best {best}, lost {loss} points",
     "review.no_costly": "No decision lost points.",
-    "review.best": "Best: {best}, {loss}",
+    "review.best": "Best: {best} — this choice lost {loss} points",
+    "review.where.step": "Step {step}",
+    "review.where.trick": "Hand {hand}, trick {trick}",
+    "review.where.round": "Hand {hand}, round {trick}",
+    "review.where.phase": "Hand {hand}, {phase}",
+    "review.phase.bid": "bidding",
+    "review.phase.discard": "discard",
+    "review.phase.exchange": "exchange",
+    "review.phase.call": "calling a partner",
+    "review.phase.slam": "slam announcement",
+    "review.phase.pile": "choosing a pile",
+    "review.phase.play": "play",
+    "review.set_swap": "{put} instead of {instead}",
+    "review.auto.time": "Played by the server's bot when the turn timer ran out: not counted in this person's figures.",
+    "review.auto.away": "Played by the server's bot while the person was away: not counted in this person's figures.",
+    "review.hinted.followed": "Played as the hint suggested ({hint}).",
+    "review.hinted.other": "A hint had suggested {hint}.",
+    "review.hinted.mark": "after a hint",
     "review.best_move": "Best move",
     "review.pass": "pass",
     "review.bid": "bid {bid}",
@@ -39,10 +59,31 @@ addStrings({
     "review.queued": "まもなく分析を始めます…",
     "review.average": "選択1回あたりの平均損失：{loss}点",
     "review.counts": "{decisions}回の手番のうち選択肢があったのは{choices}回",
+    "review.auto_count": "サーバーが代わりに打った{n}手（時間切れ、または離席中のボット）は数えていません。",
+    "review.hinted_count": "ヒントを見てから決めた判断：{n}回",
+    "review.auto_count.one": "サーバーが代わりに打った1手（時間切れ、または離席中のボット）は数えていません。",
+    "review.hinted_count.one": "ヒントを見てから決めた判断：1回",
     "review.costliest": "損失の大きかった判断",
-    "review.costly": "{step}手目：{played} — 最善は{best}（{loss}）",
+    "review.costly": "{where}：{played} — 最善は{best}（{loss}点の損）",
     "review.no_costly": "点を失った判断はありません。",
-    "review.best": "最善：{best}、{loss}",
+    "review.best": "最善：{best}（この選択で{loss}点の損）",
+    "review.where.step": "{step}手目",
+    "review.where.trick": "第{hand}ハンド・第{trick}トリック",
+    "review.where.round": "第{hand}ハンド・第{trick}ラウンド",
+    "review.where.phase": "第{hand}ハンド・{phase}",
+    "review.phase.bid": "ビッド",
+    "review.phase.discard": "捨て札",
+    "review.phase.exchange": "カード交換",
+    "review.phase.call": "パートナー指名",
+    "review.phase.slam": "スラム宣言",
+    "review.phase.pile": "山札の選択",
+    "review.phase.play": "プレイ",
+    "review.set_swap": "{instead}の代わりに{put}",
+    "review.auto.time": "時間切れのためサーバーのボットが打った手です。この人の成績には数えません。",
+    "review.auto.away": "離席中にサーバーのボットが打った手です。この人の成績には数えません。",
+    "review.hinted.followed": "ヒントどおりに打ちました（{hint}）。",
+    "review.hinted.other": "ヒントは{hint}でした。",
+    "review.hinted.mark": "ヒントあり",
     "review.best_move": "最善手",
     "review.pass": "パス",
     "review.bid": "{bid}のビッド",
@@ -84,8 +125,45 @@ export function sameAction(a, b) {
   return canonical(a) === canonical(b);
 }
 
-/** A loss as the points it cost: "+12" (what the best action would have added). */
-export const lossText = (loss) => formatScore(Math.round(loss * 10) / 10);
+/** A loss as the points it cost, without a sign ("12.5"): the words around it say it is a loss
+ * ("lost 12.5 points"), so it never reads as a gain. */
+export function lossText(loss) {
+  const points = Math.abs(Math.round(loss * 10) / 10);
+  return Number.isInteger(points) ? String(points) : points.toFixed(1);
+}
+
+/** Where a decision was, as a player remembers it: "Hand 2, trick 5" (Yaya Fugou: "round"),
+ * "Hand 1, discard", or, for a review stored before decisions carried it, "Step 30". */
+export function decisionPlace(decision, gameId) {
+  if (!decision.hand) return t("review.where.step", { step: decision.version });
+  if (decision.phase === "play" && decision.trick) {
+    return t(gameId === "yaya-fugou" ? "review.where.round" : "review.where.trick", { hand: decision.hand, trick: decision.trick });
+  }
+  const key = `review.phase.${decision.phase}`;
+  const phase = t(key);
+  return t("review.where.phase", { hand: decision.hand, phase: phase === key ? decision.phase : phase });
+}
+
+/** The best action in words; for a set (a discard), only what it changes: "♥5 instead of ♠7". */
+export function bestText(decision, deck, gameId) {
+  const { played, best } = decision;
+  if (played && best && played.type === best.type && Array.isArray(played.cards) && Array.isArray(best.cards) && played.cards.length > 1) {
+    const put = best.cards.filter((c) => !played.cards.includes(c));
+    const instead = played.cards.filter((c) => !best.cards.includes(c));
+    if (put.length && instead.length) return t("review.set_swap", { put: cardsText(put, deck), instead: cardsText(instead, deck) });
+  }
+  return actionText(best, deck, gameId);
+}
+
+/** The marks of a decision the person did not make alone: the server's move for them, or one
+ * made after asking for a hint (with the hint in words). Null when there are none. */
+export function decisionNote(decision, deck, gameId) {
+  if (decision.auto) return t(`review.auto.${decision.auto}`);
+  if (decision.hint) {
+    return t(decision.followed ? "review.hinted.followed" : "review.hinted.other", { hint: actionText(decision.hint, deck, gameId) });
+  }
+  return null;
+}
 
 /** Versions of the costly decisions (every person's costliest), in log order. */
 export function costlyVersions(analysis) {

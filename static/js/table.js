@@ -85,6 +85,7 @@ import { FocusKeeper } from "./focus.js";
 import { afterPress } from "./press.js";
 import { announce } from "./announce.js";
 import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
+import { hintButton } from "./hint.js";
 
 const pluginCache = new Map();
 
@@ -884,6 +885,7 @@ export class Table {
       h("span", { class: "table-hand-no" }, handNo),
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
       takeBackButton(this),
+      hintButton(this),
       this.connectionBadge(),
       h("span", { class: "table-tools" },
         h("button", { type: "button", class: "small", "data-testid": "open-log", onclick: () => {

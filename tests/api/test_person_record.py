@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import null, select
 
 from app.store.models import HandResult, MatchAnalysis, MatchResult, MatchRow, MatchSeat, Room
+from engine.analysis import REVISION
 from tests.api.harness import Server, browser, make_room, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -87,7 +88,9 @@ async def store_review(
                 match_id=match_id,
                 status=status,
                 seats=sorted(losses),
-                result={"decisions": [], "summaries": summaries} if status == "done" else null(),
+                result={"decisions": [], "summaries": summaries, "revision": REVISION}
+                if status == "done"
+                else null(),
                 error=None if status == "done" else "constructed",
             )
         )

@@ -139,6 +139,12 @@ def hidden_table(page: Page, testid: str) -> list[list[str]]:
     )
 
 
+def points(value: float) -> str:
+    """A loss as the review shows it: a number of points, no sign, one decimal at most."""
+    value = abs(round(value, 1))
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
 def signed(value: float) -> str:
     text = str(int(value)) if float(value).is_integer() else f"{value:.1f}"
     return f"+{text}" if value > 0 else text.replace("-", "−")
@@ -174,12 +180,13 @@ def test_the_match_page_charts_the_totals_and_links_the_costliest_decisions_into
         assert row[1:] == [signed(total) for total in hand["totals"]]
 
     person = page.get_by_test_id("review-person")
-    expect(person.get_by_test_id("review-average")).to_have_text("Average loss per choice: +5.7 points")
+    expect(person.get_by_test_id("review-average")).to_have_text("Average loss per choice: 5.7 points")
     links = person.get_by_test_id("review-costly")
     expect(links).to_have_count(2)
     first, second = analysis["summaries"]["0"]["costliest"]
     assert links.first.get_attribute("href") == f"/matches/{match_id}/replay#step={first['version']}"
-    expect(links.first).to_contain_text("+12")
+    expect(links.first).to_contain_text("lost 12 points")
+    expect(links.first).not_to_contain_text("+")
     check_screen(
         page,
         artifacts,
@@ -194,7 +201,7 @@ def test_the_match_page_charts_the_totals_and_links_the_costliest_decisions_into
     # In Japanese: the same review, the chart's words in Japanese.
     page.get_by_test_id("lang-switch").click()
     expect(page.get_by_test_id("review-honest")).to_contain_text("全員の手札が見えている状態での評価")
-    expect(page.get_by_test_id("review-average")).to_have_text("選択1回あたりの平均損失：+5.7点")
+    expect(page.get_by_test_id("review-average")).to_have_text("選択1回あたりの平均損失：5.7点")
     expect(page.get_by_test_id("match-chart-plot")).to_have_attribute("data-drawn", "true")
     check_accessibility(page, f"review-match-{size}-ja")
     save_picture(page, artifacts / f"review-match-{size}-ja-full.png", full_page=True)
@@ -205,7 +212,9 @@ def test_the_match_page_charts_the_totals_and_links_the_costliest_decisions_into
     links.first.click()
     expect(page.get_by_test_id("replay-step")).to_contain_text(f"{first['version']} / {len(export['log'])}")
     best_card = first["best"]["cards"][0]
-    expect(page.get_by_test_id("replay-review")).to_contain_text(f"Best: {card_label(page, best_card)}, +12")
+    expect(page.get_by_test_id("replay-review")).to_contain_text(
+        f"Best: {card_label(page, best_card)} — this choice lost 12 points"
+    )
     expect(page.get_by_test_id("replay-review")).to_contain_text("with every hand known")
     assert page.get_by_test_id("replay-marks").locator(".replay-mark").count() == 2
     check_screen(
@@ -346,7 +355,8 @@ def test_the_servers_own_review_shows_on_the_match_page_and_in_the_replay(
     page.goto(f"/matches/{match_id}")
     person = page.get_by_test_id("review-person")
     expect(person).to_have_count(1)
-    expect(person.get_by_test_id("review-average")).to_contain_text(signed(round(summary["average_loss"], 1)))
+    average = points(summary["average_loss"])
+    expect(person.get_by_test_id("review-average")).to_contain_text(f"{average} points")
     hrefs = [link.get_attribute("href") for link in person.get_by_test_id("review-costly").all()]
     assert hrefs == [f"/matches/{match_id}/replay#step={d['version']}" for d in summary["costliest"]]
 
@@ -360,8 +370,9 @@ def test_the_servers_own_review_shows_on_the_match_page_and_in_the_replay(
         decision = by_version[version]
         best = decision["best"]
         words = card_label(page, best["cards"][0]) if best.get("cards") else ""
-        loss = signed(round(decision["loss"], 1))
-        expect(page.get_by_test_id("replay-review")).to_contain_text(f"Best: {words}, {loss}")
+        loss = points(decision["loss"])
+        verdict = f"Best: {words} — this choice lost {loss} points"
+        expect(page.get_by_test_id("replay-review")).to_contain_text(verdict)
     save_picture(page, artifacts / "review-replay-server.png")
     for version in reversed(costly[:-1]):
         page.keyboard.press("Shift+N")

@@ -318,3 +318,99 @@ def test_a_budget_travels_to_another_process_as_its_fields() -> None:
     fields = pickle.loads(pickle.dumps(budget.as_dict()))
     assert Budget(**fields) == budget
     assert Budget(**DEFAULT_BUDGET.as_dict()) == DEFAULT_BUDGET
+
+
+def test_moves_the_server_made_for_a_person_are_marked_and_left_out_of_their_figures() -> None:
+    match = _random_match("holy-grail", seed=5)
+    plain = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=2)
+    worst = plain.summaries[0].costliest[0]
+    timed_out = {worst.version: "time"}
+    marked = analyse_match(match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=2, auto=timed_out)
+
+    decision = next(d for d in marked.decisions if d.version == worst.version)
+    assert decision.auto == "time" and decision.as_dict()["auto"] == "time"
+    assert decision.loss == worst.loss  # still analysed, only not the person's
+    summary, before = marked.summaries[0], plain.summaries[0]
+    assert summary.auto == 1
+    assert summary.decisions == before.decisions - 1
+    assert summary.choices == before.choices - 1
+    assert summary.total_loss == pytest.approx(before.total_loss - worst.loss)
+    assert worst.version not in [d.version for d in summary.costliest]
+    assert marked.summaries[1].as_dict() == plain.summaries[1].as_dict()
+
+
+def _french_tarot_with_a_discard() -> Match:
+    """A one-hand French Tarot match played by the basic bots in which a taker put the dog's
+    worth of cards aside (one action per card, as the engine takes them)."""
+    choose = get_chooser("french-tarot")
+    for seed in range(50):
+        match = GAMES["french-tarot"].new_match(PLAYERS, ONE_HAND, seed=seed)
+        rng = random.Random(seed)
+        while not match.is_over:
+            seat = match.to_act()[0]
+            if seat == CHANCE:
+                match.deal_random(rng)
+            else:
+                match.apply(seat, choose(match.view(seat), match.legal_actions(seat), rng))
+        if any(action.get("type") == "discard" for _, action in match.log):
+            return match
+    raise AssertionError("no seeded match had a discard")
+
+
+def test_a_discard_put_aside_card_by_card_is_one_decision_judged_against_other_sets() -> None:
+    match = _french_tarot_with_a_discard()
+    steps = [i for i, (_, action) in enumerate(match.log) if action.get("type") == "discard"]
+    taker = match.log[steps[0]][0]
+    put_aside = [card for i in steps for card in match.log[i][1]["cards"]]
+    analysis = analyse_match(
+        match.game, PLAYERS, ONE_HAND, match.log, budget=SMALL, rng_seed=1, seats=[taker]
+    )
+
+    sets = [d for d in analysis.decisions if d.played.get("type") == "discard"]
+    assert len(sets) == 1
+    decision = sets[0]
+    assert decision.first_version == steps[0] + 1 and decision.version == steps[-1] + 1
+    assert sorted(decision.played["cards"]) == sorted(put_aside)
+    assert decision.phase == "discard" and decision.trick is None
+    assert decision.compared > 1 and decision.legal > decision.compared
+    for action, _ in decision.values:
+        assert len(set(action["cards"])) == len(put_aside)
+    assert len(set(decision.best["cards"])) == len(put_aside)
+    versions = [d.version for d in analysis.decisions]
+    assert not set(range(steps[0] + 1, steps[-1] + 1)) & set(versions)
+
+
+def test_decisions_name_their_hand_and_trick() -> None:
+    match = _random_match_with("holy-grail", {"hands": 2}, seed=6)
+    analysis = analyse_match(
+        match.game, PLAYERS, {"hands": 2}, match.log, budget=Budget(playouts=1), seats=[0]
+    )
+    tricks = [(d.hand, d.trick) for d in analysis.decisions]
+    assert tricks[0] == (1, 1)
+    assert {hand for hand, _ in tricks} == {1, 2}
+    for hand in (1, 2):
+        numbers = [trick for h, trick in tricks if h == hand]
+        assert numbers == list(range(1, len(numbers) + 1))  # one card per trick from seat 0
+
+
+def test_no_loss_in_yaya_fugous_last_hand_exceeds_what_its_points_can_move() -> None:
+    """The last (here only) hand of a four-seat Yaya Fugou match moves a seat between −3 (大貧民)
+    and +3 (大富豪): a loss is counted in those match points, never in the four-seat lead
+    (+3 against the others' −1 each: 4), which made a first-or-last choice cost 8."""
+    match, seat, found = _scan("yaya-fugou", _race_to_go_out)
+    assert match.view(seat)["hand_no"] == match.view(seat)["hands_total"]
+    before = match.hands_done
+    out, passed = _after(match, seat, found["out"][0]), _after(match, seat, {"type": "pass"})
+    rival = passed.to_act()[0]
+    rival_hand = passed.view(rival)["hand"]
+    passed.apply(rival, next(a for a in passed.legal_actions(rival) if _goes_out(a, rival_hand)))
+    own = [float(m.hands[before]["scores"][seat]) for m in (out, passed)]
+
+    decision = _analyse_choice(match, seat, {"type": "pass"})
+    assert decision.loss == pytest.approx(own[0] - own[1])
+
+    points = match.view(seat)["points"]
+    widest = max(points.values()) - min(points.values())
+    played = _random_match("yaya-fugou", seed=2)
+    analysis = analyse_match(played.game, PLAYERS, ONE_HAND, played.log, budget=SMALL, rng_seed=1)
+    assert all(d.loss <= widest for d in analysis.decisions)

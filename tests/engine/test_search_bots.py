@@ -140,13 +140,13 @@ class _Finished(Match):
         return self._teams
 
 
-def test_hand_value_is_the_lead_over_the_rivals() -> None:
-    alone = _Finished([{"scores": [30, 0, -15, -15]}])
-    assert hand_value(alone, 0, 0) == 40 and hand_value(alone, 1, 0) == 0
+def test_hand_value_is_the_score_over_the_tables_mean_and_ranks_as_the_lead() -> None:
+    alone = _Finished([{"scores": [30, 0, -15, -15]}])  # zero-sum: the seat's own score
+    assert hand_value(alone, 0, 0) == 30 and hand_value(alone, 1, 0) == 0
     misere = _Finished([{"scores": [0, -150, 0, 0]}])  # a defender's own score says nothing
-    assert hand_value(misere, 0, 0) == 50
+    assert hand_value(misere, 0, 0) == 37.5
     teams = _Finished([{"scores": [12, 5, 12, 5]}], teams=[0, 1, 0, 1])  # every seat shows its team's
-    assert hand_value(teams, 2, 0) == 7 and hand_value(teams, 1, 0) == -7
+    assert hand_value(teams, 2, 0) == 3.5 and hand_value(teams, 1, 0) == -3.5
     assert hand_value(teams, 0, 1) == 0  # no hand finished yet
 
 

@@ -13,8 +13,9 @@ function duration(seconds) {
 }
 
 /**
- * The room's `away_grace`, `turn_timer` and `take_backs` pickers (the create form and the room's
- * lobby). `read()` gives `{away_grace, turn_timer, take_backs}`; `onChange` (optional) hears each change.
+ * The room's `away_grace`, `turn_timer`, `take_backs` and `hints` pickers (the create form and the
+ * room's lobby). `read()` gives `{away_grace, turn_timer, take_backs, hints}`; `onChange` (optional)
+ * hears each change.
  */
 export function timingFields(values, { disabled = false, onChange = null } = {}) {
   const choices = (list, current) => (list.includes(current) ? list : [...list, current].sort((a, b) => (a ?? 0) - (b ?? 0)));
@@ -25,13 +26,17 @@ export function timingFields(values, { disabled = false, onChange = null } = {})
       n === null ? t("room.turn_timer.off") : duration(n))));
   const takeBacks = h("select", { name: "take_backs", "data-testid": "take-backs", disabled, onchange: () => onChange && onChange(read()) },
     ["until_next", "off"].map((v) => h("option", { value: v, selected: v === (values.take_backs ?? "until_next") }, t(`room.take_backs.${v}`))));
+  const hints = h("select", { name: "hints", "data-testid": "hints-setting", disabled, onchange: () => onChange && onChange(read()) },
+    ["off", "on"].map((v) => h("option", { value: v, selected: (v === "on") === Boolean(values.hints) }, t(`room.hints.${v}`))));
   const read = () => ({
     away_grace: Number(grace.value), turn_timer: timer.value === "" ? null : Number(timer.value), take_backs: takeBacks.value,
+    hints: hints.value === "on",
   });
   const el = h("div", { class: "timing-fields" },
     field(t("room.away_grace"), grace),
     field(t("room.turn_timer"), timer),
     field(t("room.take_backs"), takeBacks, t("room.take_backs.help")),
+    field(t("room.hints"), hints, t("room.hints.help")),
     h("p", { class: "help" }, t("room.timing.help")));
   return { el, read };
 }
@@ -86,7 +91,7 @@ export function createRoomPanel(catalog, plugins, person = null) {
   const preferred = catalog.find((g) => g.id === "holy-grail");
   if (preferred) gameSelect.value = preferred.id;
   fill(false);
-  const timing = timingFields({ away_grace: 60, turn_timer: null, take_backs: "until_next" });
+  const timing = timingFields({ away_grace: 60, turn_timer: null, take_backs: "until_next", hints: false });
   return h("section", { class: "card-panel" },
     h("h2", null, t("landing.create.title")),
     form({ class: "stack-form", "data-testid": "create-room" }, [

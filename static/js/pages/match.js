@@ -7,7 +7,7 @@ import { formatScore, loadPlugin, rankSeats } from "../table.js";
 import { cardEl } from "../cards.js";
 import { errorBox, gameName, header, loading, main, personLink, seatLabel } from "./common.js";
 import { lineChart } from "../charts.js";
-import { actionText, lossText, watchAnalysis } from "../review.js";
+import { actionText, bestText, decisionPlace, lossText, watchAnalysis } from "../review.js";
 import { formatDate } from "./boards.js";
 import { ChatPanel } from "../chat.js";
 import { takeBackCounts } from "../takeback.js";
@@ -130,15 +130,18 @@ function reviewSection(match, plugin, personOf, seatName) {
   const replayHref = (version) => `/matches/${match.id}/replay#step=${version}`;
   const costlyItem = (d) => h("li", null, h("a", { class: "tap", href: replayHref(d.version), "data-testid": "review-costly" },
     t("review.costly", {
-      step: d.version,
+      where: decisionPlace(d, match.game_id),
       played: actionText(d.played, plugin.deck, match.game_id),
-      best: actionText(d.best, plugin.deck, match.game_id),
+      best: bestText(d, plugin.deck, match.game_id),
       loss: lossText(d.loss),
-    })));
+    })),
+  d.hint ? h("span", { class: "review-hinted muted small", "data-testid": "review-hinted" }, ` (${t("review.hinted.mark")})`) : null);
   const summary = (s) => h("div", { class: "review-person", "data-testid": "review-person", dataset: { seat: String(s.seat) } },
     h("h3", null, personLink(personOf(s.seat), seatName(s.seat))),
     h("p", null, h("strong", { "data-testid": "review-average" }, t("review.average", { loss: lossText(s.average_loss) })),
       h("span", { class: "muted small" }, ` · ${t("review.counts", { choices: s.choices, decisions: s.decisions })}`)),
+    s.auto ? h("p", { class: "muted small", "data-testid": "review-auto" }, t(s.auto === 1 ? "review.auto_count.one" : "review.auto_count", { n: s.auto })) : null,
+    s.hinted ? h("p", { class: "muted small", "data-testid": "review-hinted-count" }, t(s.hinted === 1 ? "review.hinted_count.one" : "review.hinted_count", { n: s.hinted })) : null,
     s.costliest && s.costliest.length
       ? [h("h4", null, t("review.costliest")), h("ol", { class: "review-costly" }, s.costliest.map(costlyItem))]
       : h("p", { class: "muted" }, t("review.no_costly")));

@@ -12,7 +12,7 @@ import { get, me } from "../api.js";
 import { addStrings, lang, pick, t } from "../i18n.js";
 import { Table, loadPlugin, narrowScreen, separatePlays } from "../table.js";
 import { cardEl, suitName } from "../cards.js";
-import { actionText, cardsText, costlyVersions, lossText, sameAction, watchAnalysis } from "../review.js";
+import { bestText, cardsText, costlyVersions, decisionNote, lossText, sameAction, watchAnalysis } from "../review.js";
 import { markUndone, takenBackText } from "../takeback.js";
 import { errorBox, header, loading, loginForm, main, nameForm } from "./common.js";
 import { matchTitle, setTabTitle } from "./names.js";
@@ -49,6 +49,8 @@ addStrings({
     "replay.start": "The match begins.",
     "replay.dealt": "Cards are dealt.",
     "replay.order": "{name} is drawn to deal first.",
+    "replay.auto.time": "{name} (bot, time-out)",
+    "replay.auto.away": "{name} (bot, while away)",
     "replay.plays": "{name} plays {cards}.",
     "replay.plays_as": "{card} as {as}",
     "replay.passes": "{name} passes.",
@@ -110,6 +112,8 @@ addStrings({
     "replay.start": "試合開始です。",
     "replay.dealt": "カードが配られました。",
     "replay.order": "{name}が最初の親に決まりました。",
+    "replay.auto.time": "{name}（時間切れ・ボット）",
+    "replay.auto.away": "{name}（離席中・ボット）",
     "replay.plays": "{name}が{cards}を出しました。",
     "replay.plays_as": "{card}（{as}として）",
     "replay.passes": "{name}はパスしました。",
@@ -159,15 +163,19 @@ class ReplayTable extends Table {
 
 const isDeal = (step) => step.seat === CHANCE && Object.values(step.action).some((v) => Array.isArray(v) && v.length);
 
-/** The action of `step` in words, in the reader's language. */
-export function describeStep(step, before, table) {
+/** The action of `step` in words, in the reader's language; `auto` ("time" | "away") names a
+ * move the server's bot made for the seat's person, so it is not read as theirs. */
+export function describeStep(step, before, table, auto = null) {
   const { action, view } = step;
   const deck = table.plugin.deck;
   if (step.seat === CHANCE) {
     if (action.type === "order") return t("replay.order", { name: table.seatName(action.first, true) });
     return t("replay.dealt");
   }
-  const name = table.seatName(step.seat, true);
+  // A move made for a person names that person (their seat may have gone to a bot since).
+  const credited = auto && table.room ? (table.room.seats || []).find((s) => s.n === step.seat && s.person_id) : null;
+  const seatName = credited && credited.name ? credited.name : table.seatName(step.seat, true);
+  const name = auto ? t(`replay.auto.${auto}`, { name: seatName }) : seatName;
   const cards = (list) => cardsText(list, deck);
   switch (action.type) {
     case "play": {
@@ -345,13 +353,17 @@ export async function replayPage(id) {
         review.total ? t("review.running", { done: review.done, total: review.total }) : t("review.queued"));
     }
     const decision = decisions.get(step.version);
-    if (!decision || decision.legal <= 1) return null;
+    if (!decision) return null;
+    const note = decisionNote(decision, plugin.deck, replay.game_id);
+    const noteEl = note ? h("span", { class: ["replay-review-note", decision.auto && "auto"], "data-testid": "replay-review-note" }, ` ${note}`) : null;
+    if (decision.legal <= 1) return noteEl;
     const best = decision.loss <= 0 || sameAction(decision.best, decision.played);
-    return h("span", { class: ["replay-review", best ? "best" : "costly"], "data-testid": "replay-review" },
+    return h("span", { class: ["replay-review", best ? "best" : "costly", decision.auto && "auto"], "data-testid": "replay-review" },
       h("span", { class: "replay-review-verdict" }, best
         ? t("review.best_move")
-        : t("review.best", { best: actionText(decision.best, plugin.deck, replay.game_id), loss: lossText(decision.loss) })),
-      h("span", { class: "muted small" }, ` (${t("review.honest.short")})`));
+        : t("review.best", { best: bestText(decision, plugin.deck, replay.game_id), loss: lossText(decision.loss) })),
+      h("span", { class: "muted small" }, ` (${t("review.honest.short")})`),
+      noteEl);
   }
 
   function handsPanel(view) {
@@ -398,7 +410,7 @@ export async function replayPage(id) {
         h("span", { class: "replay-counter", "data-testid": "replay-step" }, t("replay.step", { n: index + 1, total: steps.length })),
         h("a", { class: "replay-log", href: `/api/matches/${replay.match_id}/log`, download: `match-${replay.match_id}.json` }, t("replay.log"))),
       h("p", { class: "replay-action", "data-testid": "replay-action", "aria-live": "polite" },
-        describeStep(step, index ? steps[index - 1].view : null, table), reviewLine(step)),
+        describeStep(step, index ? steps[index - 1].view : null, table, (replay.auto || {})[String(step.version)] || null), reviewLine(step)),
       h("div", { class: "replay-body" },
         h("div", { class: "replay-stage" }, table.felt(view, ctx, players, toAct)),
         h("div", { class: "replay-side" },

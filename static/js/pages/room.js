@@ -534,6 +534,7 @@ export function roomPage(code) {
         if (values.away_grace !== room.away_grace) body.away_grace = values.away_grace;
         if (values.turn_timer !== room.turn_timer) body.turn_timer = values.turn_timer;
         if (values.take_backs !== room.take_backs) body.take_backs = values.take_backs;
+        if (values.hints !== Boolean(room.hints)) body.hints = values.hints;
         try {
           const saved = await patch(`/api/rooms/${code}`, body);
           page.timingStatus = { text: t("room.timing.saved"), error: false };
