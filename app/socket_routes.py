@@ -6,8 +6,8 @@ layer between uvicorn and a socket route (Starlette's error and exception middle
 app's `RequestGuard` and `SecurityHeaders`, FastAPI's exit stacks and nested routers) only
 passes WebSocket scopes through, yet together they held several KB of every live socket's heap.
 `CardTableApp` hands a WebSocket whose path matches one of its socket routes (Starlette's own
-`WebSocketRoute`, which matches and converts the path) straight to that route; everything else
-(HTTP, lifespan, any other WebSocket path) takes the ordinary FastAPI stack.
+`WebSocketRoute`, which matches and converts the path) straight to that route's endpoint;
+everything else (HTTP, lifespan, any other WebSocket path) takes the ordinary FastAPI stack.
 
 What a socket route gives up is what those layers do for WebSockets, which is nothing this
 app uses: no dependency injection (an endpoint gets the `WebSocket`, its path parameters in
@@ -46,6 +46,8 @@ class CardTableApp(FastAPI):
                 if match is Match.FULL:
                     scope.update(child_scope)
                     scope["app"] = self  # what `websocket.app` (the services) reads
-                    await route.handle(scope, receive, send)
+                    # The endpoint itself: Starlette's wrapper around it would only add frames
+                    # for the exception handlers this path has none of.
+                    await route.endpoint(WebSocket(scope, receive, send))
                     return
         await super().__call__(scope, receive, send)

@@ -49,11 +49,10 @@ async def test_a_live_socket_is_served_past_the_http_middleware(database_url: st
         async with host.socket(code) as ws:
             assert (await ws.recv())["type"] == "room"
             [chain] = socket_chains()
-            # uvicorn's own layers, then from the app straight to Starlette's route and the endpoint.
+            # uvicorn's own layers, then straight from the app to the endpoint.
             app_at = chain.index("CardTableApp.__call__")
             assert chain[0].endswith(".run_asgi") and app_at <= 2
-            assert chain[app_at + 1] == "WebSocketRoute.handle"
-            assert chain.index("room_socket") <= app_at + 6 and "_serve" in chain
+            assert chain[app_at + 1 : app_at + 3] == ["room_socket", "_serve"]
             http_only = ("RequestGuard", "SecurityHeaders", "ServerErrorMiddleware", "ExceptionMiddleware")
             assert not [name for name in chain if name.startswith(http_only)]
             # HTTP still goes through them.
