@@ -27,10 +27,9 @@ from types import FrameType
 import uvicorn
 
 import engine._mode as engine_mode
-from app.config import Settings
+from app.config import Settings, websocket_server_options
 from app.main import create_app
 from app.store.embedded_pg import EmbeddedPostgres
-from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:
@@ -116,8 +115,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             host=settings.host,
             port=settings.port,
             log_level="info",
-            ws=protocol_class(settings.ws_compression),
-            ws_max_size=MAX_MESSAGE_BYTES,
+            **websocket_server_options(settings),
             timeout_graceful_shutdown=5,
         )
     finally:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.analysis import DEFAULT_BUDGET
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+MAX_MESSAGE_BYTES = 1 << 20
+"""Largest WebSocket message a client may send (uvicorn closes the socket with 1009, "message too
+big", beyond it): client messages are small actions, anything near this size is abuse, not play."""
 
 
 def normalize_database_url(url: str) -> str:
@@ -105,12 +109,23 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CARDTABLE_HOST", "host"))
     port: int = Field(default=8000, validation_alias=AliasChoices("CARDTABLE_PORT", "port"))
 
-    ws_compression: Literal["message", "stream", "off"] = Field(
-        default="message", validation_alias=AliasChoices("CARDTABLE_WS_COMPRESSION", "ws_compression")
+    ws_compression: Literal["stream", "off"] = Field(
+        default="off", validation_alias=AliasChoices("CARDTABLE_WS_COMPRESSION", "ws_compression")
     )
-    """permessage-deflate on WebSockets: each message compressed on its own (no zlib state kept per
-    socket), one stream per socket (several times fewer bytes, ~45 KB of zlib state per socket), or
-    none. See app/ws_protocol.py."""
+    """permessage-deflate on WebSockets, as uvicorn offers it: `stream` compresses every message
+    with one zlib stream kept for the socket's life (messages several times smaller, about 45 KB
+    more memory per socket), `off` sends every message as it is (a move's state is a few hundred
+    bytes). `message` (each message compressed on its own) is refused: uvicorn does not offer it."""
+
+    @field_validator("ws_compression", mode="before")
+    @classmethod
+    def _compression_uvicorn_offers(cls, value: object) -> object:
+        if value == "message":
+            raise ValueError(
+                "CARDTABLE_WS_COMPRESSION=message is no longer offered: the WebSocket server "
+                "compresses every message with a stream kept per socket ('stream') or none ('off')"
+            )
+        return value
 
     migrate_on_start: bool = Field(
         default=True, validation_alias=AliasChoices("CARDTABLE_MIGRATE_ON_START", "migrate_on_start")
@@ -201,3 +216,15 @@ class Settings(BaseSettings):
         if self.database_url is None:
             raise RuntimeError("no database URL: start the embedded PostgreSQL first")
         return normalize_database_url(self.database_url)
+
+
+def websocket_server_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the room sockets: its websockets-sansio implementation as it ships,
+    with this server's message limit and compression setting (pass them to `uvicorn.run` or
+    `uvicorn.Config`). Keepalive pings are uvicorn's own (every 20 s, closed after 20 s without
+    an answer)."""
+    return {
+        "ws": "websockets-sansio",
+        "ws_max_size": MAX_MESSAGE_BYTES,
+        "ws_per_message_deflate": settings.ws_compression == "stream",
+    }

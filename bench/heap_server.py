@@ -76,7 +76,7 @@ def _malloc_report() -> str:
     return "\n".join(lines)
 
 
-_HELD = ("LiveMatch", "RoomConnection", "Reader", "CardTableWebSocketProtocol", "ServerProtocol", "WebSocket")
+_HELD = ("LiveMatch", "RoomConnection", "Reader", "WebSocketsSansIOProtocol", "ServerProtocol", "WebSocket")
 """Classes whose fields' sizes are reported (the per-table objects of app/ and the socket)."""
 _LEAVES = (type, ModuleType, FunctionType, MethodType, BuiltinFunctionType)
 

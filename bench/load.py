@@ -87,7 +87,6 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 import psycopg
@@ -97,7 +96,6 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from app.live.wire import StateReader
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from app.ws_protocol import MEM_LEVEL, PLAIN_BELOW, WINDOW_BITS
 from bench.local_nginx import UPSTREAM_HEADER, LocalNginx, nginx_in_front, stop_processes
 from engine import GAMES
 
@@ -411,23 +409,19 @@ class Sizes:
 
 
 class Deflate:
-    """The bytes permessage-deflate puts on the wire for a message, with the server's settings
-    (app/ws_protocol.py, CARDTABLE_WS_COMPRESSION): one zlib stream per socket, or a fresh one
-    per message (a message shorter than PLAIN_BELOW then goes plain)."""
+    """The bytes permessage-deflate puts on the wire for a message, with the server's setting
+    (CARDTABLE_WS_COMPRESSION): one zlib stream per socket with uvicorn's parameters (a 4 KB
+    window, memLevel 5), or none."""
 
     def __init__(self) -> None:
-        self.mode = os.environ.get("CARDTABLE_WS_COMPRESSION", "message")
-        self.stream = self._new()
-
-    @staticmethod
-    def _new() -> Any:
-        return zlib.compressobj(6, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+        self.mode = os.environ.get("CARDTABLE_WS_COMPRESSION", "off")
+        self.stream = zlib.compressobj(6, zlib.DEFLATED, -12, 5)
 
     def size(self, data: bytes) -> int:
-        if self.mode == "off" or (self.mode == "message" and len(data) < PLAIN_BELOW):
+        if self.mode == "off":
             return len(data)
-        stream = self.stream if self.mode == "stream" else self._new()
-        return len(stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)) - 4  # RFC 7692 drops the tail
+        sent = self.stream.compress(data) + self.stream.flush(zlib.Z_SYNC_FLUSH)
+        return len(sent) - 4  # RFC 7692 drops the tail
 
 
 class Human:

@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,23 +26,21 @@ from app.errors import NotFound
 from app.live import bus
 from app.live.pubsub import Message
 from app.live.tables import ActionRejected, Reader
-from app.mailbox import Mailbox
 from app.middleware import json_too_deep
 from app.security import SESSION_COOKIE, token_hash
 from app.services import Services, current_person, get_services
 from app.store import chat
 from app.store.rooms import for_viewer, open_room, room_by_code, shared_room_json
-from app.ws_protocol import DIRECT_SEND, DirectSend
 
 log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_PENDING = 256
 """Bus messages a socket keeps while it cannot keep up; beyond, the oldest are dropped."""
 OPENING_SLOTS = 2
-"""Sockets of a process between their handshake and their first room and state at once. When
-hundreds come back together (a restart, a deploy: issue #26, point 6) the rest wait at the door,
-so tables in play find a short queue in the event loop and a free database connection instead
-of one behind every arriving socket's dozen queries."""
+"""Sockets of a process between their handshake's request and their first room and state at
+once. When hundreds come back together (a restart, a deploy) the rest wait at the door, their
+handshakes unanswered, so tables in play find a short queue in the event loop and a free
+database connection instead of one behind every arriving socket's dozen queries."""
 OPENING_HELD_AT_MOST = 5.0
 """Seconds a socket keeps its opening slot: one that takes longer (a client that does not read
 its first messages) gives its place up all the same, so it cannot keep the door shut."""
@@ -154,7 +152,12 @@ def parse_message(raw: str) -> Any:
 
 
 class RoomConnection:
-    """One client's socket: serialises sends and remembers what it last sent of each match."""
+    """One client's socket: every message it is sent goes through Starlette's `send_text` (the
+    ASGI send) under `_send_lock`, one at a time and awaited, whether it comes from the bus (a
+    forwarding task) or answers the client (the receive loop). A state message is made and sent
+    under the same lock, so the order the reader's record of what its client holds changes in
+    (the base of the next message's changes) is the order on the wire. It also remembers what it
+    last sent of each match."""
 
     def __init__(self, websocket: WebSocket, services: Services, person_id: int, room_id: int, code: str):
         self.websocket = websocket
@@ -170,15 +173,13 @@ class RoomConnection:
         self.room_read_at = float("-inf")
         """When the read behind the room last sent began: a room change heard before it is shown."""
         self._send_lock = asyncio.Lock()
-        self._inbox: Mailbox[tuple[Message, float]] = Mailbox(limit=MAX_PENDING)
+        self._pending: list[tuple[Message, float]] = []
+        """Bus messages heard and not forwarded yet, oldest first, each with when it was heard."""
         self._forwarding: asyncio.Task[None] | None = None
         self._open = False
         self.ended = False
         """The session ended (app/live/sessions.py): nothing more is sent or handled."""
         self._closing: asyncio.Task[None] | None = None
-        extensions = websocket.scope.get("extensions") or {}
-        self._direct: DirectSend | None = extensions.get(DIRECT_SEND)  # type: ignore[assignment]
-        """Writing without awaiting, when the server offers it (app/ws_protocol.py)."""
 
     def end_session(self) -> None:
         """The person signed out, or their session is gone: close with 4401, as a socket
@@ -194,22 +195,9 @@ class RoomConnection:
                 await self.websocket.close(code=code)
 
     async def send_text(self, text: str) -> None:
-        """Send one message after any this socket is sending; written at once through the
-        protocol (`DirectSend`) when it is ready for it, else through the ASGI send, which waits
-        for the transport (whose layers cost about as much again as the write itself:
-        docs/BENCHMARKS.md). Room changes, errors and timers go this way, and the states the
-        bus's turn could not send (the socket busy, the match's lock held)."""
+        """Send one message after any this socket is sending."""
         async with self._send_lock:
-            direct = self._writer_ready()
-            if direct is not None:
-                direct.write_text(text)
-            else:
-                await self.websocket.send_text(text)
-
-    def _writer_ready(self) -> DirectSend | None:
-        """The protocol's own write when the socket takes a message now without waiting."""
-        direct = self._direct
-        return direct if direct is not None and direct.ready() else None
+            await self.websocket.send_text(text)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(json.dumps(message))
@@ -252,59 +240,35 @@ class RoomConnection:
     async def send_state(
         self, match_id: int, at_least: int | None = None, announced: Message | None = None
     ) -> None:
-        reader = self._reader(match_id)
-        text = await self.services.tables.state_text(match_id, self.person_id, reader, at_least, announced)
-        if text is None:
-            return
-        self._showing(match_id)
-        await self.send_text(text)
+        async with self._send_lock:
+            reader = self._reader(match_id)
+            text = await self.services.tables.state_text(
+                match_id, self.person_id, reader, at_least, announced
+            )
+            if text is None:
+                return
+            self._showing(match_id)
+            await self.websocket.send_text(text)
 
     def notify(self, message: Message) -> None:
-        """A bus message (the bus calls this in the publisher's turn): sent at once when it is
-        a state change nothing stands in the way of (`_sent_now`), else queued and forwarded by
-        a task that lives only while there is something to forward, so an idle socket keeps no
-        task of its own. Messages are forwarded one at a time, in order; a socket that cannot
-        keep up drops its oldest ones (each only says what to refresh). Each is stamped with the
-        time it was heard, which decides whether a room read already covers it (`RoomFeed`)."""
-        heard_at = asyncio.get_running_loop().time()
-        idle = self._forwarding is None and self._open and self._inbox.empty()
-        if idle and self._sent_now(message, heard_at):
-            return
-        self._inbox.put_nowait((message, heard_at))
-        if self._forwarding is None and self._open:
-            self._forwarding = asyncio.get_running_loop().create_task(self._forward())
-
-    def _sent_now(self, message: Message, heard_at: float) -> bool:
-        """Send a state change in the bus's turn, as `forward` would, when nothing stands in its
-        way: no message queued or being sent on this socket (so order holds), the socket ready
-        to write without waiting, and the reader's message at hand in the match's committed
-        snapshot. This spares each socket and move a task, the queue and the lock (with the
-        ASGI send's layers, which the queued path now skips too, 4% of the server's CPU per move
-        at 50 tables of four people, in alternating runs: docs/BENCHMARKS.md). False: nothing
-        was sent or changed, and the message takes the queued path."""
-        if message.get("kind") != bus.STATE or self._send_lock.locked():
-            return False
-        direct = self._writer_ready()
-        if direct is None:
-            return False
-        try:
-            match_id, version = int(message["match_id"]), message.get("version")
-            reader = self._reader(match_id)
-            text = self.services.tables.state_text_now(match_id, self.person_id, reader, version, message)
-            if text is None:
-                return False
-            if text:
-                self._showing(match_id)
-                direct.write_text(text)
-            self.services.metrics.fanout_seconds.observe(asyncio.get_running_loop().time() - heard_at)
-        except Exception:
-            log.exception("could not push %s to person %s", message, self.person_id)
-        return True
+        """A bus message (the bus calls this in the publisher's turn): kept, stamped with the time
+        it was heard (which decides whether a room read already covers it: `RoomFeed`), and sent
+        by a forwarding task that lives only while there is something to forward, so an idle
+        socket keeps no task of its own. Messages are forwarded one at a time, in order; a socket
+        that cannot keep up drops its oldest ones. Until the socket's first room and state went
+        out (`start_forwarding`) they are only kept."""
+        loop = asyncio.get_running_loop()
+        pending = self._pending
+        if len(pending) >= MAX_PENDING:
+            del pending[0]
+        pending.append((message, loop.time()))
+        if self._open and self._forwarding is None:
+            self._forwarding = loop.create_task(self._forward())
 
     def start_forwarding(self) -> None:
         """After the first room and state went out: what the bus said meanwhile follows them."""
         self._open = True
-        if not self._inbox.empty():
+        if self._pending and self._forwarding is None:
             self._forwarding = asyncio.get_running_loop().create_task(self._forward())
 
     async def stop_forwarding(self) -> None:
@@ -317,8 +281,8 @@ class RoomConnection:
 
     async def _forward(self) -> None:
         try:
-            while self._open and not self._inbox.empty():
-                if not await self.forward(*self._inbox.get_nowait()):
+            while self._open and self._pending:
+                if not await self.forward(*self._pending.pop(0)):
                     self._open = False  # the socket is gone; the receive loop ends the connection
         finally:
             if self._forwarding is asyncio.current_task():
@@ -366,19 +330,18 @@ class RoomConnection:
             await self.error("malformed", "messages must be JSON objects")
             return
         kind = message.get("type")
-        if kind == "ping":
-            await self.send({"type": "pong"})
-        elif kind == "action":
-            await self.act(message)
-        elif kind == "take_back":
-            await self.act(message, take_back=True)
-        elif kind == "chat":
-            await self.chat(message)
-        else:
-            await self.error(
-                "malformed",
-                f"unknown message type {kind!r}; expected 'action', 'take_back', 'chat' or 'ping'",
-            )
+        handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            expected = ", ".join(repr(known) for known in HANDLERS)
+            await self.error("malformed", f"unknown message type {kind!r}; expected one of {expected}")
+            return
+        await handler(self, message)
+
+    async def ping(self, message: dict[str, Any]) -> None:
+        await self.send({"type": "pong"})
+
+    async def take_back(self, message: dict[str, Any]) -> None:
+        await self.act(message, take_back=True)
 
     async def chat(self, message: dict[str, Any]) -> None:
         """A chat line: stored (committed) first, then published to every socket of the room on
@@ -420,6 +383,16 @@ class RoomConnection:
             await self.error("illegal", "the server could not process this action")
 
 
+Handler = Callable[[RoomConnection, dict[str, Any]], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {
+    "action": RoomConnection.act,
+    "take_back": RoomConnection.take_back,
+    "chat": RoomConnection.chat,
+    "ping": RoomConnection.ping,
+}
+"""What a client may send, by its `type`: a new kind of message is one more entry here."""
+
+
 def same_origin(websocket: WebSocket) -> bool:
     """Browsers always send Origin on WebSocket handshakes; it must name this host."""
     origin = websocket.headers.get("origin")
@@ -428,16 +401,21 @@ def same_origin(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-async def room_socket(websocket: WebSocket, code: str) -> None:
+async def room_socket(websocket: WebSocket) -> None:
     """`/ws/rooms/{code}`, served past the HTTP middleware (app/socket_routes.py): every check
     a socket needs is made here. Only plain ids outlive the handshake: the person and room rows
-    (and the session that read them) are gone before the socket settles in for its long life."""
+    (and the session that read them) are gone before the socket settles in for its long life.
+
+    The socket is accepted only once it listens to its room's bus (`_serve`): whatever is
+    published after the client saw its socket open (a chat line written at that very moment)
+    reaches it. The opening slot is taken before the handshake is answered, so a crowd coming
+    back together waits at the door with its handshakes pending."""
+    code = websocket.path_params["code"]
     services = get_services(websocket)
     if not same_origin(websocket):
         # A page on another site must not drive a person's table with their cookie.
         await websocket.close(code=4403)
         return
-    await websocket.accept()
     slots = opening_slots(websocket)
     await slots.acquire()
     opening = True
@@ -458,6 +436,14 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         opened_up()
 
 
+async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
+    """Accept, say why in an error message (a browser cannot read a refused handshake's reason),
+    and close with `code`."""
+    await websocket.accept()
+    await websocket.send_text(json.dumps({"type": "error", "code": "forbidden", "message": message}))
+    await websocket.close(code=code)
+
+
 async def _open_room(websocket: WebSocket, services: Services, code: str) -> tuple[int, int, bool] | None:
     """(person id, room id, whether this joined the room), or None once the socket was refused."""
     person = await current_person(websocket)
@@ -467,14 +453,10 @@ async def _open_room(websocket: WebSocket, services: Services, code: str) -> tup
         async with services.db.session() as session:
             room_id, joined = await open_room(session, code, person.id if person is not None else None)
     except NotFound as exc:
-        await websocket.send_text(json.dumps({"type": "error", "code": "forbidden", "message": exc.en}))
-        await websocket.close(code=4404)
+        await _refuse(websocket, exc.en, 4404)
         return None
     if person is None:
-        await websocket.send_text(
-            json.dumps({"type": "error", "code": "forbidden", "message": "choose a name first (no session)"})
-        )
-        await websocket.close(code=4401)
+        await _refuse(websocket, "choose a name first (no session)", 4401)
         return None
     return person.id, room_id, joined
 
@@ -488,7 +470,8 @@ async def _serve(
     joined: bool,
     opened_up: Callable[[], None],
 ) -> None:
-    """The socket's life; `opened_up` is called once its first room and state went out."""
+    """The socket's life, from its handshake's answer on; `opened_up` is called once its first
+    room and state went out."""
     connection = RoomConnection(websocket, services, person_id, room_id, code)
     session = token_hash(websocket.cookies.get(SESSION_COOKIE, ""))
     services.sessions.register(session, connection.end_session)
@@ -497,6 +480,7 @@ async def _serve(
         services.tables.person_back(room_id, person_id)  # no bot plays their seats any more
     try:
         async with services.pubsub.listen(bus.room_channel(room_id), connection.notify):
+            await websocket.accept()
             if joined or first_socket:
                 await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
             match_id = await connection.send_room()

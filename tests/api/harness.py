@@ -15,10 +15,9 @@ import httpx
 import uvicorn
 import websockets
 
-from app.config import Settings
+from app.config import Settings, websocket_server_options
 from app.live.wire import StateReader
 from app.main import create_app
-from app.ws_protocol import MAX_MESSAGE_BYTES, protocol_class
 
 TEST_BOT_DELAY = 0.02
 TEST_BOT_BUDGET = 0.01
@@ -56,8 +55,7 @@ async def running_server(
         port=0,
         log_level="warning",
         lifespan="on",
-        ws=protocol_class(settings.ws_compression),
-        ws_max_size=MAX_MESSAGE_BYTES,
+        **websocket_server_options(settings),
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
