@@ -23,7 +23,7 @@ import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.errors import NotFound
-from app.live import bus
+from app.live import bus, voice
 from app.live.pubsub import Message
 from app.live.tables import ActionRejected, Reader
 from app.mailbox import Mailbox
@@ -374,6 +374,8 @@ class RoomConnection:
             await self.act(message, take_back=True)
         elif kind == "chat":
             await self.chat(message)
+        elif kind == "voice":
+            await voice.handle(self, message, raw)
         else:
             await self.error(
                 "malformed",
@@ -519,6 +521,8 @@ async def _serve(
     finally:
         services.sessions.unregister(session, connection.end_session)
         await connection.stop_forwarding()
+        with contextlib.suppress(Exception):
+            await voice.socket_closed(connection)
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
                 await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())
