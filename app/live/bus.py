@@ -35,7 +35,9 @@ def room_changed() -> Message:
     return {"kind": ROOM}
 
 
-def state_changed(match_id: int, version: int, log: tuple[int, list[list[Any]]] | None = None) -> Message:
+def state_changed(
+    match_id: int, version: int, log: tuple[int, list[list[Any]]] | None = None
+) -> Message:
     """The match committed `version`: each socket asks the table service for its own state.
 
     `log`, for other server processes only: `(first, entries)`, the committed entries from log
