@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import socket
+import struct
 import subprocess
 import time
 import wave
@@ -159,14 +160,18 @@ def person(server: str, media: MediaBrowsers) -> Iterator[Person]:
 
 
 def seated_table(pages: list[Page], names: list[str]) -> None:
-    """The first page creates a Holy Grail room, everyone takes a seat, the match starts."""
+    """The first page creates a Holy Grail room, everyone takes a seat (bots fill a table of
+    three), the match starts."""
     sign_up(pages[0], names[0])
-    invite = create_room(pages[0], "holy-grail", seats=len(pages), hands=1)
+    invite = create_room(pages[0], "holy-grail", seats=max(3, len(pages)), hands=1)
     for page, name in zip(pages[1:], names[1:], strict=True):
         sign_up(page, name, path=invite)
     for n, page in enumerate(pages):
         page.get_by_test_id(f"take-{n}").click()
         expect(pages[0].locator(f".seat-row[data-seat='{n}'] .seat-who")).to_contain_text(names[n])
+    if len(pages) < 3:
+        pages[0].get_by_test_id("fill-bots").click()
+        expect(pages[0].locator(".seat-row.empty")).to_have_count(0)
     pages[0].get_by_test_id("start").click()
     for page in pages:
         expect(page.get_by_test_id("felt")).to_be_visible()
@@ -370,6 +375,19 @@ def test_two_people_whose_sockets_are_on_two_server_processes_hear_each_other(
         second.stop()
 
 
+def stun_answers(port: int) -> bool:
+    """Whether a STUN binding request to 127.0.0.1:`port` (UDP) is answered."""
+    request = struct.pack("!HHI12s", 0x0001, 0, 0x2112A442, os.urandom(12))
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.settimeout(0.5)
+        try:
+            probe.sendto(request, ("127.0.0.1", port))
+            answer = probe.recv(2048)
+        except OSError:
+            return False
+    return answer[:2] == b"\x01\x01" and answer[8:20] == request[8:20]
+
+
 class Coturn:
     """Debian's coturn on loopback with a shared secret (the TURN REST convention), no daemon."""
 
@@ -383,6 +401,7 @@ class Coturn:
         self.log = self.log_path.open("w")
         self.process = subprocess.Popen(
             [
+                *(["stdbuf", "-oL"] if shutil.which("stdbuf") else []),  # its log line by line
                 binary,
                 "-n",
                 "--no-tls",
@@ -397,19 +416,19 @@ class Coturn:
                 f"--static-auth-secret={TURN_SECRET}",
                 f"--realm={TURN_REALM}",
                 "--allow-loopback-peers",
+                f"--pidfile={log_dir / 'coturn.pid'}",
+                f"--userdb={log_dir / 'coturn.sqlite'}",
                 "--fingerprint",
                 "--log-file",
                 "stdout",
                 "--simple-log",
+                "--verbose",
                 "--no-stun-backward-compatibility",
             ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        wait_for(
-            lambda: "Total auth threads" in self.log_path.read_text() or self.process.poll() is not None,
-            "coturn up",
-        )
+        wait_for(lambda: self.process.poll() is not None or stun_answers(self.port), "coturn answering STUN")
         assert self.process.poll() is None, self.log_path.read_text()
 
     @property
@@ -497,7 +516,8 @@ def test_audio_flows_through_turn_on_credentials_the_server_issued_and_expired_o
         ]
         expiry, person_id = issued[0]["username"].split(":")
         assert int(person_id) == ids["Ada"] and int(expiry) > time.time()
-        assert f"{issued[0]['username']}" in coturn.log_path.read_text()  # coturn saw the server's username
+        allocated = f"user <{issued[0]['username']}>: incoming packet ALLOCATE processed, success"
+        assert allocated in coturn.log_path.read_text()  # coturn relays on the server's credentials
         assert TURN_SECRET not in json.dumps(issued)
 
         # The same person's credentials an hour past their expiry: coturn answers 401, no relay.
@@ -507,6 +527,9 @@ def test_audio_flows_through_turn_on_credentials_the_server_issued_and_expired_o
             {"server": {"urls": [coturn.url], "username": username, "credential": credential}},
         )
         assert expired["relay"] == 0 and 401 in expired["errors"], expired
+        assert (
+            f"user <{username}>: incoming packet message processed, error 401" in coturn.log_path.read_text()
+        )
         fresh = ada.evaluate(RELAY_GATHER_JS, {"server": issued[0]})
         assert fresh["relay"] > 0, fresh
     finally:
