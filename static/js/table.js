@@ -914,8 +914,9 @@ export class Table {
             this.render();
           },
         }, "✓", h("span", { class: "sound-word" }, ` ${t("table.confirm.toggle")}`)),
-        this.dock && this.dock.button ? this.dock.button() : null,
+        // Voice's buttons (drawn anew) before the chat's kept toggle, which morph must not mistake for one of them.
         this.voice ? this.voice.toolButtons() : null,
+        this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
       view.phase === "match_over" ? this.matchLinks() : null,
       this.awayLine(),
