@@ -9,7 +9,8 @@
  * "signal"}`. Of each pair, the person with the lower id makes the offer, so two offers never cross.
  *
  * What a person sees: the table's status line holds the voice buttons (join; once in voice,
- * mute, the volumes and leave; the M key mutes and unmutes), each seat whose person is in voice
+ * mute, the volumes and leave, which phones keep in the volumes panel to leave the line room;
+ * the M key mutes and unmutes), each seat whose person is in voice
  * shows a microphone (struck through when muted) and a ring while they speak (from the audio
  * level: the microphone's through an AnalyserNode, the others' from the connections' statistics),
  * and the lobby lists who is in voice. A lost socket leaves voice on the server; when it comes
@@ -487,7 +488,9 @@ export class Voice {
     this.panel.replaceChildren(
       h("h2", null, t("voice.volumes.title")),
       rows.length ? h("div", { class: "voice-volume-list" }, rows) : h("p", { class: "muted" }, t("voice.nobody")),
-      h("button", { type: "button", class: "small", onclick: () => this.togglePanel() }, t("voice.close")));
+      h("div", { class: "voice-panel-buttons" },
+        h("button", { type: "button", class: "small voice-leave", "data-testid": "voice-panel-leave", onclick: () => this.leave() }, t("voice.leave")),
+        h("button", { type: "button", class: "small", onclick: () => this.togglePanel() }, t("voice.close"))));
     this.panel.onkeydown = (event) => {
       if (event.key === "Escape") this.togglePanel();
     };

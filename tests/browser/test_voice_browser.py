@@ -184,7 +184,7 @@ def me(page: Page) -> int:
 
 def join_voice(page: Page) -> None:
     page.get_by_test_id("voice-join").first.click()
-    expect(page.get_by_test_id("voice-leave").first).to_be_visible()
+    expect(page.get_by_test_id("voice-mute").first).to_be_visible()
 
 
 def peers(page: Page) -> dict[int, dict[str, Any]]:
@@ -285,12 +285,17 @@ def test_three_people_in_voice_hear_each_other_and_muting_one_silences_them(
     tools = cy.locator(".table-tools .voice-tools").bounding_box()
     assert hand is not None and tools is not None
     assert tools["y"] + tools["height"] <= hand["y"] and tools["y"] + tools["height"] <= PHONE["height"]
+    # On the phone, leaving is in the volumes panel (the status line keeps its room).
+    cy.get_by_test_id("voice-volumes").first.click()
+    cy.get_by_test_id("voice-panel-leave").click()
+    expect(cy.get_by_test_id("voice-join").first).to_be_visible()
+    wait_for(lambda: set(peers(ada)) == {ids["Ben"]}, "Cy out of Ada's mesh")
     for page in pages.values():
         assert page.page_errors == []  # type: ignore[attr-defined]
 
 
 def test_leaving_voice_leaving_the_room_and_signing_out_take_a_person_out_of_every_mesh(
-    person: Person,
+    person: Person, artifacts: Path
 ) -> None:
     ada, ben, cy = person(), person(), person()
     seated_table([ada, ben, cy], ["Ada", "Ben", "Cy"])
@@ -329,6 +334,9 @@ def test_leaving_voice_leaving_the_room_and_signing_out_take_a_person_out_of_eve
     wait_for(lambda: set(peers(ada)) == set(), "Ben out of Ada's mesh after he signed out")
     expect(ada.locator(".seat.in-voice")).to_have_count(1)  # Ada alone
     expect(ada.get_by_test_id("voice-who")).to_have_text("In voice: Ada (you)")
+    ada.locator("details.lobby-details > summary").click()
+    expect(ada.locator(".member-list [data-testid=voice-mark]")).to_have_count(1)
+    save_picture(ada, artifacts / "voice-lobby-laptop.png", full_page=True)
 
 
 def test_the_speaking_ring_lights_on_the_seat_of_the_one_whose_microphone_plays(
