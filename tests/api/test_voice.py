@@ -168,17 +168,25 @@ async def test_a_signal_over_the_size_limit_or_past_the_rate_limit_is_refused_an
             f"a voice message has at most {voice.MAX_MESSAGE_CHARS} characters"
         )
         assert signals(await ada_ws.quiet(0.3)) == []
-        # A burst: the first RATE_BURST pass (less the two already sent), the rest are refused.
+        # A burst: the first RATE_BURST pass (less the two already sent), then refusals.
         burst = voice.RATE_BURST + 20
         for _ in range(burst):
             await ben_ws.send(
                 {"type": "voice", "event": "signal", "to": ada.me["id"], "candidate": CANDIDATE}
             )
-        await ben_ws.wait_for(voice_error("voice_rate_limited"))
-        refusals = 1 + len([m for m in await ben_ws.quiet(0.5) if m.get("code") == "voice_rate_limited"])
-        relayed = signals(await ada_ws.quiet(0.5))
-        assert len(relayed) + refusals == burst
-        assert voice.RATE_BURST - 3 <= len(relayed) <= voice.RATE_BURST + 2  # (a little refills meanwhile)
+        # Every message of the burst is either relayed to Ada or refused to Ben, never both.
+        refused = lambda m: m.get("code") == "voice_rate_limited"  # noqa: E731
+        await ben_ws.wait_for(refused)
+        await ben_ws.send({"type": "ping"})  # answered after every refusal of the burst
+        await ben_ws.wait_for(lambda m: m["type"] == "pong")
+        refusals = len([m for m in ben_ws.received if refused(m)])
+        relayed: list[dict[str, Any]] = []
+        while len(relayed) + refusals < burst:
+            relayed.append(await ada_ws.wait_for(voice_event("signal")))
+        assert signals(await ada_ws.quiet(0.3)) == []
+        # The burst's allowance passed (less the two messages sent before it); what the refill
+        # let through meanwhile depends on the machine's speed, but something was refused.
+        assert len(relayed) >= voice.RATE_BURST - 2 and refusals >= 1
 
 
 async def test_people_in_voice_get_expiring_turn_credentials_from_the_secret_but_never_the_secret(

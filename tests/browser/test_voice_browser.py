@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from app.live.voice import turn_credentials
+from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION, SHARED_CHROMIUM, ServerProcess
 from tests.browser.layout import check_screen
 from tests.browser.pictures import save_picture
@@ -275,6 +276,8 @@ def test_three_people_in_voice_hear_each_other_and_muting_one_silences_them(
         f"async () => (await import('/static/js/voice.js')).activeVoice.peers.get({ids['Ada']}).audio.volume"
     ) == pytest.approx(0.3)
     save_picture(ben, artifacts / "voice-volumes-laptop.png")
+    check_accessibility(ben, "the table in voice, volumes open")
+    check_accessibility(cy, "the phone's table in voice")
     ben.keyboard.press("Escape")
     expect(ben.get_by_test_id("voice-panel")).to_have_count(0)
 
