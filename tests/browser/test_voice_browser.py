@@ -441,8 +441,14 @@ class Coturn:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        wait_for(lambda: self.process.poll() is not None or stun_answers(self.port), "coturn answering STUN")
-        assert self.process.poll() is None, self.log_path.read_text()
+        try:
+            wait_for(
+                lambda: self.process.poll() is not None or stun_answers(self.port), "coturn answering STUN"
+            )
+            assert self.process.poll() is None, self.log_path.read_text()
+        except BaseException:
+            self.stop()
+            raise
 
     @property
     def url(self) -> str:
