@@ -16,6 +16,7 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from app.live import voice
 from tests.api.harness import Person, TableSocket, browser, make_room, running_server
@@ -139,6 +140,17 @@ async def test_signalling_from_outside_the_voice_or_to_someone_outside_it_is_ref
         await ada_ws.wait_for(voice_error("voice_malformed"))
         assert signals(await ada_ws.quiet(0.3)) == []
         assert signals(ben_ws.received + await ben_ws.quiet(0.1)) == []
+        # A socket whose person is no longer a member (the row deleted) cannot join the voice.
+        await ben_ws.send({"type": "voice", "event": "leave"})
+        await ada_ws.wait_for(lambda m: m.get("event") == "left" and m["person_id"] == ben.me["id"])
+        engine = create_engine(database_url)
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM memberships WHERE person_id = :p"), {"p": ben.me["id"]})
+        engine.dispose()
+        await ben_ws.send({"type": "voice", "event": "join"})
+        refused = await ben_ws.wait_for(voice_error("voice_forbidden"))
+        assert refused["message"] == "only the room's members can join its voice"
+        assert not [m for m in await ada_ws.quiet(0.3) if m.get("event") == "joined"]
         # Eve's socket, of another room, never hears this room's voice.
         eve_heard = eve_ws.received + await eve_ws.quiet(0.1)
         assert not [
