@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.analysis import DEFAULT_BUDGET
@@ -210,6 +210,50 @@ class Settings(BaseSettings):
     )
     """Seconds between two checks of each process that the sessions of its open sockets still
     exist (a sign-out closes them at once; this catches sessions that ended otherwise)."""
+
+    ice_servers: list[dict[str, Any]] = Field(
+        default_factory=list, validation_alias=AliasChoices("CARDTABLE_ICE_SERVERS", "ice_servers")
+    )
+    """STUN/TURN servers for voice at the table, as JSON RTCIceServer objects, e.g.
+    `[{"urls": "stun:stun.example.org:3478"}]`, handed as they are to people who join voice. Empty
+    (the default): browsers connect directly, which works on one network; across home routers
+    a STUN server, and behind strict NATs a TURN server, is needed (app/live/voice.py)."""
+
+    turn_urls: list[str] = Field(
+        default_factory=list, validation_alias=AliasChoices("CARDTABLE_TURN_URLS", "turn_urls")
+    )
+    """TURN server URLs (JSON list, e.g. `["turn:turn.example.org:3478?transport=udp"]`) whose
+    credentials the server issues from `turn_secret`."""
+
+    turn_secret: str | None = Field(
+        default=None, validation_alias=AliasChoices("CARDTABLE_TURN_SECRET", "turn_secret")
+    )
+    """The secret shared with the TURN server (coturn's `static-auth-secret`): each person joining
+    voice gets a username expiring after `turn_ttl` seconds and its HMAC, never the secret."""
+
+    turn_ttl: int = Field(
+        default=6 * 3600, ge=60, le=7 * 86400, validation_alias=AliasChoices("CARDTABLE_TURN_TTL", "turn_ttl")
+    )
+    """Seconds a person's TURN credentials stay valid (an evening's play; joining again renews them)."""
+
+    ice_transport_policy: Literal["all", "relay"] = Field(
+        default="all", validation_alias=AliasChoices("CARDTABLE_ICE_TRANSPORT_POLICY", "ice_transport_policy")
+    )
+    """"relay": voice only through the TURN server, so people in voice do not learn each other's
+    network addresses (needs TURN; every packet then goes through it)."""
+
+    @model_validator(mode="after")
+    def _voice_servers(self) -> Settings:
+        for server in self.ice_servers:
+            urls = server.get("urls")
+            if not (
+                isinstance(urls, str)
+                or (isinstance(urls, list) and urls and all(isinstance(u, str) for u in urls))
+            ):
+                raise ValueError("each of CARDTABLE_ICE_SERVERS needs 'urls': a URL or a list of URLs")
+        if self.turn_secret and not self.turn_urls:
+            raise ValueError("CARDTABLE_TURN_SECRET needs CARDTABLE_TURN_URLS (the TURN servers it is for)")
+        return self
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -2,10 +2,10 @@
 # Installs what the project needs on a fresh machine, saying what each step does and how long it
 # usually takes: a virtualenv with the Python packages, the engine compiled with mypyc
 # (python -m engine.build: pure Python if that fails) and, when asked for the tests (--browser),
-# Debian's Chromium (and its headless shell, which the browser tests run), Japanese fonts and
-# nginx (the proxy test runs two app processes behind it).
+# Debian's Chromium (and its headless shell, which the browser tests run), Japanese fonts,
+# nginx (the proxy test runs two app processes behind it) and coturn (voice's TURN test).
 # Safe to run again.
-#   --browser     also the test tools (Chromium, fonts, nginx, the test extras); compiles in the
+#   --browser     also the test tools (Chromium, fonts, nginx, coturn, the test extras); compiles in the
 #                 foreground (the tests run compiled).
 #   --background  compile the engine in the background (for scripts/serve.sh: the server starts
 #                 at once from the Python sources; the next start runs compiled).
@@ -25,6 +25,7 @@ if [ "$mode" = "--browser" ]; then
   [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -qi cjk || missing+=(fonts-noto-cjk)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || missing+=(gcc)  # engine.build
+  command -v turnserver >/dev/null 2>&1 || [ -x /usr/bin/turnserver ] || missing+=(coturn)  # voice's TURN test
   if [ ${#missing[@]} -gt 0 ]; then
     step "installing Debian packages: ${missing[*]} (first time about 60 s)"
     sudo_cmd=""

@@ -92,3 +92,20 @@ def signed_out(token_hash: str) -> Message:
 def seats_changed(match_id: int) -> Message:
     """On SEATS_CHANNEL: the match's seating changed."""
     return {"kind": "seats", "match_id": match_id}
+
+
+def voice_channel(room_id: int) -> str:
+    """A room's voice: who joins, leaves or mutes, and the WebRTC signalling between its people
+    (app/live/voice.py). Apart from the room's channel, so a burst of ICE candidates never
+    crowds a socket's queue of table changes."""
+    return f"voice:{room_id}"
+
+
+def voice_event(event: str, person_id: int | None = None, **fields: Any) -> Message:
+    """On a voice channel: `event` ("roll_call", "joined", "left", "muted", "signal") of
+    `person_id`. A signal carries its sender's SDP or ICE candidate to one person of the room:
+    server to server only, each process hands it to the addressee's socket alone."""
+    message: Message = {"kind": "voice", "event": event, **fields}
+    if person_id is not None:
+        message["person_id"] = person_id
+    return message

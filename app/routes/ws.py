@@ -23,7 +23,7 @@ import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.errors import NotFound
-from app.live import bus
+from app.live import bus, voice
 from app.live.pubsub import Message
 from app.live.tables import ActionRejected, Reader
 from app.middleware import json_too_deep
@@ -335,15 +335,22 @@ class RoomConnection:
             expected = ", ".join(repr(known) for known in HANDLERS)
             await self.error("malformed", f"unknown message type {kind!r}; expected one of {expected}")
             return
-        await handler(self, message)
+        await handler(self, message, raw)
 
-    async def ping(self, message: dict[str, Any]) -> None:
+    async def ping(self, message: dict[str, Any], raw: str) -> None:
         await self.send({"type": "pong"})
 
-    async def take_back(self, message: dict[str, Any]) -> None:
+    async def action(self, message: dict[str, Any], raw: str) -> None:
+        await self.act(message)
+
+    async def take_back(self, message: dict[str, Any], raw: str) -> None:
         await self.act(message, take_back=True)
 
-    async def chat(self, message: dict[str, Any]) -> None:
+    async def voice(self, message: dict[str, Any], raw: str) -> None:
+        """Voice signalling (app/live/voice.py), which bounds a message by its text's length."""
+        await voice.handle(self, message, raw)
+
+    async def chat(self, message: dict[str, Any], raw: str) -> None:
         """A chat line: stored (committed) first, then published to every socket of the room on
         every process, this one included; a refused line gets an error and is not stored."""
         try:
@@ -383,12 +390,14 @@ class RoomConnection:
             await self.error("illegal", "the server could not process this action")
 
 
-Handler = Callable[[RoomConnection, dict[str, Any]], Awaitable[None]]
+Handler = Callable[[RoomConnection, dict[str, Any], str], Awaitable[None]]
+"""A handler gets the parsed message and its text as received."""
 HANDLERS: dict[str, Handler] = {
-    "action": RoomConnection.act,
+    "action": RoomConnection.action,
     "take_back": RoomConnection.take_back,
     "chat": RoomConnection.chat,
     "ping": RoomConnection.ping,
+    "voice": RoomConnection.voice,
 }
 """What a client may send, by its `type`: a new kind of message is one more entry here."""
 
@@ -503,6 +512,8 @@ async def _serve(
     finally:
         services.sessions.unregister(session, connection.end_session)
         await connection.stop_forwarding()
+        with contextlib.suppress(Exception):
+            await voice.socket_closed(connection)
         with contextlib.suppress(Exception):
             if await services.presence.leave(room_id, person_id):
                 await services.pubsub.publish(bus.room_channel(room_id), bus.room_changed())

@@ -348,6 +348,12 @@ export class Table {
     this.render();
   }
 
+  /** The room's voice (static/js/voice.js): its buttons among the tools, its marks on the seats. */
+  setVoice(voice) {
+    this.voice = voice;
+    this.render();
+  }
+
   /** "X disconnected" / "X is back" for a seated person whose connection changed. */
   notePresence(before, after) {
     const now = Date.now();
@@ -910,6 +916,8 @@ export class Table {
             this.render();
           },
         }, "✓", h("span", { class: "sound-word" }, ` ${t("table.confirm.toggle")}`)),
+        // Voice's buttons (drawn anew) before the chat's kept toggle, which morph must not mistake for one of them.
+        this.voice ? this.voice.toolButtons() : null,
         this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
       view.phase === "match_over" ? this.matchLinks() : null,
@@ -981,11 +989,14 @@ export class Table {
     const count = view.hand_counts ? view.hand_counts[n] : null;
     const badges = this.plugin.seatBadges ? this.plugin.seatBadges(n, ctx) : null;
     const score = view.scores ? view.scores[n] : 0;
+    // Voice (static/js/voice.js): a microphone on the seat of a person in voice, a ring while they speak.
+    const voiceMark = this.voice && roomSeat && roomSeat.kind === "person" ? this.voice.seatMark(roomSeat.person_id) : null;
     // Read by a screen reader as one group named after the seat (and whether it is to play);
     // the dot and the dealer chip are pictures with names, the countdown a timer.
     return h("div", {
-      class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer", away && "away"],
-      dataset: { seat: String(n) },
+      class: ["seat", toAct.includes(n) && "to-act", ctx.mySeats.includes(n) && "mine", n === view.seat && "viewer", away && "away",
+        ...(voiceMark ? voiceMark.classes : [])],
+      dataset: { seat: String(n), ...(roomSeat && roomSeat.kind === "person" ? { person: String(roomSeat.person_id) } : {}) },
       role: "group",
       "aria-label": toAct.includes(n) && view.phase !== "match_over" ? t("a11y.seat.to_act", { name: this.seatName(n) }) : this.seatName(n),
     },
@@ -993,6 +1004,7 @@ export class Table {
       h("span", { class: ["dot", connected ? "online" : "offline"], title: t(connected ? "conn.online" : "conn.offline"),
         role: "img", "aria-label": t(connected ? "conn.online" : "conn.offline") }),
       h("span", { class: "seat-label", title: `${t("common.seat", { n: n + 1 })}: ${this.seatName(n)}` }, this.seatName(n, true)),
+      voiceMark ? voiceMark.node : null,
       view.dealer === n ? h("span", { class: "dealer-chip", title: t("table.dealer"), role: "img", "aria-label": t("table.dealer") }, t("table.dealer.chip")) : null),
     h("div", { class: "seat-meta" },
       h("span", { class: "seat-score", title: t("table.score") }, t("table.points", { n: formatScore(score) })),

@@ -6,6 +6,7 @@ import { ApiError, del, gameById, get, me, patch, post } from "../api.js";
 import { lang, pick, t } from "../i18n.js";
 import { RoomSocket } from "../socket.js";
 import { ChatPanel } from "../chat.js";
+import { Voice } from "../voice.js";
 import { Table, loadPlugin } from "../table.js";
 import { errorBox, errorText, defaultRoomName, gameName, header, loading, loginForm, main, nameForm, redraw, seatLabel } from "./common.js";
 import { optionsEditor } from "./options-editor.js";
@@ -68,6 +69,16 @@ export function roomPage(code) {
       send: (text) => (page.socket ? page.socket.send({ type: "chat", text }) : false),
       me: page.person.id,
     });
+    page.voice = new Voice({
+      send: (message) => (page.socket ? page.socket.send(message) : false),
+      me: page.person.id,
+      onChange: () => {
+        page.table.render();
+        renderLobby();
+      },
+      notice: (text) => (page.hasState ? page.table.showNotice(text) : showNotice(text)),
+    });
+    page.table.setVoice(page.voice);
     replace(main, page.headingEl, page.noticeEl, page.barEl, page.tableEl, page.lobbyEl, h("div", { class: "chat-home" }, page.chat.el));
     renderLobby();
     loadLeaderboard();
@@ -85,6 +96,8 @@ export function roomPage(code) {
         // Lines sent while away are read back, once the server's first room message shows the
         // socket is subscribed: read at "open", a line said in between would reach neither.
         if (status === "open") page.chatBehind = true;
+        if (status === "open") page.voice.connected();
+        else if (status === "closed") page.voice.disconnected();
         page.table.setConnection(status);
         renderConnection(seconds);
       },
@@ -153,6 +166,10 @@ export function roomPage(code) {
         loadLeaderboard();
       }
       if (firstState || before !== matchStatus()) renderLobby();
+    } else if (message.type === "voice") {
+      page.voice.handle(message);
+    } else if (message.type === "error" && String(message.code).startsWith("voice_")) {
+      page.voice.refused(message);
     } else if (message.type === "error" && ["bad_chat", "rate_limited"].includes(message.code)) {
       page.chat.refused(message);
     } else if (message.type === "timers") {
@@ -390,8 +407,10 @@ export function roomPage(code) {
         h("ul", { class: "member-list" }, members.map((m) => h("li", null,
           h("span", { class: ["dot", m.connected === false ? "offline" : "online"] }),
           m.name ?? "",
+          page.voice.memberMark(m.person_id),
           m.is_host || m.person_id === room.host_id ? h("span", { class: "tag" }, t("room.host")) : null,
           seats.some((s) => s.kind === "person" && s.person_id === m.person_id) ? null : h("span", { class: "tag" }, t("room.watching")))))),
+      page.voice.lobbySection(),
       optionsPanel,
       timingSection(host && !running),
       leaderboardSection(),
