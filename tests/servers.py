@@ -11,10 +11,14 @@ processes on one database, the command line itself, nginx in front) starts one h
   first, or does not answer within `start_timeout` seconds (it is killed then), it raises
   `ServerDidNotStart` with what the process printed during that start and the end of any
   `also_show` logs (the embedded PostgreSQL's `pgdata/server.log`, say).
-- `stop()` asks it to stop (SIGTERM, as a service manager does), kills it after
-  `stop_timeout` seconds, and returns its exit status (None when not known: a forked server).
-  `kill()` is SIGKILL, a crash. The same object starts again on the same port and database (a
-  restart); every start's output is appended to `workdir/<name>-<port>.log` (`printed()`).
+- `stop()` asks it to stop (SIGTERM, as a service manager does; `stop(signal.SIGINT)` is Ctrl+C),
+  kills it after `stop_timeout` seconds, and returns its exit status (None when not known: a
+  forked server). `kill()` is SIGKILL, a crash. The same object starts again on the same port
+  and database (a restart); every start's output is appended to `workdir/<name>-<port>.log`
+  (`printed()`).
+- `run_until_exit()` is a start expected to fail (a second server on a port in use, say): it
+  waits for the process to end by itself, not to be ready, and returns its exit status and
+  what it printed; one still running after `start_timeout` seconds is killed and fails the test.
 - The environment is this process's without DATABASE_URL, then `database_url` (None: the
   server runs its embedded PostgreSQL, under CARDTABLE_DATA_DIR if `env` names one),
   CARDTABLE_PORT, CARDTABLE_PUBSUB (`pubsub`), the CARDTABLE_TEST_RUN marker by which
@@ -40,15 +44,17 @@ The embedded PostgreSQL, its log shown when a start fails (tests/api/test_crash_
     AppServer(None, workdir=cluster_home, env={"CARDTABLE_DATA_DIR": str(data)},
               also_show=[data / "pgdata" / "server.log"])
 
-`spawn` says how the process starts: `python -m app` by default; the browser tests pass their
-forkserver's (tests/browser/server_fork.py), which forks a server that has imported the app
-already, for speed.
+`spawn` says how the process starts: `python -m app` by default, `python_m_app_with("--port",
+"8123")` with options on its command line; the browser tests pass their forkserver's
+(tests/browser/server_fork.py), which forks a server that has imported the app already, for
+speed.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -83,6 +89,8 @@ class Launched(Protocol):
 
     def kill(self) -> None: ...
 
+    def send_signal(self, number: int) -> None: ...
+
     def wait(self, timeout: float | None = None) -> object:
         """Wait until it has exited (its exit status, if known); raise
         `subprocess.TimeoutExpired` after `timeout` seconds."""
@@ -109,15 +117,19 @@ class _Child:
     def kill(self) -> None:
         self.process.kill()
 
+    def send_signal(self, number: int) -> None:
+        self.process.send_signal(number)
+
     def wait(self, timeout: float | None = None) -> object:
         return self.process.wait(timeout)
 
 
-def python_m_app(env: dict[str, str], log: Path) -> Launched:
-    """`python -m app` from the project's root, as people run it."""
+def launch(command: Sequence[str], env: dict[str, str], log: Path) -> Launched:
+    """`command` run from the project's root as a child of this process, its output appended to
+    `log`."""
     with log.open("ab") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "app"],
+            list(command),
             cwd=PROJECT_ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -125,6 +137,16 @@ def python_m_app(env: dict[str, str], log: Path) -> Launched:
             stderr=subprocess.STDOUT,
         )
     return _Child(process)
+
+
+def python_m_app(env: dict[str, str], log: Path) -> Launched:
+    """`python -m app` from the project's root, as people run it."""
+    return launch([sys.executable, "-m", "app"], env, log)
+
+
+def python_m_app_with(*options: str) -> Spawn:
+    """`python -m app` with `options` on its command line (`--port 8123`, say)."""
+    return lambda env, log: launch([sys.executable, "-m", "app", *options], env, log)
 
 
 def free_port() -> int:
@@ -191,12 +213,10 @@ class AppServer:
     def start(self) -> None:
         """Start the server and return when it is ready; raise `ServerDidNotStart` if it exits
         first or does not answer within `start_timeout` seconds (then it is killed)."""
-        assert self.process is None, "the server is running already"
-        printed_from = self.log_path.stat().st_size if self.log_path.exists() else 0
-        self._scratch = Path(tempfile.mkdtemp(prefix="ct-app-"))
-        self.process = self.spawn({**self.env, "TMPDIR": str(self._scratch)}, self.log_path)
+        printed_from = self._launch()
         deadline = time.monotonic() + self.start_timeout
         while True:
+            assert self.process is not None
             if not self.process.running():
                 self._ended()
                 raise ServerDidNotStart(self._report("exited instead of starting", printed_from))
@@ -209,12 +229,30 @@ class AppServer:
                 )
             time.sleep(0.05)
 
-    def stop(self) -> int | None:
-        """SIGTERM, as a service manager stops it; SIGKILL if it has not ended in time. Its exit
-        status, when known (None for a forked server, or one that was not running)."""
+    def run_until_exit(self) -> tuple[int | None, str]:
+        """Start the server and wait for it to end by itself, not to be ready: a start expected
+        to fail. Its exit status (None when not known: a forked server) and what it printed
+        during this run. One still running after `start_timeout` seconds is killed, and the
+        AssertionError raised then shows what it printed."""
+        printed_from = self._launch()
+        assert self.process is not None
+        try:
+            status = self.process.wait(self.start_timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(
+                self._report(f"still ran after {self.start_timeout} s instead of exiting", printed_from)
+            ) from None
+        self._ended()
+        return (status if isinstance(status, int) else None), _tail(self.log_path, printed_from)
+
+    def stop(self, how: signal.Signals = signal.SIGTERM) -> int | None:
+        """SIGTERM, as a service manager stops it (or `how`: SIGINT is Ctrl+C); SIGKILL if it has
+        not ended in time. Its exit status, when known (None for a forked server, or one that
+        was not running)."""
         if self.process is None:
             return None
-        self.process.terminate()
+        self.process.send_signal(how)
         return self._wait_ended()
 
     def kill(self) -> None:
@@ -235,6 +273,15 @@ class AppServer:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.stop()
+
+    def _launch(self) -> int:
+        """Spawn the process with a temporary folder of its own; where its output starts in the
+        log."""
+        assert self.process is None, "the server is running already"
+        printed_from = self.log_path.stat().st_size if self.log_path.exists() else 0
+        self._scratch = Path(tempfile.mkdtemp(prefix="ct-app-"))
+        self.process = self.spawn({**self.env, "TMPDIR": str(self._scratch)}, self.log_path)
+        return printed_from
 
     def _answers(self) -> bool:
         try:

@@ -222,3 +222,33 @@ async def play_until_over(
         for task in tasks:
             task.cancel()
     return done[0]
+
+
+def play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
+    """Play seat 0 of a room (bots hold the others) until `moves` states arrived, from outside
+    any event loop (a test driving a server process); returns the highest version the server
+    acknowledged (a version is sent only after its actions are committed). A match over is
+    followed by the next one."""
+    return asyncio.run(_play_a_little(base, ws_base, token, code, moves))
+
+
+async def _play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
+    acknowledged = 0
+    async with websockets.connect(
+        f"{ws_base}/ws/rooms/{code}", additional_headers={"Cookie": f"session={token}"}, open_timeout=30
+    ) as connection:
+        socket = TableSocket(connection)
+        acted: set[int] = set()
+        for _ in range(moves):
+            message = await socket.wait_state()
+            acknowledged = max(acknowledged, message["version"])
+            views = message["views"]
+            if views and all(view["phase"] == "match_over" for view in views.values()):
+                async with httpx.AsyncClient(cookies={"session": token}, timeout=30, verify=TLS) as http:
+                    await http.post(f"{base}/api/rooms/{code}/start")
+                continue
+            legal = message["legal"].get("0") or []
+            if legal and message["version"] not in acted:
+                acted.add(message["version"])
+                await socket.act(0, message["version"], legal[0])
+    return acknowledged

@@ -5,9 +5,7 @@ once the match is over (`GET /api/matches/{id}/analysis`)."""
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -247,30 +245,18 @@ async def test_two_processes_on_one_database_analyse_each_match_once(database_ur
         assert row is not None and row["attempts"] == 1
 
 
-@pytest.fixture
-def short_scratch() -> Iterator[Path]:
-    """A folder for a server's temporary files, removed afterwards, with a short path: its bot
-    pool's forkserver listens on a socket in it, and a socket's path must fit in 108 bytes, which
-    pytest's own folders under xdist come within a few characters of."""
-    with tempfile.TemporaryDirectory(prefix="cardtable-app-") as folder:
-        yield Path(folder)
-
-
 async def test_a_review_whose_server_is_killed_midway_is_redone_by_the_next_and_never_half_stored(
-    database_url: str, short_scratch: Path
+    database_url: str, tmp_path: Path
 ) -> None:
-    server = AppServer(
-        database_url,
-        workdir=short_scratch,
-        env={
-            "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_BOT_WORKERS": "1",
-            "CARDTABLE_ANALYSIS_PLAYOUTS": "200", "CARDTABLE_ANALYSIS_LEASE": "2",
-            "CARDTABLE_ANALYSIS_BEAT": "0.2",
-        },  # fmt: skip
-    )
-    server.start()
+    env = {
+        "CARDTABLE_BOT_DELAY": "0.01", "CARDTABLE_BOT_WORKERS": "1",
+        "CARDTABLE_ANALYSIS_PLAYOUTS": "200", "CARDTABLE_ANALYSIS_LEASE": "2",
+        "CARDTABLE_ANALYSIS_BEAT": "0.2",
+    }  # fmt: skip
+    process = AppServer(database_url, workdir=tmp_path, env=env)
+    process.start()
     try:
-        doomed = Server(base_url=server.base_url, ws_url=server.ws_url, app=None)
+        doomed = Server(base_url=process.base_url, ws_url=process.ws_url, app=None)
         async with browser(doomed, "Emi") as emi:
             code = (await make_room(emi, "holy-grail", 3, hands=1))["code"]
             match_id = await play_a_hand(emi, code)
@@ -281,10 +267,9 @@ async def test_a_review_whose_server_is_killed_midway_is_redone_by_the_next_and_
                 await asyncio.sleep(0.1)
             assert pending["progress"]["total"] > pending["progress"]["done"]
             token = emi.token
-        workers = _descendants_of(server.pid)
-        server.kill()
+        workers = _descendants_of(process.pid)
     finally:
-        server.stop()
+        process.kill()
     deadline = time.monotonic() + 15
     while any(_alive(pid) for pid in workers):  # the review's worker ends with its server
         assert time.monotonic() < deadline, "a worker outlived its server"

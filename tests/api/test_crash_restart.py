@@ -7,7 +7,6 @@ remove it and start PostgreSQL clean, on the first try, without losing an acknow
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import random
@@ -18,10 +17,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-import websockets
 
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from tests.api.harness import TLS, TableSocket
+from tests.api.harness import TLS, play_a_little
 from tests.servers import AppServer
 
 KILLS = 10
@@ -98,34 +96,6 @@ def _crash(server: AppServer, pgdata: Path) -> None:
     server.kill()  # collects it
 
 
-def _play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
-    """Play seat 0 (bots hold the others) until `moves` states arrived; returns the highest version
-    the server acknowledged (a version is sent only after its actions are committed)."""
-    return asyncio.run(_play(base, ws_base, token, code, moves))
-
-
-async def _play(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
-    acknowledged = 0
-    async with websockets.connect(
-        f"{ws_base}/ws/rooms/{code}", additional_headers={"Cookie": f"session={token}"}, open_timeout=30
-    ) as connection:
-        socket = TableSocket(connection)
-        acted: set[int] = set()
-        for _ in range(moves):
-            message = await socket.wait_state()
-            acknowledged = max(acknowledged, message["version"])
-            views = message["views"]
-            if views and all(view["phase"] == "match_over" for view in views.values()):
-                async with httpx.AsyncClient(cookies={"session": token}, timeout=30, verify=TLS) as http:
-                    await http.post(f"{base}/api/rooms/{code}/start")
-                continue
-            legal = message["legal"].get("0") or []
-            if legal and message["version"] not in acted:
-                acted.add(message["version"])
-                await socket.act(0, message["version"], legal[0])
-    return acknowledged
-
-
 def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_nothing(
     cluster_home: Path,
 ) -> None:
@@ -162,7 +132,7 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
             match_id = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30, verify=TLS).json()[
                 "match"
             ]["id"]
-            version = _play_a_little(base, ws_base, token, code, rng.randint(2, 6))
+            version = play_a_little(base, ws_base, token, code, rng.randint(2, 6))
             latest = httpx.get(f"{base}/api/rooms/{code}", cookies=cookies, timeout=30, verify=TLS).json()[
                 "match"
             ]
@@ -244,7 +214,7 @@ def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(clus
             if forkservers and len(_children_of(forkservers[0])) >= 2:
                 break
             assert time.monotonic() < deadline, "the strong bots' workers never started"
-            _play_a_little(base, ws_base, cookies["session"], code, 3)
+            play_a_little(base, ws_base, cookies["session"], code, 3)
         postmaster = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
         postgres = {postmaster, *_descendants_of(postmaster)}
         pool = [pid for pid in _descendants_of(server.pid) if pid not in postgres]

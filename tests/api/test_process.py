@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,77 +23,41 @@ import psycopg
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.store.embedded_pg import EmbeddedPostgres, PostmasterLock, ensure_service_user, free_loopback_port
-from tests.api.harness import TLS
-from tests.api.test_crash_restart import _play_a_little as play_a_little
+from app.store.embedded_pg import EmbeddedPostgres, PostmasterLock, ensure_service_user
+from tests.api.harness import TLS, play_a_little
+from tests.servers import PROJECT_ROOT, AppServer, free_port, python_m_app_with
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-
-def server_env(env_overrides: dict[str, str]) -> dict[str, str]:
-    """The environment `python -m app` runs with here: this one's, without DATABASE_URL, on a
-    free port, with quick bots, then `env_overrides`."""
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env.update({"CARDTABLE_PORT": str(free_loopback_port())})
-    env.update({"CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01"})
-    env.update(env_overrides)
-    return env
+QUICK_BOTS = {"CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01"}
 
 
-def run_app(env: dict[str, str], *options: str, **popen: Any) -> subprocess.Popen[bytes]:
-    """`python -m app` with `options` on its command line."""
-    return subprocess.Popen([sys.executable, "-m", "app", *options], cwd=PROJECT_ROOT, env=env, **popen)
-
-
-def start_server(env_overrides: dict[str, str], *options: str) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `python -m app` and wait until it serves; the process and its base URL (on the
-    port `--port` names, else CARDTABLE_PORT)."""
-    env = server_env(env_overrides)
-    port = options[options.index("--port") + 1] if "--port" in options else env["CARDTABLE_PORT"]
-    process = run_app(env, *options, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
-            try:
-                if httpx.get(f"{base}/api/games", timeout=1, verify=TLS).status_code == 200:
-                    return process, base
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.1)
-    except BaseException:
-        process.kill()
-        process.communicate()
-        raise
-
-
-def stop_server(process: subprocess.Popen[bytes], how: signal.Signals = signal.SIGTERM) -> None:
-    """Stop the server with `how` (SIGTERM as a service manager, SIGINT as Ctrl+C) and check it
-    ended cleanly."""
-    process.send_signal(how)
-    try:
-        output, _ = process.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        raise
-    assert process.returncode == 0, output.decode(errors="replace")
+def app_server(
+    database_url: str | None, workdir: Path, settings: Mapping[str, str] | None = None, **options: Any
+) -> AppServer:
+    """`python -m app` on a free port with quick bots and `settings`; with no `database_url` it
+    runs its embedded PostgreSQL (in CARDTABLE_DATA_DIR)."""
+    return AppServer(database_url, workdir=workdir, env={**QUICK_BOTS, **(settings or {})}, **options)
 
 
 @contextmanager
-def serve(env_overrides: dict[str, str], *options: str) -> Iterator[str]:
-    """Run `python -m app` until the block ends, then stop it with SIGTERM as a service manager would."""
-    process, base = start_server(env_overrides, *options)
+def serve(server: AppServer) -> Iterator[str]:
+    """Run the server until the block ends, then stop it with SIGTERM as a service manager would,
+    and check it ended cleanly; yields its base URL."""
+    server.start()
     try:
-        yield base
+        yield server.base_url
     finally:
-        stop_server(process)
+        assert server.stop() == 0, server.printed()
 
 
-def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(database_url: str) -> None:
-    with serve({"DATABASE_URL": database_url.replace("postgresql+psycopg://", "postgresql://")}) as base:
+def libpq_url(database_url: str) -> str:
+    """The plain libpq form of the fixture's URL, as people set DATABASE_URL."""
+    return database_url.replace("postgresql+psycopg://", "postgresql://")
+
+
+def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(
+    database_url: str, tmp_path: Path
+) -> None:
+    with serve(app_server(libpq_url(database_url), tmp_path)) as base:
         games = httpx.get(f"{base}/api/games", verify=TLS).json()
         assert "holy-grail" in {g["id"] for g in games}
         for page in (
@@ -119,8 +83,8 @@ def test_python_m_app_serves_the_api_and_the_client_pages_on_database_url(databa
 
 
 def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(cluster_home: Path) -> None:
-    settings = {"CARDTABLE_DATA_DIR": str(cluster_home / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
-    with serve(settings) as base:
+    settings = embedded_settings(cluster_home)
+    with serve(app_server(None, cluster_home, settings)) as base:
         created = httpx.post(f"{base}/api/people", json={"name": "Persistent"}, verify=TLS)
         assert created.status_code == 201
         token = created.cookies["session"]
@@ -128,7 +92,7 @@ def test_without_database_url_an_embedded_postgresql_keeps_data_across_restarts(
     assert (pgdata / "PG_VERSION").exists()
     assert not (pgdata / "postmaster.pid").exists(), "the embedded PostgreSQL must stop with the server"
 
-    with serve(settings) as base:
+    with serve(app_server(None, cluster_home, settings)) as base:
         again = httpx.get(f"{base}/api/me", cookies={"session": token}, verify=TLS)
         assert again.status_code == 200 and again.json()["name"] == "Persistent"
 
@@ -208,21 +172,13 @@ def test_a_second_start_on_the_same_folder_and_port_says_so_and_leaves_the_first
     cluster_home: Path,
 ) -> None:
     settings = embedded_settings(cluster_home)
-    with serve(settings) as base:
+    first = app_server(None, cluster_home, settings)
+    with serve(first) as base:
         token, code = table_with_bots(base)
-        port = base.rsplit(":", 1)[1]
-        second = subprocess.run(
-            [sys.executable, "-m", "app"],
-            cwd=PROJECT_ROOT,
-            env=server_env({**settings, "CARDTABLE_PORT": port}),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert second.returncode != 0
-        assert (second.stdout + second.stderr).strip() == (
-            f"port {port} is already in use: is another server running?"
-        )
+        second = app_server(None, cluster_home, settings, port=first.port, name="second")
+        status, printed = second.run_until_exit()
+        assert status != 0
+        assert printed.strip() == f"port {first.port} is already in use: is another server running?"
         still_serves(base, token, code)
 
 
@@ -233,39 +189,49 @@ def test_one_of_two_servers_on_one_embedded_postgresql_stopped_by_ctrl_c_leaves_
     (SIGINT) on the first leaves PostgreSQL to the second, which keeps serving; the second,
     the last one using it, stops it when it stops."""
     settings = embedded_settings(cluster_home)
-    first, first_base = start_server(settings)
-    second: subprocess.Popen[bytes] | None = None
+    first = app_server(None, cluster_home, settings, name="first")
+    second = app_server(None, cluster_home, settings, name="second")
     try:
+        first.start()
         postmaster = postmaster_of(cluster_home)
-        second, second_base = start_server(settings)
+        second.start()
         assert postmaster_of(cluster_home) == postmaster  # one PostgreSQL, shared
-        token, code = table_with_bots(first_base)
-        stop_server(first, signal.SIGINT)
-        still_serves(second_base, token, code)
+        token, code = table_with_bots(first.base_url)
+        assert first.stop(signal.SIGINT) == 0, first.printed()
+        still_serves(second.base_url, token, code)
         assert Path(f"/proc/{postmaster}").exists()
-        stop_server(second, signal.SIGINT)
-        second = None
+        assert second.stop(signal.SIGINT) == 0, second.printed()
         assert not (cluster_home / "data" / "pgdata" / "postmaster.pid").exists()
         assert wait_until_gone(postmaster), "the last server must stop PostgreSQL"
     finally:
-        killed = [p for p in (first, second) if p is not None and p.poll() is None]
-        for process in killed:
-            process.kill()
-            process.communicate()
+        killed = [server for server in (first, second) if server.process is not None]
+        for server in killed:
+            server.kill()
         if killed:  # a killed server leaves its PostgreSQL running: the last user (this) stops it
             cluster = EmbeddedPostgres(cluster_home / "data" / "pgdata")
             cluster.start()
             cluster.stop()
 
 
-def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(database_url: str) -> None:
-    env = server_env({"DATABASE_URL": database_url.replace("postgresql+psycopg://", "postgresql://")})
+def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(
+    database_url: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    elsewhere = next(other for other in iter(free_port, None) if other != port)
+    server = app_server(
+        libpq_url(database_url),
+        tmp_path,
+        {"CARDTABLE_PORT": str(elsewhere)},  # the option, not the environment, must win
+        port=port,
+        spawn=python_m_app_with("--port", str(port)),
+    )
 
     def command_line(*options: str) -> subprocess.CompletedProcess[str]:
+        """A run that ends at once, its output and errors apart (neither starts a server)."""
         return subprocess.run(
             [sys.executable, "-m", "app", *options],
             cwd=PROJECT_ROOT,
-            env=env,
+            env=server.env,
             capture_output=True,
             text=True,
             timeout=30,
@@ -276,9 +242,7 @@ def test_python_m_app_has_a_command_line_whose_port_option_is_honoured(database_
     assert "--host" in shown.stdout and "--port" in shown.stdout
     wrong = command_line("--port", "nine")
     assert wrong.returncode == 2 and "--port" in wrong.stderr
-    port = free_loopback_port()
-    with serve({"DATABASE_URL": env["DATABASE_URL"]}, "--port", str(port)) as base:
-        assert base == f"http://127.0.0.1:{port}"
+    with serve(server) as base:  # it was ready on `port`, not on the environment's
         assert httpx.get(f"{base}/api/games", timeout=30, verify=TLS).status_code == 200
 
 

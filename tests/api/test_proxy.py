@@ -8,13 +8,10 @@ LISTEN/NOTIFY."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -31,51 +28,27 @@ from bench.local_nginx import (
     UPSTREAM_HEADER,
     nginx_command,
     nginx_in_front,
-    stop_processes,
     write_config,
 )
 from tests.api.harness import TLS, WAIT, Person, Server, TableSocket, make_room, play_until_over
-
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, log.read_text(errors="replace")
-        try:
-            if httpx.get(url, timeout=1, verify=TLS).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, f"{url} did not come up"
-        time.sleep(0.1)
+from tests.servers import AppServer, stop_all
 
 
 @contextmanager
 def app_processes(database_url: str, count: int, workdir: Path) -> Iterator[list[int]]:
-    """`count` server processes on one database, with the LISTEN/NOTIFY bus; yields their ports."""
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env.update({"DATABASE_URL": database_url, "CARDTABLE_PUBSUB": "postgres", "CARDTABLE_BOT_DELAY": "0.02"})
-    env.update({"CARDTABLE_BOT_BUDGET": "0.01", "CARDTABLE_BOT_WORKERS": "1"})
-    processes, ports = [], []
+    """`count` server processes on one database, with the LISTEN/NOTIFY bus; yields their ports.
+    Process n's output is in `workdir/app<n>-<port>.log`."""
+    settings = {"CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01", "CARDTABLE_BOT_WORKERS": "1"}
+    servers = [
+        AppServer(database_url, workdir=workdir, pubsub="postgres", name=f"app{n}", env=settings)
+        for n in range(count)
+    ]
     try:
-        for n in range(count):
-            port = free_loopback_port()
-            log = workdir / f"app{n}.log"
-            process = subprocess.Popen(
-                [sys.executable, "-m", "app"],
-                cwd=PROJECT_ROOT,
-                env={**env, "CARDTABLE_PORT": str(port)},
-                stdout=log.open("wb"),
-                stderr=subprocess.STDOUT,
-            )
-            processes.append(process)
-            wait_until_up(f"http://127.0.0.1:{port}/api/games", process, log)
-            ports.append(port)
-        yield ports
+        for server in servers:
+            server.start()
+        yield [server.port for server in servers]
     finally:
-        stop_processes(processes)
+        stop_all(servers)
 
 
 @asynccontextmanager

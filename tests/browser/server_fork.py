@@ -50,6 +50,9 @@ class ForkedServer:
     def kill(self) -> None:
         self._signal(signal.SIGKILL)
 
+    def send_signal(self, number: int) -> None:
+        self._signal(number)
+
     def wait(self, timeout: float | None = None) -> None:
         """Wait until it has exited; raise `subprocess.TimeoutExpired` after `timeout` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
