@@ -1169,6 +1169,28 @@ class TableService:
             entries.append([seat, action, mark[1] if mark is not None else None])
         return first, entries
 
+    # ---- catching up after the bus was deaf -------------------------------------------------
+    async def catch_up_all(self) -> None:
+        """Bring every live match of this process up to what the store holds. Called when the
+        bus's listener has connected again (app/live/pubsub.py): what other processes announced
+        meanwhile never reached this one. A match behind the store follows its log (or is rebuilt
+        from it) and its sockets are sent the newer state; every match reads its seats again, and
+        its bots and chance go on."""
+        matches = [table.live for table in self._tables.values() if table.live is not None]
+        stored = await self.store.versions([live.match_id for live in matches])
+        for live in matches:
+            match_id = live.match_id
+            live.seats_stale = True  # a seat change may have been missed too
+            if stored.get(match_id, 0) > live.committed:
+                async with self.lock(match_id):
+                    current = self.live(match_id)
+                    if current is not None and not await self._catch_up(current, stored[match_id]):
+                        self.forget(match_id)
+                    with contextlib.suppress(KeyError):  # the match is gone: nothing to catch up
+                        await self._load(match_id)
+                await self.publish_state(match_id)
+            self.kick(match_id)
+
     # ---- lifecycle ------------------------------------------------------------------------------
     async def resume_all(self) -> int:
         """Rebuild every unfinished match from its log and let its bots continue."""

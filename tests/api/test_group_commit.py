@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -241,7 +242,7 @@ async def test_a_flusher_keeps_its_connection_while_commits_keep_coming_and_give
 
     @contextlib.asynccontextmanager
     async def connection() -> AsyncIterator[Any]:
-        conn = object()
+        conn = SimpleNamespace(closed=False)  # a connection that stays open
         taken.append(conn)
         try:
             yield conn
