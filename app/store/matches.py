@@ -11,7 +11,9 @@ started from (so two processes can never both extend one log) and inserts the ne
 atomically and in a single round trip, with no BEGIN/COMMIT, pre-ping or reset round trips and
 no ORM. Under load one such statement carries the actions of many matches, each checked on its
 own (group commit, app/store/commits.py). When a hand or the match ends, the statement runs in
-a transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
+a transaction with the hand results and final results, its statements sent in pipeline mode
+(psycopg's `pipeline()`: a round trip only where a result is read, not per statement).
+Everything else uses SQLAlchemy Core.
 Route handlers that change seats during a match call the helpers that take their session, so
 the seat change and the room change commit together. The transaction that ends a match also
 queues its review (app/store/analyses.py).
@@ -468,7 +470,7 @@ class MatchStore:
         if not hands and final is None:
             self._check(params, *await self.extensions.commit(params))
             return
-        async with self._connection() as conn, conn.transaction():
+        async with self._connection() as conn, conn.pipeline(), conn.transaction():
             self._check(params, *await Extensions.extend_one(conn, params))
             if hands:
                 async with conn.cursor() as cursor:
