@@ -471,7 +471,7 @@ class MatchStore:
             self._check(params, *await self.extensions.commit(params))
             return
         async with self._connection() as conn, conn.pipeline(), conn.transaction():
-            self._check(params, *await Extensions.extend_one(conn, params))
+            self._check(params, *await Extensions.extend_one(conn.cursor(), params))
             if hands:
                 async with conn.cursor() as cursor:
                     await cursor.executemany(

@@ -60,9 +60,9 @@ def _counting_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     many = Extensions._many
 
-    async def counted(conn: Any, batch: list[dict[str, Any]]) -> Any:
+    async def counted(cursor: Any, batch: list[dict[str, Any]]) -> Any:
         sizes.append(len(batch))
-        return await many(conn, batch)
+        return await many(cursor, batch)
 
     monkeypatch.setattr(Extensions, "_many", staticmethod(counted))
     return sizes
@@ -120,9 +120,9 @@ async def test_a_batch_the_database_refuses_as_a_whole_is_written_one_action_at_
     conflicts is refused, and nobody's action is lost or written twice."""
     failures: list[int] = []
 
-    async def refused(conn: Any, batch: list[dict[str, Any]]) -> Any:
+    async def refused(cursor: Any, batch: list[dict[str, Any]]) -> Any:
         failures.append(len(batch))
-        await conn.execute("SELECT 1/0")  # a real error from the server, as a deadlock would be
+        await cursor.execute("SELECT 1/0")  # a real error from the server, as a deadlock would be
         raise AssertionError("unreachable")
 
     monkeypatch.setattr(Extensions, "_many", staticmethod(refused))
@@ -245,14 +245,14 @@ async def test_a_flusher_keeps_its_connection_while_commits_keep_coming_and_give
 
     @contextlib.asynccontextmanager
     async def connection() -> AsyncIterator[Any]:
-        conn = SimpleNamespace(closed=False)  # a connection that stays open
+        conn = SimpleNamespace(closed=False, cursor=lambda: None)  # a connection that stays open
         taken.append(conn)
         try:
             yield conn
         finally:
             returned.append(conn)
 
-    async def written(self: Extensions, conn: Any, batch: list[Any]) -> list[Any]:
+    async def written(self: Extensions, cursor: Any, batch: list[Any]) -> list[Any]:
         return [(True, True)] * len(batch)
 
     monkeypatch.setattr(Extensions, "_write", written)
