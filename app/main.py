@@ -13,12 +13,14 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from functools import partial
 
 from fastapi import FastAPI
 
 from app.config import Settings
 from app.errors import install_error_handlers
 from app.live.bot_pool import BotPool
+from app.live.bus import rooms_read_again
 from app.live.deadlines import Deadlines
 from app.live.presence import Presence
 from app.live.pubsub import InProcessPubSub, PostgresPubSub, PubSub
@@ -58,6 +60,13 @@ async def make_pubsub(settings: Settings, db: Database) -> PubSub:
     return InProcessPubSub()
 
 
+async def heard_again(bus: PostgresPubSub, tables: TableService) -> None:
+    """The bus's listener connected again: what the other processes announced meanwhile is
+    read from the store (every live table catches up) and every room is read again."""
+    await tables.catch_up_all()
+    rooms_read_again(bus)
+
+
 def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -> FastAPI:
     settings = settings or Settings()
     if settings.database_url is None:
@@ -93,7 +102,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         tables.match_ended = lambda match_id: reviews.kick()
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
-            bus.on_heard_again = tables.catch_up_all
+            bus.on_heard_again = partial(heard_again, bus, tables)
         sessions = SessionWatch(db, bus, settings.session_check)
         metrics.track_sockets(sessions.socket_count)
         app.state.services = Services(

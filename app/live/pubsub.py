@@ -119,6 +119,10 @@ class InProcessPubSub:
         for receiver in list(self._channels.get(channel, ())):
             receiver(message)
 
+    def channels(self) -> list[str]:
+        """The channels someone in this process listens on now."""
+        return list(self._channels)
+
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
         subscription = _Subscription()

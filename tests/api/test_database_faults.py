@@ -14,6 +14,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -125,7 +126,8 @@ async def test_a_killed_listener_catches_up_so_the_other_process_shows_the_move(
     listens: the other process still shows the move within SHOWN_WITHIN seconds, because a
     listener that connects again catches up from the store (before, the notification was lost
     and the other process showed a stale table until the next move, which was its own
-    person's to make)."""
+    person's to make). A room change made meanwhile (a newcomer opening the room) reaches the
+    other process's sockets too."""
     with running(database_url, 2) as (processes, _):
         one, two = (server_at(port) for port in processes.ports)
         async with a_match_across_two_processes(one, two) as sockets:
@@ -133,6 +135,17 @@ async def test_a_killed_listener_catches_up_so_the_other_process_shows_the_move(
                 assert terminate(database_url, LISTEN) == 2
                 watcher, version = await play_one_move(sockets)
                 await shown_within(watcher, version, SHOWN_WITHIN)
+            oda_ws = sockets[0]
+            code = oda_ws.room["code"] if oda_ws.room else ""
+            assert terminate(database_url, LISTEN) == 2
+            async with browser(two, "Newcomer") as newcomer, newcomer.socket(code) as newcomer_ws:
+                await newcomer_ws.wait_for(lambda m: m["type"] == "room")
+
+                def lists_the_newcomer(message: dict[str, Any]) -> bool:
+                    members = message["room"]["members"] if message["type"] == "room" else []
+                    return any(member["person_id"] == newcomer.me["id"] for member in members)
+
+                await oda_ws.wait_for(lists_the_newcomer, timeout=SHOWN_WITHIN)
 
 
 async def test_a_killed_notify_sender_sends_again_so_the_other_process_shows_every_move(
