@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,6 +25,40 @@ def normalize_database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+@dataclass(frozen=True)
+class ConnectionOptions:
+    """Timeouts and keepalives of every database connection (the `db_*` settings below)."""
+
+    connect_timeout: int = 5
+    """Seconds to establish a connection (libpq takes whole seconds, 2 at least)."""
+    statement_timeout: float = 20.0
+    """Seconds a statement may run before the server cancels it."""
+    keepalives_idle: int = 10
+    """Seconds of silence on a connection before TCP asks the peer whether it is still there."""
+    keepalives_interval: int = 3
+    """Seconds between two unanswered keepalive probes."""
+    keepalives_count: int = 3
+    """Unanswered probes after which the connection is dropped."""
+    tcp_user_timeout: float = 15.0
+    """Seconds data sent may stay unacknowledged before the connection is dropped."""
+    pool_wait: float = 10.0
+    """Seconds a request waits for a pooled connection (also while the database comes back)
+    before it is refused."""
+
+    def libpq(self, role: str) -> dict[str, Any]:
+        """The connection parameters, as psycopg's `connect` (and libpq) take them."""
+        return {
+            "application_name": role,
+            "connect_timeout": self.connect_timeout,
+            "keepalives": 1,
+            "keepalives_idle": self.keepalives_idle,
+            "keepalives_interval": self.keepalives_interval,
+            "keepalives_count": self.keepalives_count,
+            "tcp_user_timeout": round(self.tcp_user_timeout * 1000),
+            "options": f"-c statement_timeout={round(self.statement_timeout * 1000)}",
+        }
 
 
 class Settings(BaseSettings):
@@ -148,6 +183,60 @@ class Settings(BaseSettings):
     )
     """Database connections each server process keeps open (plus as many again under bursts)."""
 
+    db_connect_timeout: int = Field(
+        default=5,
+        ge=2,
+        le=300,
+        validation_alias=AliasChoices("CARDTABLE_DB_CONNECT_TIMEOUT", "db_connect_timeout"),
+    )
+    """Seconds to establish a database connection before trying again (libpq: whole seconds)."""
+
+    db_statement_timeout: float = Field(
+        default=20.0,
+        gt=0,
+        le=3600,
+        validation_alias=AliasChoices("CARDTABLE_DB_STATEMENT_TIMEOUT", "db_statement_timeout"),
+    )
+    """Seconds a statement of the server may run before PostgreSQL cancels it (a move's commit
+    takes milliseconds; this only ends what would otherwise hold a table for ever)."""
+
+    db_keepalives_idle: int = Field(
+        default=10,
+        ge=1,
+        le=7200,
+        validation_alias=AliasChoices("CARDTABLE_DB_KEEPALIVES_IDLE", "db_keepalives_idle"),
+    )
+    db_keepalives_interval: int = Field(
+        default=3,
+        ge=1,
+        le=600,
+        validation_alias=AliasChoices("CARDTABLE_DB_KEEPALIVES_INTERVAL", "db_keepalives_interval"),
+    )
+    db_keepalives_count: int = Field(
+        default=3,
+        ge=1,
+        le=100,
+        validation_alias=AliasChoices("CARDTABLE_DB_KEEPALIVES_COUNT", "db_keepalives_count"),
+    )
+    """TCP keepalives on every database connection: after `idle` seconds of silence a probe every
+    `interval` seconds, and the connection is dropped after `count` unanswered ones (so a database
+    that vanished without closing the socket, as in a failover, is noticed in about 20 s even by
+    a connection that only listens)."""
+
+    db_tcp_user_timeout: float = Field(
+        default=15.0,
+        gt=0,
+        le=3600,
+        validation_alias=AliasChoices("CARDTABLE_DB_TCP_USER_TIMEOUT", "db_tcp_user_timeout"),
+    )
+    """Seconds data sent to the database may stay unacknowledged before the connection is dropped."""
+
+    db_pool_wait: float = Field(
+        default=10.0, gt=0, le=600, validation_alias=AliasChoices("CARDTABLE_DB_POOL_WAIT", "db_pool_wait")
+    )
+    """Seconds a request or a move waits for a pooled connection (also while the database comes
+    back from a restart) before it is refused with an error the client may retry."""
+
     static_dir: Path = Field(
         default=PROJECT_ROOT / "static", validation_alias=AliasChoices("CARDTABLE_STATIC_DIR", "static_dir")
     )
@@ -254,6 +343,18 @@ class Settings(BaseSettings):
         if self.turn_secret and not self.turn_urls:
             raise ValueError("CARDTABLE_TURN_SECRET needs CARDTABLE_TURN_URLS (the TURN servers it is for)")
         return self
+
+    def connection_options(self) -> ConnectionOptions:
+        """The `db_*` settings, as every database connection takes them (app/store/db.py)."""
+        return ConnectionOptions(
+            connect_timeout=self.db_connect_timeout,
+            statement_timeout=self.db_statement_timeout,
+            keepalives_idle=self.db_keepalives_idle,
+            keepalives_interval=self.db_keepalives_interval,
+            keepalives_count=self.db_keepalives_count,
+            tcp_user_timeout=self.db_tcp_user_timeout,
+            pool_wait=self.db_pool_wait,
+        )
 
     @property
     def sqlalchemy_url(self) -> str:

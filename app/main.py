@@ -13,13 +13,14 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from functools import partial
 
 from fastapi import FastAPI
-from sqlalchemy.engine import make_url
 
 from app.config import Settings
 from app.errors import install_error_handlers
 from app.live.bot_pool import BotPool
+from app.live.bus import rooms_read_again
 from app.live.deadlines import Deadlines
 from app.live.presence import Presence
 from app.live.pubsub import InProcessPubSub, PostgresPubSub, PubSub
@@ -35,7 +36,7 @@ from app.routes.pages import mount_client
 from app.services import Services
 from app.socket_routes import CardTableApp
 from app.store.catalog import seed_presets, sync_catalog
-from app.store.db import Database, migrate
+from app.store.db import LISTEN, NOTIFY, Database, migrate
 from engine.analysis import DEFAULT_BUDGET
 
 log = logging.getLogger(__name__)
@@ -51,13 +52,19 @@ async def prepare_database(db: Database, *, run_migrations: bool) -> None:
         await seed_presets(session)
 
 
-async def make_pubsub(settings: Settings) -> PubSub:
+async def make_pubsub(settings: Settings, db: Database) -> PubSub:
     if settings.pubsub == "postgres":
-        libpq_url = make_url(settings.sqlalchemy_url).set(drivername="postgresql")
-        bus = PostgresPubSub(libpq_url.render_as_string(hide_password=False))
+        bus = PostgresPubSub(db.conninfo(LISTEN), db.conninfo(NOTIFY))
         await bus.start()
         return bus
     return InProcessPubSub()
+
+
+async def heard_again(bus: PostgresPubSub, tables: TableService) -> None:
+    """The bus's listener connected again: what the other processes announced meanwhile is
+    read from the store (every live table catches up) and every room is read again."""
+    await tables.catch_up_all()
+    rooms_read_again(bus)
 
 
 def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -> FastAPI:
@@ -69,8 +76,13 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.sqlalchemy_url, settings.db_pool_size, settings.db_pool_size)
-        bus = pubsub or await make_pubsub(settings)
+        db = Database(
+            settings.sqlalchemy_url,
+            settings.db_pool_size,
+            settings.db_pool_size,
+            options=settings.connection_options(),
+        )
+        bus = pubsub or await make_pubsub(settings, db)
         bots = BotPool(settings.bot_workers, settings.bot_budget)
         tables = TableService(
             db, bus, settings.bot_delay, bots, settings.bot_level, settings.deal_seed,
@@ -94,6 +106,7 @@ def create_app(settings: Settings | None = None, pubsub: PubSub | None = None) -
         tables.match_ended = lambda match_id: reviews.kick()
         if isinstance(bus, PostgresPubSub):
             bus.on_delay = metrics.pubsub_delay_seconds.observe
+            bus.on_heard_again = partial(heard_again, bus, tables)
         sessions = SessionWatch(db, bus, settings.session_check)
         metrics.track_sockets(sessions.socket_count)
         app.state.services = Services(

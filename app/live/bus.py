@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.live.pubsub import LOG, Message
+from app.live.pubsub import LOG, InProcessPubSub, Message
 
 ROOM, STATE, CHAT, TIMERS = "room", "state", "chat", "timers"
 """The kinds a room's channel carries (app/routes/ws.py forwards each to its sockets)."""
@@ -26,8 +26,20 @@ SEATS_CHANNEL = "tables:seats"
 before it next sends a view or takes an action of that match (app/live/tables.py)."""
 
 
+ROOM_CHANNEL_PREFIX = "room:"
+
+
 def room_channel(room_id: int) -> str:
-    return f"room:{room_id}"
+    return f"{ROOM_CHANNEL_PREFIX}{room_id}"
+
+
+def rooms_read_again(pubsub: InProcessPubSub) -> None:
+    """Every room this process has sockets in is read again by them: after the bus could not
+    hear the other processes for a while, a room change made through one of them may be missed
+    (app/live/pubsub.py's `on_heard_again`)."""
+    for channel in pubsub.channels():
+        if channel.startswith(ROOM_CHANNEL_PREFIX):
+            pubsub.deliver(channel, room_changed())
 
 
 def room_changed() -> Message:
@@ -35,9 +47,7 @@ def room_changed() -> Message:
     return {"kind": ROOM}
 
 
-def state_changed(
-    match_id: int, version: int, log: tuple[int, list[list[Any]]] | None = None
-) -> Message:
+def state_changed(match_id: int, version: int, log: tuple[int, list[list[Any]]] | None = None) -> Message:
     """The match committed `version`: each socket asks the table service for its own state.
 
     `log`, for other server processes only: `(first, entries)`, the committed entries from log

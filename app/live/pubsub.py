@@ -24,15 +24,12 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 import orjson
 import psycopg
-
-from app.mailbox import Mailbox
-from app.store.prepared import PreparedStatement, read_input
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +45,11 @@ class PubSub(Protocol):
     between_processes: bool
     """Whether messages also reach other server processes (then worth carrying what they need)."""
 
+    @property
+    def ready(self) -> bool:
+        """Whether messages reach every process now (/readyz answers 503 while they do not)."""
+        ...
+
     async def publish(self, channel: str, message: Message) -> None: ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[Message]]: ...
@@ -62,9 +64,11 @@ class _Subscription:
     oldest message is dropped (every message only says "refresh", so the newest one suffices)."""
 
     def __init__(self, size: int = 256) -> None:
-        self.queue: Mailbox[Message] = Mailbox(limit=size)
+        self.queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=size)
 
     def put(self, message: Message) -> None:
+        if self.queue.full():
+            self.queue.get_nowait()
         self.queue.put_nowait(message)
 
     def __aiter__(self) -> AsyncIterator[Message]:
@@ -104,12 +108,20 @@ class InProcessPubSub:
     def __init__(self) -> None:
         self._channels: dict[str, set[Receiver]] = {}
 
+    @property
+    def ready(self) -> bool:
+        return True
+
     async def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
 
     def deliver(self, channel: str, message: Message) -> None:
         for receiver in list(self._channels.get(channel, ())):
             receiver(message)
+
+    def channels(self) -> list[str]:
+        """The channels someone in this process listens on now."""
+        return list(self._channels)
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
@@ -124,15 +136,21 @@ class InProcessPubSub:
         self._channels.clear()
 
 
-NOTIFY_ONE = PreparedStatement("cardtable_notify_one", "SELECT pg_notify($1, $2)")
-NOTIFY_ALL = PreparedStatement(
-    "cardtable_notify_all", "SELECT pg_notify($1, payload) FROM json_array_elements_text($2::json) AS payload"
-)
+NOTIFY_ONE = "SELECT pg_notify(%s, %s)"
+NOTIFY_ALL = "SELECT pg_notify(%s, payload) FROM json_array_elements_text(%s::json) AS payload"
 """One NOTIFY per payload of a batch, the batch passed as one JSON array of strings: as a
 `text[]` parameter, psycopg escaped every quote of every payload for the array literal in
 Python (a regular expression with a callback per match), about a tenth of a second process's
 CPU at 50 tables of four people (docs/BENCHMARKS.md). A batch that fits one payload, the usual
 case, goes through `NOTIFY_ONE`."""
+
+RECONNECT_AFTER = (0.1, 0.5, 1.0)
+"""Seconds before each attempt to connect again after a connection of the bus was lost (the
+last one repeated for as long as it takes)."""
+
+HEARTBEAT = 5.0
+"""Seconds a listener waits for notifications before it asks its connection whether it is still
+there (a database that vanished without closing the socket is also noticed by TCP keepalives)."""
 
 
 class PostgresPubSub(InProcessPubSub):
@@ -146,10 +164,11 @@ class PostgresPubSub(InProcessPubSub):
     LISTENs on `cardtable_events` and delivers what other processes sent (its own notifications
     carry its origin id and are skipped).
 
-    Both connections are driven through libpq directly (`PreparedStatement` to send; the
-    listener reads notifications whenever its socket is readable): through psycopg's cursor and
-    its `notifies()` generator the transport cost about a sixth of a second process's CPU per
-    move at 50 tables of four people (docs/BENCHMARKS.md).
+    Neither connection is ever given up. A NOTIFY that fails is sent again, with whatever was
+    published meanwhile, on a new connection as soon as one can be had. A listener whose
+    connection is lost connects again and then calls `on_heard_again`: whatever was notified
+    while it was away is lost to it, so the process catches up from the store (the action log is
+    the truth; app/live/tables.py's `catch_up_all`).
     """
 
     PG_CHANNEL = "cardtable_events"
@@ -161,53 +180,98 @@ class PostgresPubSub(InProcessPubSub):
     must fit a payload of its own, beside the packing's 43 bytes (`_payloads`)."""
     between_processes = True
 
-    def __init__(self, libpq_url: str) -> None:
+    def __init__(self, listen_conninfo: str, notify_conninfo: str | None = None) -> None:
+        """`listen_conninfo` and `notify_conninfo`: how the listener and the sender connect
+        (app/store/db.py's `Database.conninfo`, each with its role's name); the sender takes the
+        listener's when none is given."""
         super().__init__()
-        self._url = libpq_url
+        self._listen_conninfo = listen_conninfo
+        self._notify_conninfo = notify_conninfo or listen_conninfo
         self._origin = secrets.token_hex(8)
-        self._own_prefix = orjson.dumps({"origin": self._origin}).decode()[:-1].encode()
+        self._own_prefix = orjson.dumps({"origin": self._origin}).decode()[:-1]
         """How this process's own payloads begin (`_payloads` writes the origin first, with the
         same encoder): they are dropped unread, not parsed to find out. Each process hears its
         own notifications, half of what it hears when two processes share tables."""
         self._listener: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[None] | None = None
+        self._catching_up: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
-        self._sender: Any = None
+        self._listening = False
+        self._sending = True
+        self._sender: psycopg.AsyncCursor[Any] | None = None
+        """On the sender's connection, one cursor for every batch: less CPU than one each."""
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self.on_delay: Callable[[float], None] | None = None
         """Told the seconds each message from another process took to arrive (app/metrics.py)."""
+        self.on_heard_again: Callable[[], Awaitable[None]] | None = None
+        """Called each time the listener listens again after losing its connection (not at the
+        first start): the process catches up with what it may have missed meanwhile."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether the bus hears the other processes and its last NOTIFY went out."""
+        return self._listening and self._sending
 
     async def start(self) -> None:
-        self._listener = asyncio.create_task(self._listen())
-        self._sender_task = asyncio.create_task(self._send_loop())
+        self._listener = asyncio.create_task(self._listen(), name="pubsub-listener")
+        self._sender_task = asyncio.create_task(self._send_loop(), name="pubsub-sender")
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def _listen(self) -> None:
+        """Listen for as long as the process lives, connecting again whenever the connection is
+        lost (with a short wait, then a second between attempts)."""
+        failures = 0
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(
+                    self._listen_conninfo, autocommit=True
+                ) as conn:
                     await conn.execute(f"LISTEN {self.PG_CHANNEL}")
+                    self._listening = True
+                    if self._ready.is_set():
+                        log.info("pub/sub listener is listening again; catching up from the store")
+                        self._catch_up()
                     self._ready.set()
+                    failures = 0
                     await self._hear(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - keep listening across connection losses
-                log.warning("pub/sub listener lost its connection (%s); reconnecting", exc)
-                await asyncio.sleep(1)
+                self._listening = False
+                if failures == 0:
+                    log.warning("pub/sub listener lost its connection (%s); reconnecting", exc)
+                await asyncio.sleep(RECONNECT_AFTER[min(failures, len(RECONNECT_AFTER) - 1)])
+                failures += 1
 
     async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """Deliver every notification `conn` receives, as soon as its socket has it, until the
-        connection fails (raised here)."""
-        pgconn = conn.pgconn
+        """Deliver every notification `conn` receives until the connection fails (raised here).
+        When `HEARTBEAT` seconds pass, it asks the connection whether it is still there."""
+        while True:
+            async for notify in conn.notifies(timeout=HEARTBEAT):
+                self._heard(notify.payload)
+            async with asyncio.timeout(HEARTBEAT):
+                await conn.execute("SELECT 1")
 
-        def take() -> bool:
-            while (notice := pgconn.notifies()) is not None:
-                self._heard(notice.extra)
-            return False  # for as long as the connection lives
+    def _catch_up(self) -> None:
+        """Run `on_heard_again` in its own task (the listener goes on hearing meanwhile); a
+        failure is tried again after a second, until it succeeds or the listener is lost again
+        (its next return calls it anyway)."""
+        if self.on_heard_again is None or (self._catching_up is not None and not self._catching_up.done()):
+            return
+        catch_up = self.on_heard_again
 
-        await read_input(conn, take, at_once=True)
+        async def until_done() -> None:
+            while self._listening:
+                try:
+                    await catch_up()
+                    return
+                except Exception:
+                    log.exception("could not catch up after the pub/sub listener reconnected; trying again")
+                    await asyncio.sleep(1.0)
 
-    def _heard(self, payload: bytes) -> None:
+        self._catching_up = asyncio.create_task(until_done(), name="pubsub-catch-up")
+
+    def _heard(self, payload: str) -> None:
         """Deliver the messages of one notification, unless this process sent it."""
         if payload.startswith(self._own_prefix):
             return
@@ -237,7 +301,7 @@ class PostgresPubSub(InProcessPubSub):
     def _payloads(self, envelopes: list[bytes]) -> list[bytes]:
         """`envelopes` packed in order into as few notification payloads as fit under the limit
         (`{"origin": …, "messages": [envelope, …]}`); one too long even alone is dropped, loudly."""
-        head, tail = self._own_prefix + b',"messages":[', b"]}"
+        head, tail = self._own_prefix.encode() + b',"messages":[', b"]}"
         room = self.PAYLOAD_LIMIT - len(head) - len(tail)
         payloads: list[bytes] = []
         packed: list[bytes] = []
@@ -256,43 +320,60 @@ class PostgresPubSub(InProcessPubSub):
         return payloads
 
     async def _send_loop(self) -> None:
-        channel = self.PG_CHANNEL.encode()
+        """Send what is published, in order, for as long as the process lives. A batch that
+        could not be sent is sent again (with what was published meanwhile) on a new connection:
+        at once when the connection that failed had been idle (it may have died long before,
+        with a database restart), else after a short wait, then a second between attempts."""
+        envelopes: list[bytes] = []
+        failures = 0
         while True:
-            batch = [await self._outbox.get()]
-            while len(batch) < self.BATCH and not self._outbox.empty():
-                batch.append(self._outbox.get_nowait())
-            payloads = self._payloads(batch)
-            if not payloads:
+            if not envelopes:
+                envelopes.append(await self._outbox.get())
+            while len(envelopes) < self.BATCH and not self._outbox.empty():
+                envelopes.append(self._outbox.get_nowait())
+            connected = self._sender is not None and not self._sender.connection.closed
+            try:
+                if payloads := self._payloads(envelopes):
+                    await self._notify(payloads)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - connect again and send it all again
+                await self._drop_sender()
+                if connected:
+                    log.info("the NOTIFY connection was lost (%s); connecting again", exc)
+                    continue
+                self._sending = False
+                if failures == 0:
+                    log.warning("could not notify other processes (%s); sending again", exc)
+                await asyncio.sleep(RECONNECT_AFTER[min(failures, len(RECONNECT_AFTER) - 1)])
+                failures += 1
                 continue
-            for attempt in (1, 2, 3):
-                try:
-                    if self._sender is None or self._sender.closed:
-                        self._sender = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
-                    if len(payloads) == 1:
-                        await NOTIFY_ONE.rows(self._sender, (channel, payloads[0]))
-                    else:
-                        await NOTIFY_ALL.rows(
-                            self._sender, (channel, orjson.dumps([p.decode() for p in payloads]))
-                        )
-                    break
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - reconnect and retry, then give up loudly
-                    if self._sender is not None:
-                        with contextlib.suppress(Exception):
-                            await self._sender.close()
-                    self._sender = None
-                    if attempt == 3:
-                        log.error("could not notify other processes of %d event(s): %s", len(batch), exc)
-                    else:
-                        await asyncio.sleep(0.2 * attempt)
+            if failures:
+                log.info("notifying other processes again, after %d failed attempt(s)", failures)
+            envelopes, failures, self._sending = [], 0, True
+
+    async def _notify(self, payloads: list[bytes]) -> None:
+        sender = self._sender
+        if sender is None or sender.connection.closed:
+            connection = await psycopg.AsyncConnection.connect(self._notify_conninfo, autocommit=True)
+            sender = self._sender = connection.cursor()
+        if len(payloads) == 1:
+            await sender.execute(NOTIFY_ONE, (self.PG_CHANNEL, payloads[0].decode()), prepare=True)
+        else:
+            texts = orjson.dumps([payload.decode() for payload in payloads]).decode()
+            await sender.execute(NOTIFY_ALL, (self.PG_CHANNEL, texts), prepare=True)
+
+    async def _drop_sender(self) -> None:
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await self._sender.connection.close()
+        self._sender = None
 
     async def close(self) -> None:
-        for task in (self._listener, self._sender_task):
+        for task in (self._listener, self._sender_task, self._catching_up):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if self._sender is not None:
-            await self._sender.close()
+        await self._drop_sender()
         await super().close()

@@ -33,7 +33,7 @@ from app.live.bot_pool import kill_workers, start_workers
 from app.live.review_worker import WORKER_NICENESS, Job, analyse_job
 from app.metrics import Metrics
 from app.store import analyses as store
-from app.store.db import Database
+from app.store.db import REVIEW, Database
 from app.store.matches import MatchStore
 from engine.analysis import Budget
 
@@ -112,7 +112,7 @@ class Reviews:
         try:
             stored = await self.matches.load(claim.match_id)
             job = Job(
-                database=self.db.libpq_url, owner=self.owner, lease=self.lease, beat=self.beat,
+                database=self.db.conninfo(REVIEW), owner=self.owner, lease=self.lease, beat=self.beat,
                 match_id=claim.match_id, seats=claim.seats, game_id=stored.game_id, players=stored.players,
                 options=stored.options, log=stored.log, budget=self.budget.as_dict(),
                 auto={version: reason for version, (_, reason) in stored.auto_moves.items()},

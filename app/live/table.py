@@ -342,19 +342,24 @@ class Table:
             entries = await self.tables.store.actions_from(live.match_id, live.committed)
         return follow(live, entries, at_least)
 
-    async def catch_up_with_store(self) -> bool:
-        """Follow whatever the database holds beyond our copy (announcements may have been lost,
-        e.g. while the bus reconnected); True when the copy moved or was dropped to be rebuilt."""
+    async def catch_up_with_store(self, stored: int) -> bool:
+        """Follow the database's version `stored` of this match (announcements may have been
+        lost, e.g. while the bus reconnected): the copy follows the log or is dropped to be
+        rebuilt, the seats are read again (a seat change may have been missed too), this
+        process's sockets are sent the newer state and the bots go on. True when it was behind."""
         async with self.lock:
             live = self.live
             if live is None:
                 return False
-            stored = await self.tables.store.version(self.match_id)
-            if stored <= live.committed:
-                return False
-            if not await self.catch_up(live, stored):
+            live.seats_stale = True
+            behind = stored > live.committed
+            if behind and not await self.catch_up(live, stored):
                 self.live = None
-            return True
+                await self.fresh()  # rebuilt from the log
+        if behind:
+            await self.publish()
+        self.automation.kick()
+        return behind
 
     # ---- seats, stand-ins and timers ---------------------------------------------------------------
     async def seats_changed(self) -> None:

@@ -207,11 +207,15 @@ class TableService:
 
     async def catch_up_all(self) -> int:
         """Every live table follows what the database holds beyond its copy (after the bus's
-        listener reconnected, announcements may have been lost); how many moved."""
+        listener reconnected, announcements may have been lost); how many were behind."""
+        tables = [table for table in self._tables.values() if table.live is not None]
+        stored = await self.store.versions([table.match_id for table in tables])
         moved = 0
-        for table in list(self._tables.values()):
+        for table in tables:
+            if table.match_id not in stored:
+                continue  # the match is gone: nothing to catch up
             try:
-                moved += await table.catch_up_with_store()
+                moved += await table.catch_up_with_store(stored[table.match_id])
             except Exception:
                 log.exception("match %s could not catch up with the database", table.match_id)
         return moved

@@ -1,6 +1,8 @@
 """Health checks for service managers and load balancers: `/healthz` says the process answers,
-`/readyz` that it can do real work (the database answers and its schema is at our newest
-migration, so a process started against an unmigrated database is not sent traffic)."""
+`/readyz` that it can do real work: the database answers and its schema is at our newest
+migration (so a process started against an unmigrated database is not sent traffic), a move
+could be committed now (the commits' own connections reach a server that takes writes), and
+the bus between processes hears and speaks."""
 
 from __future__ import annotations
 
@@ -44,14 +46,24 @@ async def healthz() -> Health:
     responses={**error_responses(), 503: {"model": Health, "description": "Not ready (see reason)"}},
 )
 async def readyz(request: Request) -> Health | JSONResponse:
-    """The database answers and is migrated to head (503 with the reason otherwise)."""
+    """The database answers, is migrated to head and takes commits, and the bus works (503 with
+    the reason otherwise)."""
     services = get_services(request)
     try:
         async with asyncio.timeout(READY_TIMEOUT):
             revisions = await schema_revisions(services.db)
+            writable = await services.tables.store.writable()
     except Exception as exc:  # any failure to reach the database means "not ready"
         log.info("not ready: the database did not answer (%s)", type(exc).__name__)
-        return JSONResponse(Health(status="unavailable", reason="database").model_dump(), status_code=503)
+        return _unavailable("database")
     if revisions != head_revisions():
-        return JSONResponse(Health(status="unavailable", reason="migrations").model_dump(), status_code=503)
+        return _unavailable("migrations")
+    if not writable:
+        return _unavailable("read-only")
+    if not services.pubsub.ready:
+        return _unavailable("bus")
     return Health(status="ok")
+
+
+def _unavailable(reason: str) -> JSONResponse:
+    return JSONResponse(Health(status="unavailable", reason=reason).model_dump(), status_code=503)

@@ -11,7 +11,9 @@ started from (so two processes can never both extend one log) and inserts the ne
 atomically and in a single round trip, with no BEGIN/COMMIT, pre-ping or reset round trips and
 no ORM. Under load one such statement carries the actions of many matches, each checked on its
 own (group commit, app/store/commits.py). When a hand or the match ends, the statement runs in
-a transaction with the hand results and final results. Everything else uses SQLAlchemy Core.
+a transaction with the hand results and final results, its statements sent in pipeline mode
+(psycopg's `pipeline()`: a round trip only where a result is read, not per statement).
+Everything else uses SQLAlchemy Core.
 Route handlers that change seats during a match call the helpers that take their session, so
 the seat change and the room change commit together. The transaction that ends a match also
 queues its review (app/store/analyses.py).
@@ -34,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store import analyses
 from app.store.commits import WRITERS, Extensions
-from app.store.db import Database
+from app.store.db import COMMIT, Database
 from app.store.models import HandResult, MatchAction, MatchRow, MatchSeat, Room, RoomSeat
 from app.store.presence import PRESENT
 
@@ -170,14 +172,20 @@ class MatchStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.pool = AsyncConnectionPool(
-            db.libpq_url,
+            db.conninfo(COMMIT),
             min_size=1,
             max_size=db.pool_size,
             kwargs={"autocommit": True},
             open=False,
             name="match-store",
+            timeout=db.options.pool_wait,
+            reconnect_timeout=db.options.pool_wait,
         )
+        """The commits' connections. While the database is away each slot keeps trying to
+        connect, less and less often, for `reconnect_timeout` seconds and then gives up until the
+        next request asks for it again: so a database that is back is used within seconds."""
         self._opened = False
+        self._checking: asyncio.Task[None] | None = None
         self._writers = asyncio.Semaphore(db.pool_size)
         """Commits holding or about to take one of the pool's connections (see `_connection`)."""
         self.extensions = Extensions(self._connection, writers=WRITERS)
@@ -200,12 +208,36 @@ class MatchStore:
             await self._writers.acquire()
         try:
             async with pool.connection() as conn:
-                yield conn
+                try:
+                    yield conn
+                finally:
+                    if conn.closed:
+                        await self._lost_connection()
         finally:
             self._writers.release()
 
+    async def _lost_connection(self) -> None:
+        """A connection of the pool died (the pool drops it): the others may have died with it
+        (a database restart ends them all), so the idle ones are tried at once and the dead
+        replaced, rather than each failing the next commit that takes it. One check at a time;
+        a caller that stops waiting does not stop it."""
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.create_task(self.pool.check(), name="match-store-check")
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._checking)
+
+    async def writable(self) -> bool:
+        """Whether a commit could be made now: a connection of the commits' pool answers, on a
+        server that takes writes (not a standby still in recovery)."""
+        async with self._connection() as conn:
+            cursor = await conn.execute("SELECT NOT pg_is_in_recovery()")
+            row = await cursor.fetchone()
+        return bool(row and row[0])
+
     async def close(self) -> None:
         await self.extensions.close()
+        if self._checking is not None:
+            await asyncio.gather(self._checking, return_exceptions=True)
         if self._opened:
             await self.pool.close()
 
@@ -275,6 +307,14 @@ class MatchStore:
         if any(row[0] != seq + index for index, row in enumerate(rows)):
             return []  # a gap can only mean a log rewritten under us: the caller reloads it whole
         return [(seat, action, auto) for _, seat, action, auto in rows]
+
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        """The committed version of each of these matches that exists, as the database has it now."""
+        if not match_ids:
+            return {}
+        async with self._connection() as conn:
+            cursor = await conn.execute("SELECT id, version FROM matches WHERE id = ANY(%s)", (match_ids,))
+            return {int(match_id): int(version) for match_id, version in await cursor.fetchall()}
 
     async def version(self, match_id: int) -> int:
         """The match's committed version (log length) as the database has it now."""
@@ -430,17 +470,14 @@ class MatchStore:
         if not hands and final is None:
             self._check(params, *await self.extensions.commit(params))
             return
-        async with self._connection() as conn, conn.transaction():
-            self._check(params, *await Extensions.extend_one(conn, params))
+        async with self._connection() as conn, conn.pipeline(), conn.transaction():
+            self._check(params, *await Extensions.extend_one(conn.cursor(), params))
             if hands:
                 async with conn.cursor() as cursor:
                     await cursor.executemany(
                         "INSERT INTO hand_results (match_id, hand_no, scores, details)"
                         " VALUES (%s, %s, %s::jsonb, %s::jsonb)",
-                        [
-                            (match_id, h.hand_no, json.dumps(h.scores), json.dumps(h.details))
-                            for h in hands
-                        ],
+                        [(match_id, h.hand_no, json.dumps(h.scores), json.dumps(h.details)) for h in hands],
                     )
             if final is not None:
                 await conn.execute(FINISH, {"match_id": match_id})

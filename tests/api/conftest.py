@@ -15,6 +15,7 @@ OWN_PROCESSES = {
     "test_process.py": "processes-a",
     "test_proxy.py": "processes-a",
     "test_app_server.py": "processes-a",
+    "test_database_faults.py": "processes-a",
     "test_crash_restart.py": "processes-b",
     "test_bot_pool.py": "processes-b",
 }

@@ -124,6 +124,9 @@ class Table:
         acted: set[tuple[int, int]] = set()
         while not self.stopped:
             message = await socket.recv(timeout=3600)
+            if message["type"] == "error":
+                acted.clear()  # refused: play the state the server sends again, as a person would
+                continue
             if message["type"] != "state":
                 continue
             if message["version"] > self.version:

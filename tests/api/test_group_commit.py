@@ -6,12 +6,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy import select, text, update
+from sqlalchemy.exc import DBAPIError
 
 from app.store.commits import Extensions
+from app.store.db import COMMIT, ENGINE, LISTEN, NOTIFY
 from app.store.matches import Controller, MatchStore, SeatNotHeld, VersionConflict
 from app.store.models import MatchRow, Room
 from tests.api.harness import browser, make_room, running_server
@@ -56,9 +60,9 @@ def _counting_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sizes: list[int] = []
     many = Extensions._many
 
-    async def counted(conn: Any, batch: list[dict[str, Any]]) -> Any:
+    async def counted(cursor: Any, batch: list[dict[str, Any]]) -> Any:
         sizes.append(len(batch))
-        return await many(conn, batch)
+        return await many(cursor, batch)
 
     monkeypatch.setattr(Extensions, "_many", staticmethod(counted))
     return sizes
@@ -116,9 +120,9 @@ async def test_a_batch_the_database_refuses_as_a_whole_is_written_one_action_at_
     conflicts is refused, and nobody's action is lost or written twice."""
     failures: list[int] = []
 
-    async def refused(conn: Any, batch: list[dict[str, Any]]) -> Any:
+    async def refused(cursor: Any, batch: list[dict[str, Any]]) -> Any:
         failures.append(len(batch))
-        await conn.execute("SELECT 1/0")  # a real error from the server, as a deadlock would be
+        await cursor.execute("SELECT 1/0")  # a real error from the server, as a deadlock would be
         raise AssertionError("unreachable")
 
     monkeypatch.setattr(Extensions, "_many", staticmethod(refused))
@@ -241,14 +245,14 @@ async def test_a_flusher_keeps_its_connection_while_commits_keep_coming_and_give
 
     @contextlib.asynccontextmanager
     async def connection() -> AsyncIterator[Any]:
-        conn = object()
+        conn = SimpleNamespace(closed=False, cursor=lambda: None)  # a connection that stays open
         taken.append(conn)
         try:
             yield conn
         finally:
             returned.append(conn)
 
-    async def written(self: Extensions, conn: Any, batch: list[Any]) -> list[Any]:
+    async def written(self: Extensions, cursor: Any, batch: list[Any]) -> list[Any]:
         return [(True, True)] * len(batch)
 
     monkeypatch.setattr(Extensions, "_write", written)
@@ -275,3 +279,114 @@ async def test_a_flusher_keeps_its_connection_while_commits_keep_coming_and_give
     assert await extensions.commit(params) == (True, True)
     await asyncio.wait_for(extensions.close(), 1)  # no waiting out LINGER
     assert returned == taken and not extensions._flushers
+
+
+async def _end_commit_connections(server: Any) -> int:
+    """End every backend of the server's commit pool (`pg_terminate_backend`); how many."""
+    async with server.services.db.session() as session:
+        ended = await session.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND application_name = :role"
+            ),
+            {"role": COMMIT},
+        )
+        return len(ended.all())
+
+
+async def test_actions_whose_connection_was_ended_are_written_on_another_one(database_url: str) -> None:
+    """The commit pool's connections are ended while idle (a database restart, an operator's
+    kill): the next actions, alone and in a batch, are written on new connections instead of
+    being refused, each exactly once, and the pool keeps no dead connection for later."""
+    async with running_server(database_url, bot_delay=0) as server, browser(server, "Hana") as host:
+        room = await make_room(host, "holy-grail", 3)
+        ids = await _matches(server, room["code"], 4)
+        store: MatchStore = server.services.tables.store
+        deal = [(-1, {"type": "deal", "seed": 1})]
+        await store.append(ids[0], 0, deal, [], None, None)  # the pool holds a connection now
+        assert await _end_commit_connections(server) >= 1
+        await store.append(ids[0], 1, deal, [], None, None)
+        assert await _end_commit_connections(server) >= 1
+        await asyncio.gather(*(store.append(match_id, 0, deal, [], None, None) for match_id in ids[1:]))
+        assert await store.writable()
+        logs = await _logs(server, ids)
+    assert [logs[match_id][0] for match_id in ids] == [2, 1, 1, 1]
+
+
+async def test_every_connection_names_its_role_and_carries_the_configured_timeouts(database_url: str) -> None:
+    """The settings' timeouts and keepalives reach every connection the server opens: the
+    ordinary queries', the commits', and the bus's listener and sender, each named for its role
+    in pg_stat_activity."""
+    settings = {
+        "pubsub": "postgres",
+        "db_connect_timeout": 7,
+        "db_statement_timeout": 12.5,
+        "db_keepalives_idle": 11,
+        "db_keepalives_interval": 4,
+        "db_keepalives_count": 5,
+        "db_tcp_user_timeout": 9.0,
+    }
+    async with (
+        running_server(database_url, bot_delay=0, **settings) as server,
+        browser(server, "Hana") as host,
+    ):
+        room = await make_room(host, "holy-grail", 3)
+        ids = await _matches(server, room["code"], 1)
+        await server.services.tables.store.append(ids[0], 0, [(-1, {"n": 1})], [], None, None)
+        await server.services.pubsub.publish("room:0", {"kind": "room"})  # the sender connects
+        async with server.services.db.engine.connect() as conn:
+            timeout = (await conn.execute(text("SHOW statement_timeout"))).scalar_one()
+            raw = await conn.get_raw_connection()
+            engine_parameters = raw.driver_connection.info.get_parameters()
+            await conn.rollback()
+        async with server.services.tables.store.pool.connection() as conn:
+            commit_timeout = (await (await conn.execute("SHOW statement_timeout")).fetchone() or [None])[0]
+            commit_parameters = conn.info.get_parameters()
+        roles: set[str] = set()
+        for _ in range(50):
+            async with server.services.db.session() as session:
+                rows = await session.execute(
+                    text("SELECT application_name FROM pg_stat_activity WHERE datname = current_database()")
+                )
+                roles = {name for (name,) in rows}
+            if {LISTEN, NOTIFY} <= roles:
+                break
+            await asyncio.sleep(0.1)
+        await _logs(server, ids)
+    assert {ENGINE, COMMIT, LISTEN, NOTIFY} <= roles, roles
+    assert timeout == commit_timeout == "12500ms"
+    for parameters in (engine_parameters, commit_parameters):
+        assert {
+            key: parameters.get(key)
+            for key in (
+                "connect_timeout",
+                "keepalives",
+                "keepalives_idle",
+                "keepalives_interval",
+                "keepalives_count",
+                "tcp_user_timeout",
+            )
+        } == {
+            "connect_timeout": "7",
+            "keepalives": "1",
+            "keepalives_idle": "11",
+            "keepalives_interval": "4",
+            "keepalives_count": "5",
+            "tcp_user_timeout": "9000",
+        }
+
+
+async def test_a_statement_longer_than_the_statement_timeout_is_cancelled_by_the_server(
+    database_url: str,
+) -> None:
+    """No statement holds a connection (and a table) for ever: the server cancels it."""
+    async with running_server(database_url, bot_delay=0, db_statement_timeout=0.3) as server:
+        store: MatchStore = server.services.tables.store
+        assert await store.writable()  # the commits' pool is open
+        async with store.pool.connection() as conn:
+            with pytest.raises(psycopg.errors.QueryCanceled):
+                await conn.execute("SELECT pg_sleep(5)")
+        async with server.services.db.engine.connect() as conn:
+            with pytest.raises(DBAPIError) as cancelled:
+                await conn.execute(text("SELECT pg_sleep(5)"))
+            assert isinstance(cancelled.value.orig, psycopg.errors.QueryCanceled)
