@@ -33,8 +33,8 @@ from app.routes import chat, games, health, hints, history, people, replays, roo
 from app.routes import metrics as metrics_route
 from app.routes.docs import mount_docs
 from app.routes.pages import mount_client
+from app.routes.socket_routes import CardTableApp
 from app.services import Services
-from app.socket_routes import CardTableApp
 from app.store.catalog import seed_presets, sync_catalog
 from app.store.db import LISTEN, NOTIFY, Database, migrate
 from engine.analysis import DEFAULT_BUDGET

@@ -1,7 +1,7 @@
 """Bytes and build time of a finished match's replay (`GET /api/matches/{id}/replay`).
 
 Basic bots play seeded matches through the engine; each match's replay is encoded exactly as
-the server does (app/replays.py: one observer view per action, patch-encoded, gzip level 6) and
+the server does (app/live/replays.py: one observer view per action, patch-encoded, gzip level 6) and
 compared with the naive encoding (every step's whole `Match.view_all()` and finished hands). Bounded: a few
 matches, seconds each.
 
@@ -17,7 +17,7 @@ import json
 import random
 import time
 
-from app.replays import encode_steps
+from app.live.replays import encode_steps
 from engine import CHANCE, GAMES, Match
 from engine.bots import bot_action
 

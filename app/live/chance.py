@@ -3,7 +3,7 @@
 Every shuffle and draw a live match awaits is settled here as soon as it is due, right after the
 action that made it due and before the commit, so a chance action never waits for a turn of
 its own. A rematch with `same_deals_as` deals its source match's chance actions in log order
-(the plan is a pure function of the source's stored log: app/rematch.py); where the plan runs
+(the plan is a pure function of the source's stored log: app/store/rematch.py); where the plan runs
 out or the engine refuses a planned action (the options changed since), fresh cards are dealt.
 """
 
@@ -15,8 +15,8 @@ import random
 import secrets
 from typing import Any
 
-from app.rematch import DealPlan, PlanCache, plan_deals
 from app.store.matches import MatchStore
+from app.store.rematch import DealPlan, PlanCache, plan_deals
 from engine import CHANCE, IllegalAction, Match, get_game
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from app.live.chance import settle_chance
 from app.live.hand_log import auto_mark
 from app.live.live_match import LiveMatch
+from app.live.races import log_commit_failure
 from app.live.refusals import ActionRejected
-from app.races import log_commit_failure
 from app.store.matches import Controller, HandRecord, SeatNotHeld, SeatResult
 from engine import CHANCE, IllegalAction, Match
 

@@ -16,8 +16,8 @@ import orjson
 
 from app.live.hand_log import AutoMoves, current_hand_events
 from app.live.snapshots import Parts, Reader, RecentEvents, Snapshot, build_seat, dumps, state_message
-from app.rematch import DealPlan
 from app.store.matches import Controller
+from app.store.rematch import DealPlan
 from engine import Game, Match
 from engine.core import LEGAL_CACHE_LIMIT
 

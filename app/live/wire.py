@@ -3,7 +3,7 @@
 Encoding (the server): a view is JSON text per top-level key (`Parts`), so a reader that holds
 the previous view gets a **patch**: only the keys whose text changed, plus `"$removed": [keys]`
 for keys that went away (`patch_text`). Live state messages (app/live/snapshots.py) and replays
-(app/replays.py) both use it. A seat's legal actions travel **compact**: every k-card pick from
+(app/live/replays.py) both use it. A seat's legal actions travel **compact**: every k-card pick from
 one set of cards is one entry `{"type": ..., <other fields>, "choose": k, "from": [cards]}`
 (`compact`).
 

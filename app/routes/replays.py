@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 
 from app.errors import error_responses
 from app.limits import BIGINT_MAX
-from app.replays import ReplayCache, export_log
+from app.live.replays import ReplayCache, export_log
 from app.schemas import AnalysisPending, MatchAnalysisOut, MatchLogExport, ReplayOut
 from app.services import SignedIn, get_services
 from app.store.history import finished_match, match_review, stored_scores
@@ -36,7 +36,7 @@ async def match_replay(
     request: Request, person: SignedIn, match_id: int = Path(ge=1, le=BIGINT_MAX)
 ) -> Response:
     """One step per logged action with the all-seeing observer's view after it (patch-encoded,
-    see app/replays.py); gzip when the client accepts it."""
+    see app/live/replays.py); gzip when the client accepts it."""
     services = get_services(request)
     async with services.db.session() as session:
         review = await finished_match(session, services.tables.store, match_id, person.id)

@@ -46,7 +46,7 @@ class CreateRoomBody(BaseModel):
     seats: SeatCount | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     preset: str | None = Field(default=None, max_length=64)
-    # The room's name; absent or null: the default ("‹host›'s ‹game› table"), see app/room_names.py.
+    # The room's name; absent or null: the default ("‹host›'s ‹game› table"), see app/store/room_names.py.
     name: str | None = Field(default=None, max_length=500)
     away_grace: AwayGrace = AWAY_GRACE_DEFAULT
     turn_timer: TurnTimer | None = None
@@ -197,7 +197,7 @@ async def leave_seat(code: Code, n: SeatNumber, request: Request, person: Signed
 async def start(code: Code, request: Request, person: SignedIn, body: StartBody | None = None) -> dict:
     """Host: start a match with the current seating (a rematch once the last one has ended).
     With `same_deals_as`, the new match deals the same cards as that finished match of this room
-    (rotated one seat with `rotate`); see app/rematch.py."""
+    (rotated one seat with `rotate`); see app/store/rematch.py."""
     body = body or StartBody()
     if body.rotate and body.same_deals_as is None:
         raise ApiError(

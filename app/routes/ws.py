@@ -411,7 +411,7 @@ def same_origin(websocket: WebSocket) -> bool:
 
 
 async def room_socket(websocket: WebSocket) -> None:
-    """`/ws/rooms/{code}`, served past the HTTP middleware (app/socket_routes.py): every check
+    """`/ws/rooms/{code}`, served past the HTTP middleware (app/routes/socket_routes.py): every check
     a socket needs is made here. Only plain ids outlive the handshake: the person and room rows
     (and the session that read them) are gone before the socket settles in for its long life.
 

@@ -1,7 +1,7 @@
 """What happened: a person's matches, one match's score table and reviews, leaderboards.
 
 Every read of finished and running matches' results for the history pages, the replay and log
-export (app/replays.py encodes them) and the same-deal comparison (app/rematch.py computes it)
+export (app/live/replays.py encodes them) and the same-deal comparison (app/store/rematch.py computes it)
 goes through here. A refusal is a domain error (app/errors.py).
 """
 
@@ -16,8 +16,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, Forbidden, NotFound
-from app.rematch import MAX_COMPARED_REMATCHES, compare_hands, fresh_hands_of, seat_map
-from app.room_names import room_display_name
 from app.store import analyses, hints
 from app.store.matches import MatchStore, StoredMatch, match_log
 from app.store.models import (
@@ -31,6 +29,8 @@ from app.store.models import (
     Room,
 )
 from app.store.people import BOT_NAME, names_of, seat_name
+from app.store.rematch import MAX_COMPARED_REMATCHES, compare_hands, fresh_hands_of, seat_map
+from app.store.room_names import room_display_name
 from app.store.rooms import default_name_ordinals, is_member, room_name_of
 from engine import GAMES, TAKE_BACK, Game
 
@@ -300,7 +300,7 @@ async def hand_scores(session: AsyncSession, match_id: int) -> list[list[Any]]:
 
 async def comparisons(session: AsyncSession, row: MatchRow) -> list[dict[str, Any]]:
     """For a match page: the same-deal comparison with the match it replays, and with the
-    newest matches that replay it (app/rematch.py). Each holds, hand by hand, this match's
+    newest matches that replay it (app/store/rematch.py). Each holds, hand by hand, this match's
     scores per seat and the other match's score of the seat that held the same cards, and the
     hands in which the rematch had to deal fresh cards."""
     pairs: list[tuple[MatchRow, bool]] = []

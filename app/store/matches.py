@@ -130,7 +130,7 @@ class StoredMatch:
     hands_stored: int
     controllers: dict[int, Controller]
     same_deals_as: int | None = None
-    """The finished match whose chance actions this one replays (app/rematch.py), if any."""
+    """The finished match whose chance actions this one replays (app/store/rematch.py), if any."""
     rotate_deals: bool = False
     turn_timer: int | None = None
     """The room's turn timer in seconds (None: off); see app/live/deadlines.py."""

@@ -105,7 +105,7 @@ class Room(Base):
     options: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = _now()
     name: Mapped[str | None] = mapped_column(String(60))
-    """The host's name for the room; None: the default, built when read (app/room_names.py)."""
+    """The host's name for the room; None: the default, built when read (app/store/room_names.py)."""
     matches_started: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     """Matches started here; a new match's `number` comes from bumping it (atomic per room)."""
     away_grace: Mapped[int] = mapped_column(Integer, server_default=text("60"), default=60)
@@ -175,7 +175,7 @@ class MatchRow(Base):
     same_deals_as: Mapped[int | None] = mapped_column(
         ForeignKey("matches.id", ondelete="SET NULL", name="fk_matches_same_deals_as"), index=True
     )
-    """The finished match whose chance actions (shuffles) this one replays (app/rematch.py)."""
+    """The finished match whose chance actions (shuffles) this one replays (app/store/rematch.py)."""
     rotate_deals: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)
     """With `same_deals_as`: every hand's cards go one seat round (seat s gets seat s-1's)."""
     abandoned: Mapped[bool] = mapped_column(Boolean, server_default=text("false"), default=False)

@@ -17,12 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 from app.limits import AWAY_GRACE_MAX, AWAY_GRACE_MIN, check_option_bounds
-from app.room_names import clean_room_name, room_display_name
 from app.security import new_invite_code
 from app.store import presence
 from app.store.matches import MatchStore
 from app.store.models import MatchRow, MatchSeat, Membership, Person, Preset, Room, RoomSeat
 from app.store.people import BOT_NAME
+from app.store.room_names import clean_room_name, room_display_name
 from engine import GAMES, Game, IllegalAction, get_game
 
 UNSET: Any = object()
@@ -72,7 +72,7 @@ def _host_only(room: Room, person_id: int) -> None:
 # ---- reading ---------------------------------------------------------------------------------------
 async def default_name_ordinals(session: AsyncSession, room_ids: Iterable[int]) -> dict[int, int]:
     """For each of these rooms that has no name: which of its host's unnamed rooms of that game it
-    is (1, 2, … by creation), so their default names differ (app/room_names.py)."""
+    is (1, 2, … by creation), so their default names differ (app/store/room_names.py)."""
     ids = list(room_ids)
     if not ids:
         return {}

@@ -19,7 +19,7 @@ export function mergePatch(view, patch) {
 }
 
 /**
- * A replay's steps with whole views (the mirror of app/replays.py `expand_steps`): each step's
+ * A replay's steps with whole views (the mirror of app/live/replays.py `expand_steps`): each step's
  * `view` is the table after its action as the all-seeing observer saw it, with `hands` (the
  * finished hands) instead of `hands_done`; `patch` keeps the step's view as sent (what changed).
  */

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.rematch import DealPlan, plan_deals
 from app.store.matches import MatchStore
+from app.store.rematch import DealPlan, plan_deals
 from engine import CHANCE, get_game
 from engine.bots import bot_action
 from tests.api.harness import TLS, WAIT, Person, Server, browser, make_room, running_server
@@ -201,7 +201,7 @@ def _play(
 async def test_every_games_deals_rotate_one_seat_through_the_engine_contract(
     game_id: str, players: int, options: dict[str, Any]
 ) -> None:
-    """The plan (app/rematch.py) for each game's deal format: every deal of a rotated rematch
+    """The plan (app/store/rematch.py) for each game's deal format: every deal of a rotated rematch
     made at the same point of the game gives seat s what seat s-1 got in the source."""
     game = get_game(game_id)
     parsed = game.parse_options({**game.default_options(players), **options}, players).model_dump(mode="json")

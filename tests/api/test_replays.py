@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.replays import expand_steps
+from app.live.replays import expand_steps
 from engine import CHANCE, GAMES
 from tests.api.harness import Person, Server, browser, make_room, running_server
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.replays import expand_steps
+from app.live.replays import expand_steps
 from tests.browser.conftest import NewPerson
 from tests.browser.layout import check_screen
 

@@ -21,9 +21,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from app.live.replays import encode_steps
 from app.live.snapshots import Reader, Snapshot, build_seat, dumps, state_message
 from app.live.tables import LiveMatch
-from app.replays import encode_steps
 from app.store.matches import Controller
 from engine import CHANCE, GAMES, Match
 from engine.bots import bot_action

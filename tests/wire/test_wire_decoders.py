@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from app.live.replays import expand_steps
 from app.live.wire import StateReader
-from app.replays import expand_steps
 from engine.build import up_to_date
 from tests.wire.record import REPLAY_FIXTURE, STATE_FIXTURE
 

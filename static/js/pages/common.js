@@ -83,7 +83,7 @@ export function gameName(game) {
 }
 
 /**
- * The name a room gets when its host leaves it empty, as the server makes it (app/room_names.py):
+ * The name a room gets when its host leaves it empty, as the server makes it (app/store/room_names.py):
  * a game whose name is an exclamation ("Get the Holy Grail!") is quoted after the word "table"
  * instead of standing inside the phrase.
  */

@@ -5,7 +5,7 @@
  * chosen speed, with the action described in words. Once the server has analysed the match
  * (review.js), a person's decision also says the best action and what the played one lost, and the
  * costliest decisions are marked under the slider. The felt, the seats and the last trick are drawn by the live table's own code (table.js);
- * the server sends `GET /api/matches/{id}/replay` patch-encoded (app/replays.py), read back here.
+ * the server sends `GET /api/matches/{id}/replay` patch-encoded (app/live/replays.py), read back here.
  */
 import { h, morph, replace } from "../dom.js";
 import { get, me } from "../api.js";
