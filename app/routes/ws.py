@@ -4,7 +4,7 @@ On connect the client gets the room and the current state at once (so a reconnec
 request); afterwards every committed change is pushed. State messages are assembled from the
 match's shared snapshot (`app/live/snapshots.py`): each seat's view is built once per version and only
 ever goes to the person holding that seat. A room change is read from the database once per
-process and event (`RoomFeed`), then given each reader's own `me`.
+process and event (`RoomFeed`, app/live/room_feed.py), then given each reader's own `me`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,12 +24,13 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app.errors import NotFound
 from app.live import bus, voice
 from app.live.pubsub import Message
+from app.live.room_feed import room_feed
 from app.live.tables import ActionRejected, Reader
 from app.middleware import json_too_deep
 from app.security import SESSION_COOKIE, token_hash
 from app.services import Services, current_person, get_services
 from app.store import chat
-from app.store.rooms import for_viewer, open_room, room_by_code, shared_room_json
+from app.store.rooms import for_viewer, open_room
 
 log = logging.getLogger(__name__)
 VALID_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -54,80 +54,12 @@ ERROR_JA = {
 }
 
 
-@dataclass
-class _RoomBuild:
-    started: float
-    task: asyncio.Task[dict[str, Any]]
-
-
-class RoomFeed:
-    """The room JSON read once per event and process, shared by every socket of the room.
-
-    A socket that hears of a change at time t may use any build that started at t or later
-    (it read the database after the change was committed); otherwise it starts one. t is when
-    the bus handed the message to the socket (`RoomConnection.notify`), the same instant for
-    every socket of the process, not when the socket got round to it: stamped late, each socket
-    found the build before its own too old and read the room again (issue #26, point 6). A
-    finished build is kept for `KEPT_FOR` seconds, for sockets that get round to the change late
-    (busy sending, or many of them), and then let go: a later change needs a newer read anyway,
-    and kept for good it would hold the room's JSON in memory for as long as the room lives."""
-
-    MAX_ROOMS = 4096
-    KEPT_FOR = 2.0
-    DB_SLOTS = 8
-    """Room reads in flight at once, out of the pool's 20 connections: however many sockets a
-    room has, requests and actions still find a connection (issue #10)."""
-
-    def __init__(self, services: Services) -> None:
-        self.services = services
-        self._builds: dict[int, _RoomBuild] = {}
-        self._slots = asyncio.Semaphore(self.DB_SLOTS)
-        self.reads = 0
-        """Rooms read from the database so far (tests and operators read it)."""
-
-    async def room(self, room_id: int, code: str, heard_at: float) -> tuple[float, dict[str, Any]]:
-        """(when the read began, the room JSON) of a read that began at `heard_at` or later."""
-        build = self._builds.get(room_id)
-        if build is None or build.started < heard_at:
-            loop = asyncio.get_running_loop()
-            build = _RoomBuild(loop.time(), asyncio.ensure_future(self._read(code, room_id)))
-            self._builds.pop(room_id, None)
-            self._builds[room_id] = build
-            build.task.add_done_callback(lambda _: self._built(room_id, build))
-            while len(self._builds) > self.MAX_ROOMS:
-                self._builds.pop(next(iter(self._builds)))
-        return build.started, await asyncio.shield(build.task)
-
-    def _built(self, room_id: int, build: _RoomBuild) -> None:
-        if build.task.cancelled() or build.task.exception() is not None:
-            self._forget(room_id, build)  # the next socket reads again
-        else:
-            asyncio.get_running_loop().call_later(self.KEPT_FOR, self._forget, room_id, build)
-
-    def _forget(self, room_id: int, build: _RoomBuild) -> None:
-        if self._builds.get(room_id) is build:
-            del self._builds[room_id]
-
-    async def _read(self, code: str, room_id: int) -> dict[str, Any]:
-        self.reads += 1
-        async with self._slots, self.services.db.session() as session:
-            return await shared_room_json(session, await room_by_code(session, code))
-
-
 def opening_slots(websocket: WebSocket) -> asyncio.Semaphore:
     state = websocket.app.state
     slots = getattr(state, "opening_slots", None)
     if slots is None:
         slots = state.opening_slots = asyncio.Semaphore(OPENING_SLOTS)
     return slots
-
-
-def room_feed(services: Services, websocket: WebSocket) -> RoomFeed:
-    state = websocket.app.state
-    feed = getattr(state, "room_feed", None)
-    if feed is None:
-        feed = state.room_feed = RoomFeed(services)
-    return feed
 
 
 _LONG_NUMBER = re.compile(r"[0-9]{19}", re.ASCII)

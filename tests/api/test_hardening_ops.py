@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
 from app.live.races import VersionConflict, log_commit_failure
-from app.routes.ws import RoomFeed
+from app.live.room_feed import RoomFeed
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
 from tests.api.harness import TLS, browser, make_room, running_server
 

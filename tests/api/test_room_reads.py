@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from app.routes.ws import RoomFeed
+from app.live.room_feed import RoomFeed
 from tests.api.harness import Server, TableSocket, browser, make_room, running_server
 
 SOCKETS = 20
