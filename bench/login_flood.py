@@ -1,4 +1,4 @@
-"""What a flood of wrong passwords does to the tables (issue #10, finding 2).
+"""What a flood of wrong passwords does to the tables.
 
 Against a running server (`python -m app`): one person keeps a table's WebSocket open and
 pings it every 50 ms while `--streams` clients post wrong passwords for a real account as fast

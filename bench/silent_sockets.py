@@ -1,4 +1,4 @@
-"""Many WebSockets that never read, and what they do to everyone else (issue #10, finding 5).
+"""Many WebSockets that never read, and what they do to everyone else.
 
 Against a running server (`python -m app`): N people each open a socket to one room and never
 read from it (the client stops reading after one buffered message, so the server's sends back

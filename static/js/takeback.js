@@ -1,5 +1,5 @@
 /**
- * Taking back one's own last action (issue #22, "Take-backs"). The server's state message names
+ * Taking back one's own last action. The server's state message names
  * the seat that may take back now (`take_back`: its last action is still the match's last, and
  * the engine found that it showed nobody a hidden card); the table then offers a "Take back"
  * button and Ctrl+Z / ⌘Z to the person holding that seat. The server checks everything again.

@@ -1,4 +1,4 @@
-"""Who may see and drive a table (issue #26): a match of another room is refused before it is
+"""Who may see and drive a table: a match of another room is refused before it is
 loaded, a room's code shows only the invitation, one seat per person during a match, seat
 changes reach every process, and a socket ends with its session."""
 

@@ -1,4 +1,4 @@
-"""Match reviews (issue #24): queued when a match ends, analysed in a worker process of one server
+"""Match reviews: queued when a match ends, analysed in a worker process of one server
 at a time, stored whole or not at all, redone after a crash, and read by members of the room only
 once the match is over (`GET /api/matches/{id}/analysis`)."""
 

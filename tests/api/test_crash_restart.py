@@ -1,4 +1,4 @@
-"""Restart after a crash that killed the app and its embedded PostgreSQL together (issue #10, 1).
+"""Restart after a crash that killed the app and its embedded PostgreSQL together.
 
 A killed postmaster leaves `postmaster.pid` behind, and its PID may live on as a zombie nobody
 reaps or be reused by an unrelated process. The server must see that the lock file is stale,
@@ -176,7 +176,7 @@ def _cmdline(pid: int) -> str:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(cluster_home: Path) -> None:
     """SIGKILL gives the server no chance to shut its bot pool down; the pool's forkserver,
-    resource tracker and workers must still go (issue #26, point 8)."""
+    resource tracker and workers must still go."""
     pgdata = cluster_home / "data" / "pgdata"
     server = app_on_embedded_postgresql(
         cluster_home, CARDTABLE_BOT_LEVEL="strong", CARDTABLE_BOT_BUDGET="0.01", CARDTABLE_BOT_WORKERS="2"

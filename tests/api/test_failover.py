@@ -1,4 +1,4 @@
-"""Failover (issue #26, points 4 and 5): when one of several server processes dies by SIGKILL,
+"""Failover: when one of several server processes dies by SIGKILL,
 every table goes on within seconds on the processes left, bots included, through the shipped
 nginx site as through a direct connection.
 

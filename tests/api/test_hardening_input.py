@@ -1,4 +1,4 @@
-"""Bad input is refused cleanly (issue #10, findings 3 and 4): every reproduction from the issue
+"""Bad input is refused cleanly: every malformed request we know of
 answers a 4xx in the usual two-language shape (or, on the WebSocket, an error frame or a close
 code), and the server keeps serving afterwards."""
 

@@ -1,4 +1,4 @@
-"""Operations (issue #10, finding 5): health endpoints, security headers on every page, `/docs`
+"""Operations: health endpoints, security headers on every page, `/docs`
 without internet, a setting for the embedded PostgreSQL's port, and lost commit races logged as
 one INFO line."""
 

@@ -1,4 +1,4 @@
-"""Sign-in under attack (issue #10, finding 2): argon2 never runs on the event loop, an unknown
+"""Sign-in under attack: argon2 never runs on the event loop, an unknown
 account costs the same work as a known one, and wrong passwords are limited per account and per
 client address (429 with Retry-After), across server processes sharing the database."""
 

@@ -1,5 +1,5 @@
 """A room change is read from the database once per process and event, however many sockets
-of the room the process serves (docs/ARCHITECTURE.md; issue #26, point 6: each socket used to
+of the room the process serves (docs/ARCHITECTURE.md; each socket used to
 read it again, so a reconnect storm of N sockets cost every room change N reads)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a live table keeps between moves (memory per live table, issue #11): recent events as
+"""What a live table keeps between moves (memory per live table): recent events as
 text, no encoded copy of finished hands, and views as shared layouts with shared short texts.
 bench/heap_server.py measured each of these at several KB per table when they were kept as
 dicts, lists of encoded hands and per-table dicts of strings."""

@@ -1,4 +1,4 @@
-"""The client and /docs work under the Content-Security-Policy (issue #10, finding 5), which
+"""The client and /docs work under the Content-Security-Policy, which
 allows no inline script and no inline style: the table positions cards through the CSSOM and
 draws them with JS, Swagger UI comes from this server, and neither page trips the policy
 (Chromium reports every refusal as a console error)."""
