@@ -12,6 +12,8 @@ import { optionsEditor } from "./options-editor.js";
 import { timingFields } from "./create-room.js";
 import { leaderboardChart, leaderboardTable, normaliseLeaderboard } from "./boards.js";
 import { roomName, setTabTitle } from "./names.js";
+import { confirmAction } from "../confirm.js";
+import { alertPerson } from "../alerts.js";
 
 export function roomPage(code) {
   const page = {
@@ -60,6 +62,10 @@ export function roomPage(code) {
       plugin: page.plugin,
       send: (message) => (page.socket ? page.socket.send(message) : false),
       rulesHref: rulesHref(),
+      seatActions: {
+        take: (n) => act(() => post(`/api/rooms/${code}/seats/${n}`, { as: "me" })),
+        invite: () => (page.room && page.room.invite_url ? new URL(page.room.invite_url, location.origin).href : location.href),
+      },
     });
     page.table.setRoom(page.room);
     // The room's chat: under the lobby until a table is shown, then the table's dock.
@@ -142,6 +148,8 @@ export function roomPage(code) {
       if (status !== previousStatus) loadLeaderboard();
     } else if (message.type === "chat") {
       page.chat.receive(message.message);
+      const line = message.message;
+      if (line && page.person && line.person_id !== page.person.id) alertPerson("chat", t("alerts.chat", { name: line.name ?? "?" }), line.text);
     } else if (message.type === "state") {
       const before = matchStatus();
       const firstState = !page.hasState;
@@ -279,6 +287,22 @@ export function roomPage(code) {
       ["strong", "basic"].map((level) => h("option", { value: level, selected: seat.level === level }, t(`room.level.${level}`))));
   }
 
+  /** Leave one's seat; during a match only once the person has said so, since a bot then plays
+   * it at once (the server's answer to leaving mid-match) and the table goes on without them. */
+  async function leaveSeat(n) {
+    if (matchRunning()) {
+      const sure = await confirmAction({
+        title: t("room.leave.title"),
+        text: t("room.leave.text"),
+        yes: t("room.leave.yes"),
+        no: t("room.leave.no"),
+        testId: "leave-confirm",
+      });
+      if (!sure) return;
+    }
+    await act(() => del(`/api/rooms/${code}/seats/${n}`));
+  }
+
   function seatRow(seat) {
     const mine = seat.kind === "person" && page.person && seat.person_id === page.person.id;
     const host = isHost();
@@ -292,7 +316,7 @@ export function roomPage(code) {
       }
     } else if (mine) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `leave-${seat.n}`,
-        onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
+        onclick: () => leaveSeat(seat.n) }, t("room.seat.leave")));
     } else if (host) {
       if (seat.kind === "bot") buttons.push(levelPicker(seat));
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,

@@ -1,0 +1,147 @@
+"""Friends at the table, round two: nobody stalls the table and everyone sees what happened.
+
+- Leaving a seat during a match asks first; then a bot plays the seat at once, the table says
+  so, and the host sees on the table itself how the seat can go to someone.
+- The hand's result never hides the person's own running turn clock.
+- A take-back is shown to the others (a notice, and the card going back), and the play log reads
+  as the table stands after it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.accessibility import check_accessibility
+from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.layout import check_screen
+from tests.browser.pictures import save_picture
+from tests.browser.test_platform_browser import create_room, sign_up
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1280, "height": 800}
+SIZES = [pytest.param(LAPTOP, id="laptop"), pytest.param(PHONE, id="phone")]
+LEGAL = "[data-testid=hand] .card.is-legal"
+MY_TURN = "[data-testid=turn].my-turn"
+
+
+def size_name(viewport: dict[str, int]) -> str:
+    return "phone" if viewport["width"] < 700 else "laptop"
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(MY_TURN).count() > 0 and page.locator(".table-pending").count() == 0
+
+
+def play_one(page: Page) -> bool:
+    """Click a legal card if it is this page's turn; True when a card was clicked."""
+    if not my_turn(page) or page.locator("[data-testid=hand-result]").count():
+        return False
+    try:
+        page.locator(LEGAL).first.click(timeout=1500)
+    except Exception:  # redrawn under the click (the table moved on): look again later
+        return False
+    return True
+
+
+def seat_cards(page: Page, seat: int) -> int:
+    text = page.locator(f".felt .seat[data-seat='{seat}'] .seat-count").inner_text()
+    return int(re.sub(r"\D", "", text))
+
+
+def two_friends_at_a_table(
+    new_person: NewPerson, viewport: dict[str, int], game: str = "holy-grail", seats: int = 3, hands: int = 1
+) -> tuple[Page, Page]:
+    """Hana (the host, seat 0) and Alice (seat 1), bots in the other seats, the match started."""
+    hana = new_person(viewport=viewport)
+    alice = new_person(viewport=viewport)
+    sign_up(hana, "Hana")
+    invite = create_room(hana, game, seats=seats, hands=hands)
+    hana.get_by_test_id("take-0").click()
+    sign_up(alice, "Alice", path=invite)
+    alice.get_by_test_id("take-1").click()
+    expect(hana.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Alice")
+    hana.get_by_test_id("fill-bots").click()
+    expect(hana.locator(".seat-row.empty")).to_have_count(0)
+    hana.get_by_test_id("start").click()
+    for page in (hana, alice):
+        expect(page.locator("[data-testid=hand] .card").first).to_be_visible()
+    return hana, alice
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_leaving_mid_match_asks_first_then_a_bot_plays_the_seat_at_once_and_the_host_can_give_it_away(
+    new_person: NewPerson, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    size = size_name(viewport)
+    hana, alice = two_friends_at_a_table(new_person, viewport)
+
+    # Alice opens the room section and presses "Leave seat": the table asks first.
+    alice.locator(".lobby-details > summary").click()
+    alice.get_by_test_id("leave-1").click()
+    confirm = alice.get_by_test_id("leave-confirm")
+    expect(confirm).to_be_visible()
+    expect(confirm).to_contain_text("a bot plays your seat")
+    expect(alice.get_by_test_id("leave-confirm-no")).to_be_focused()
+    save_picture(alice, artifacts / f"friends-leave-confirm-{size}.png")
+    check_accessibility(alice, "the leave confirmation")
+    # Escape (or "Stay") changes nothing.
+    alice.keyboard.press("Escape")
+    expect(confirm).to_have_count(0)
+    expect(alice.locator("[data-testid=hand] .card").first).to_be_visible()
+    expect(hana.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Alice")
+    # By touch or click on "Leave seat": she leaves.
+    alice.get_by_test_id("leave-1").click()
+    alice.get_by_test_id("leave-confirm-yes").click()
+
+    # At once: a bot holds the seat, and both tables say so.
+    for page in (hana, alice):
+        expect(page.get_by_test_id("left-seats")).to_contain_text("Bot plays for Seat 2 — Alice left")
+    expect(hana.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Bot")
+    # The host sees, on the table, how to give the seat to someone, or keep the bot.
+    expect(hana.get_by_test_id("left-copy-1")).to_be_visible()
+    expect(hana.get_by_test_id("left-keep-1")).to_be_visible()
+    # Alice, now watching, may take the seat back from the bot.
+    expect(alice.get_by_test_id("left-take-1")).to_be_visible()
+
+    # The table does not wait: the bot plays seat 2 while Hana plays hers.
+    before = seat_cards(hana, 1)
+    deadline = time.monotonic() + 30
+    while seat_cards(hana, 1) >= before:
+        assert time.monotonic() < deadline, "nobody played for the seat Alice left"
+        play_one(hana)
+        hana.wait_for_timeout(100)
+    deadline = time.monotonic() + 20
+    while not my_turn(hana):
+        assert time.monotonic() < deadline, "Hana's turn did not come"
+        hana.wait_for_timeout(100)
+    check_screen(hana, artifacts, f"friends-left-seat-host-{size}")
+    check_accessibility(hana, "the table with a seat left to a bot")
+    save_picture(alice, artifacts / f"friends-left-seat-watcher-{size}.png")
+
+    # Alice takes the seat back from the table itself; the notice goes.
+    alice.get_by_test_id("left-take-1").click()
+    expect(alice.locator("[data-testid=hand] .card").first).to_be_visible()
+    for page in (hana, alice):
+        expect(page.get_by_test_id("left-seats")).to_have_count(0)
+    for page in (hana, alice):
+        assert not page.console_errors, page.console_errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_host_keeps_the_bot_and_the_offer_goes(
+    new_person: NewPerson, viewport: dict[str, int]
+) -> None:
+    hana, alice = two_friends_at_a_table(new_person, viewport)
+    alice.locator(".lobby-details > summary").click()
+    alice.get_by_test_id("leave-1").click()
+    alice.get_by_test_id("leave-confirm-yes").click()
+    expect(hana.get_by_test_id("left-keep-1")).to_be_visible()
+    hana.get_by_test_id("left-keep-1").click()
+    expect(hana.get_by_test_id("left-keep-1")).to_have_count(0)
+    expect(hana.get_by_test_id("left-seats")).to_contain_text("Alice left")
