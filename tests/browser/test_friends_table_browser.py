@@ -49,6 +49,11 @@ def play_one(page: Page) -> bool:
     return True
 
 
+def on_felt(card: str) -> str:
+    """The card on the felt, in the trick under way or the one just finished."""
+    return f".felt .trick-card[data-card='{card}'], .felt .done-trick-card[data-card='{card}']"
+
+
 def seat_cards(page: Page, seat: int) -> int:
     text = page.locator(f".felt .seat[data-seat='{seat}'] .seat-count").inner_text()
     return int(re.sub(r"\D", "", text))
@@ -134,9 +139,7 @@ def test_leaving_mid_match_asks_first_then_a_bot_plays_the_seat_at_once_and_the_
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_the_host_keeps_the_bot_and_the_offer_goes(
-    new_person: NewPerson, viewport: dict[str, int]
-) -> None:
+def test_the_host_keeps_the_bot_and_the_offer_goes(new_person: NewPerson, viewport: dict[str, int]) -> None:
     hana, alice = two_friends_at_a_table(new_person, viewport)
     alice.locator(".lobby-details > summary").click()
     alice.get_by_test_id("leave-1").click()
@@ -145,3 +148,125 @@ def test_the_host_keeps_the_bot_and_the_offer_goes(
     hana.get_by_test_id("left-keep-1").click()
     expect(hana.get_by_test_id("left-keep-1")).to_have_count(0)
     expect(hana.get_by_test_id("left-seats")).to_contain_text("Alice left")
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_result_dialog_steps_aside_for_the_players_running_clock(
+    new_person: NewPerson, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    size = size_name(viewport)
+    hana = new_person(viewport=viewport)
+    sign_up(hana, "Hana")
+    create_room(hana, "holy-grail", seats=3, hands=2, turn_timer=15)
+    hana.get_by_test_id("take-0").click()
+    hana.get_by_test_id("fill-bots").click()
+    expect(hana.locator(".seat-row.empty")).to_have_count(0)
+    hana.get_by_test_id("start").click()
+
+    # Hana plays the first hand; its result comes up as the second begins.
+    result = hana.get_by_test_id("hand-result")
+    reopen = hana.get_by_test_id("reopen-result")
+    deadline = time.monotonic() + 120
+    while not (result.count() or reopen.count()):
+        assert time.monotonic() < deadline, "the first hand did not end"
+        if not play_one(hana):
+            hana.wait_for_timeout(60)
+    # Once her own clock runs, the result has stepped aside: the clock and her hand are in view.
+    clock = hana.locator("[data-testid=turn][data-turn-timer]")
+    expect(clock).to_be_visible(timeout=20_000)
+    expect(result).to_have_count(0)
+    expect(reopen).to_be_visible()
+    expect(hana.locator(LEGAL).first).to_be_visible()
+    check_screen(hana, artifacts, f"friends-result-aside-{size}")
+    # Opened again while the clock runs, the result shows the clock itself.
+    reopen.click()
+    expect(result).to_be_visible()
+    expect(result.get_by_test_id("dialog-clock")).to_contain_text("Your turn")
+    save_picture(hana, artifacts / f"friends-result-with-clock-{size}.png")
+    check_accessibility(hana, "the result dialog with the running clock")
+    result.get_by_role("button", name="Continue").click()
+    expect(result).to_have_count(0)
+
+
+@pytest.mark.with_motion
+@pytest.mark.server_env(CARDTABLE_BOT_DELAY="1.5")
+@pytest.mark.parametrize("viewport", SIZES)
+def test_a_take_back_is_shown_to_the_others_and_the_play_log_reads_as_the_table_stands(
+    new_person: NewPerson, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    size = size_name(viewport)
+    hana, alice = two_friends_at_a_table(new_person, viewport)
+    # Alice's page notes every card it draws going back (static/js/takeback.js `flyBack`).
+    alice.evaluate(
+        """() => {
+            window.returned = [];
+            new MutationObserver((changes) => {
+                for (const change of changes) for (const node of change.addedNodes) {
+                    if (node.dataset && node.dataset.returning) window.returned.push(node.dataset.returning);
+                }
+            }).observe(document.body, { childList: true, subtree: true });
+        }"""
+    )
+    taken = None
+    deadline = time.monotonic() + 90
+    while taken is None:
+        assert time.monotonic() < deadline, "Hana never had a play to take back"
+        if play_one(alice):
+            continue
+        if not my_turn(hana):
+            hana.wait_for_timeout(60)
+            continue
+        card = hana.locator(LEGAL).first
+        code = card.get_attribute("data-card")
+        try:
+            card.click(timeout=1500)
+        except Exception:
+            continue
+        expect(alice.locator(on_felt(code))).to_have_count(1)
+        button = hana.get_by_test_id("take-back")
+        try:
+            expect(button).to_be_visible(timeout=1000)
+            button.click(timeout=1000)
+        except Exception:  # the next seat acted first: try with her next card
+            continue
+        taken = code
+    expect(hana.locator(f"[data-testid=hand] .card[data-card='{taken}']")).to_have_count(1)
+
+    # Alice reads who took back what, and saw the card go back from the felt.
+    expect(alice.get_by_test_id("take-back-notice")).to_contain_text("Hana took back")
+    expect(alice.locator(on_felt(taken))).to_have_count(0)
+    assert taken in alice.evaluate("window.returned"), "the card was not shown going back"
+    save_picture(alice, artifacts / f"friends-take-back-seen-{size}.png")
+    # Her play log has the take-back and not the card as a play any more.
+    alice.get_by_test_id("open-log").click()
+    log = alice.get_by_test_id("play-log")
+    expect(log).to_contain_text("took back")
+    played = log.locator(f".log-row:not(:has(.log-text)) .card[data-card='{taken}']")
+    expect(played).to_have_count(0)
+    save_picture(alice, artifacts / f"friends-take-back-log-{size}.png")
+    check_accessibility(alice, "the play log after a take-back")
+
+
+def test_the_play_log_drops_a_taken_back_card_with_the_trick_it_closed_and_names_passes(
+    new_person: NewPerson,
+) -> None:
+    page = new_person(viewport=LAPTOP)
+    page.goto("/")
+    entries = page.evaluate(
+        """async () => {
+            const { undoInLog } = await import('/static/js/takeback.js');
+            const entries = [
+                { kind: "play", seat: 1, cards: ["S3"] },
+                { kind: "play", seat: 2, cards: ["S5"] },
+                { kind: "play", seat: 0, cards: ["S9"] },
+                { kind: "trick", winner: 0 },
+            ];
+            undoInLog(entries, { type: "take_back", seat: 0, action: { type: "play", cards: ["S9"] } });
+            return entries.map((e) => [e.kind, e.seat ?? null, (e.cards || []).join(","), e.text || ""]);
+        }"""
+    )
+    assert entries == [
+        ["play", 1, "S3", ""],
+        ["play", 2, "S5", ""],
+        ["note", 0, "S9", "took back"],
+    ]
