@@ -72,6 +72,17 @@ function notificationsSupported() {
   return typeof window.Notification === "function";
 }
 
+/** The notification permission as the Permissions API reports it (read without asking anyone,
+ * and kept up to date): some browsers' `Notification.permission` stays "denied" after a grant. */
+let permission = notificationsSupported() ? Notification.permission : "denied";
+if (notificationsSupported() && navigator.permissions && navigator.permissions.query) {
+  navigator.permissions.query({ name: "notifications" }).then((status) => {
+    const read = () => (permission = status.state === "prompt" ? "default" : status.state);
+    read();
+    status.addEventListener("change", read);
+  }, () => { /* not queryable here: Notification.permission stands */ });
+}
+
 /** Whether the person is looking at the page (then no alert is needed). */
 function pageSeen() {
   return document.visibilityState === "visible";
@@ -84,7 +95,7 @@ function pageSeen() {
 export function alertPerson(kind, title, body) {
   if (pageSeen()) return false;
   const settings = alertSettings();
-  if (settings.notify && notificationsSupported() && Notification.permission === "granted") {
+  if (settings.notify && notificationsSupported() && permission === "granted") {
     try {
       const note = new Notification(title, { body, tag: `cardtable-${kind}`, lang: document.documentElement.lang || undefined });
       note.onclick = () => {
@@ -101,17 +112,17 @@ export function alertPerson(kind, title, body) {
 /** Asks for notification permission (when the person turns it on) and reports the outcome. */
 async function askPermission() {
   if (!notificationsSupported()) return "unsupported";
-  if (Notification.permission === "granted" || Notification.permission === "denied") return Notification.permission;
+  if (permission === "granted") return permission;
   try {
-    return await Notification.requestPermission();
-  } catch {
-    return Notification.permission;
-  }
+    // Without a prompt when the person has already said no: the answer comes back at once.
+    permission = await Notification.requestPermission();
+  } catch { /* an old browser's callback form: keep what we knew */ }
+  return permission;
 }
 
 /** The table's control: a button that opens the alerts' settings (`onChange`: a choice changed). */
 export function alertsButton(onChange) {
-  const on = alertSettings().notify && notificationsSupported() && Notification.permission === "granted";
+  const on = alertSettings().notify && notificationsSupported() && permission === "granted";
   return h("button", {
     type: "button", class: ["small", "sound-toggle", "alerts-toggle", on && "on"], "data-testid": "alerts-toggle",
     "aria-haspopup": "dialog", "aria-label": t(on ? "alerts.button.on" : "alerts.button"), title: t("alerts.title"),
@@ -122,10 +133,11 @@ export function alertsButton(onChange) {
 /** The settings: one switch each for the notification, the sound and the vibration. */
 export function openAlertsDialog(onChange = () => {}) {
   const settings = alertSettings();
+  let askedHere = permission === "denied";
   const status = h("p", { class: "form-status", role: "status", "data-testid": "alerts-status" });
   const showPermission = () => {
     if (!notificationsSupported()) status.textContent = t("alerts.unsupported");
-    else if (Notification.permission === "denied") status.textContent = t("alerts.denied");
+    else if (permission === "denied" && alertSettings().notify === false && askedHere) status.textContent = t("alerts.denied");
     else status.textContent = "";
   };
   const box = (key, label) => h("label", { class: "check" },
@@ -135,6 +147,7 @@ export function openAlertsDialog(onChange = () => {}) {
         settings[key] = input.checked;
         if (key === "notify" && input.checked) {
           const answer = await askPermission();
+          askedHere = true;
           if (answer !== "granted") {
             settings.notify = false;
             input.checked = false;
