@@ -270,3 +270,73 @@ def test_the_play_log_drops_a_taken_back_card_with_the_trick_it_closed_and_names
         ["play", 2, "S5", ""],
         ["note", 0, "S9", "took back"],
     ]
+
+
+def select_a_single_play(page: Page) -> None:
+    """Select one legal card after another until one alone is a play (a Play button appears)."""
+    for index in range(page.locator(LEGAL).count()):
+        if page.get_by_test_id("yf-clear").count():
+            page.get_by_test_id("yf-clear").click(timeout=1500)
+        page.locator(LEGAL).nth(index).click(timeout=1500)
+        if page.get_by_test_id("yf-play").count():
+            return
+
+
+LAYOUT_JS = """() => {
+  const box = (selector) => {
+    const el = document.querySelector(selector);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+  };
+  return {
+    pageHeight: document.documentElement.scrollHeight,
+    play: box("[data-testid=yf-play]"),
+    hand: box("[data-testid=hand]"),
+    handArea: box(".hand-area"),
+    side: box(".table-side"),
+    last: box("[data-testid=last-trick]"),
+  };
+}"""
+
+
+def test_yaya_fugou_on_a_laptop_keeps_play_by_the_hand_and_the_page_in_the_window_with_two_notices(
+    new_person: NewPerson, artifacts: Path
+) -> None:
+    hana, alice = two_friends_at_a_table(new_person, LAPTOP, game="yaya-fugou", seats=4)
+    # First notice: Alice leaves her seat to a bot.
+    alice.locator(".lobby-details > summary").click()
+    alice.get_by_test_id("leave-1").click()
+    alice.get_by_test_id("leave-confirm-yes").click()
+    expect(hana.get_by_test_id("left-seats")).to_be_visible()
+    # Hana's turn: she selects a card; the Play button for it sits right above her hand.
+    deadline = time.monotonic() + 90
+    while not hana.get_by_test_id("yf-play").count():
+        assert time.monotonic() < deadline, "Hana's play never came"
+        if not (my_turn(hana) and hana.get_by_test_id("yf-play-controls").count()):
+            hana.wait_for_timeout(100)
+            continue
+        try:
+            select_a_single_play(hana)
+        except Exception:  # the table moved on under a click: look again
+            continue
+        if not hana.get_by_test_id("yf-play").count():
+            hana.locator(".action-button", has_text="Pass").click()
+    # Second notice: a card that cannot be played says why.
+    disabled = hana.locator("[data-testid=hand] .card.is-disabled")
+    if not disabled.count():  # every card is usable: a second card that breaks the selection does
+        hana.locator("[data-testid=hand] .card:not(.is-selected)").last.click()
+    else:
+        disabled.first.click(force=True)
+    expect(
+        hana.get_by_test_id("table-notice").or_(hana.locator("[data-testid=yf-selection][data-legal='0']"))
+    ).to_be_visible()
+    facts = hana.evaluate(LAYOUT_JS)
+    save_picture(hana, artifacts / "friends-yaya-laptop-two-notices.png")
+    assert facts["pageHeight"] <= LAPTOP["height"], f"the page overflows: {facts}"
+    play, hand = facts["play"], facts["hand"]
+    assert facts["handArea"]["top"] <= play["top"] and play["bottom"] <= hand["top"] + 1, facts
+    assert hand["top"] - play["bottom"] < 60, f"Play is far from the hand: {facts}"
+    if facts["last"]:  # the side column shows the whole "Last play" box
+        last, side = facts["last"], facts["side"]
+        assert side["top"] <= last["top"] and last["bottom"] <= side["bottom"], facts
