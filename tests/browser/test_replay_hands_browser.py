@@ -44,6 +44,7 @@ def test_replay_hands_show_every_cards_rank_and_rows_of_even_length(
     for rows in hands:
         for row in rows:
             for card, covering in zip(row, row[1:], strict=False):
-                assert covering["left"] >= card["rankRight"], f"{covering['card']} covers the rank of {card['card']}"
+                covered = f"{covering['card']} covers the rank of {card['card']}"
+                assert covering["left"] >= card["rankRight"], covered
         lengths = [len(row) for row in rows]
         assert max(lengths) - min(lengths) <= 1, f"uneven rows: {lengths}"
