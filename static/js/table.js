@@ -959,11 +959,12 @@ export class Table {
         alertsButton(() => this.render()),
         this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
-      view.phase === "match_over" ? this.matchLinks() : null,
       this.awayLine(),
       leftSeatsLine(this, this.leftSeats, this.seatActions),
       this.autoLine(),
-      view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
+      // Once the match is over the felt says so, with the result and what comes next.
+      view.message && view.phase !== "match_over"
+        ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
 
   /** The view's explanation line; a plugin may word it itself (`statusText`, e.g. with names). */
@@ -1098,7 +1099,7 @@ export class Table {
         ? this.withBadge(cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" }), n, playOrder.indexOf(n) + 1, n === leader, done && n === last.winner)
         : cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
     }
-    if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, t("table.phase.match_over")));
+    if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, this.matchOverBox(view)));
     const row = (cls, seats) => h("div", { class: ["felt-row", cls] }, seats.map((n) => this.seatBox(n, view, ctx, toAct)));
     return h("div", {
       class: ["felt", `players-${players}`, players > 5 && "crowded"],
@@ -1433,9 +1434,21 @@ export class Table {
       h("a", { href: `/matches/${id}/replay`, "data-testid": "replay-link" }, t("table.replay")));
   }
 
-  finalRanking(view) {
+  /** On the felt of a finished match: the final ranking, where to read it again, and what the
+   * room does next (the host starts a rematch; everyone else waits for them). */
+  matchOverBox(view) {
+    const room = this.room || {};
+    const host = (room.members || []).find((m) => m.is_host || m.person_id === room.host_id);
+    const next = room.me && room.me.is_host ? t("table.over.host") : t("table.over.wait", { name: host ? host.name : t("room.host") });
+    return h("div", { class: "match-over", "data-testid": "match-over" },
+      this.finalRanking(view, "h2"),
+      this.matchLinks(),
+      h("p", { class: "match-over-next" }, next));
+  }
+
+  finalRanking(view, heading = "h3") {
     return h("div", { class: "final-ranking" },
-      h("h3", null, t("table.final")),
+      h(heading, null, t("table.final")),
       h("ol", null, rankSeats(view.scores).map((entry) =>
         h("li", { value: entry.rank }, `${this.seatName(entry.seat)} ${formatScore(entry.score)}`))));
   }

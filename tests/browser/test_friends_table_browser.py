@@ -28,6 +28,7 @@ LAPTOP = {"width": 1280, "height": 800}
 SIZES = [pytest.param(LAPTOP, id="laptop"), pytest.param(PHONE, id="phone")]
 LEGAL = "[data-testid=hand] .card.is-legal"
 MY_TURN = "[data-testid=turn].my-turn"
+RESULT_DIALOG = "[data-testid=hand-result]"
 
 
 def size_name(viewport: dict[str, int]) -> str:
@@ -340,3 +341,63 @@ def test_yaya_fugou_on_a_laptop_keeps_play_by_the_hand_and_the_page_in_the_windo
     if facts["last"]:  # the side column shows the whole "Last play" box
         last, side = facts["last"], facts["side"]
         assert side["top"] <= last["top"] and last["bottom"] <= side["bottom"], facts
+
+
+def bots_finish_a_match(page: Page, room_name: str, guest: Page | None = None) -> str:
+    """`page`'s person creates a one-hand Holy Grail room named `room_name` (`guest` joins it),
+    starts with their seat and hands it to a bot, and waits until the bots finish; the code."""
+    room = page.request.post(
+        "/api/rooms", data={"game_id": "holy-grail", "seats": 3, "options": {"hands": 1}, "name": room_name}
+    ).json()
+    code = room["code"]
+    if guest is not None:
+        assert guest.request.get(f"/api/rooms/{code}").ok
+    assert page.request.post(f"/api/rooms/{code}/seats/0", data={"as": "me"}).ok
+    for n in (1, 2):
+        assert page.request.post(f"/api/rooms/{code}/seats/{n}", data={"as": "bot", "level": "basic"}).ok
+    match_id = int(page.request.post(f"/api/rooms/{code}/start").json()["match"]["id"])
+    assert page.request.post(f"/api/rooms/{code}/seats/0", data={"as": "bot", "replace": True}).ok
+    deadline = time.monotonic() + 90
+    while page.request.get(f"/api/matches/{match_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the match in time"
+        time.sleep(0.3)
+    return code
+
+
+VISIBLE_TEXT_JS = "() => document.body.innerText"
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_a_finished_room_says_once_that_the_match_is_over_with_the_result_and_what_comes_next(
+    new_person: NewPerson, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    size = size_name(viewport)
+    hana = new_person(viewport=viewport)
+    alice = new_person(viewport=viewport)
+    sign_up(hana, "Hana")
+    sign_up(alice, "Alice")
+    code = bots_finish_a_match(hana, "Friday cards", guest=alice)
+    readers = ((hana, "host", "Start a rematch"), (alice, "guest", "Hana can start a rematch"))
+    for page, who, next_line in readers:
+        page.goto(f"/r/{code}")
+        over = page.get_by_test_id("match-over")
+        expect(over).to_be_visible()
+        if page.locator(RESULT_DIALOG).count():
+            page.locator(RESULT_DIALOG).get_by_role("button", name="Continue").click()
+        expect(over.locator(".final-ranking li")).to_have_count(3)
+        expect(over.get_by_test_id("replay-link")).to_be_visible()
+        expect(over).to_contain_text(next_line)
+        text = page.evaluate(VISIBLE_TEXT_JS)
+        assert text.count("The match is over.") == 1, text
+        assert "Waiting for the host to start." not in text, text
+        save_picture(page, artifacts / f"friends-finished-room-{who}-{size}.png")
+    check_accessibility(alice, "a finished room")
+
+    # A second room of the same name: the history tells the two apart.
+    other = bots_finish_a_match(hana, "Friday cards")
+    hana.goto("/history")
+    expect(hana.get_by_test_id("history-room")).to_have_count(2)
+    labels = hana.get_by_test_id("history-room").all_inner_texts()
+    assert len(labels) == 2 and labels[0] != labels[1], labels
+    assert sorted(labels) == sorted(f"Friday cards (room {c[:5]}…)" for c in (code, other)), labels
+    save_picture(hana, artifacts / f"friends-history-same-names-{size}.png", full_page=True)

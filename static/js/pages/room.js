@@ -379,7 +379,8 @@ export function roomPage(code) {
       }, t(finished ? "room.rematch" : "room.start")));
       if (emptySeats.length) startBar.push(h("p", { class: "help" }, t("room.need.seats")));
       if (finished && room.match && !emptySeats.length) startBar.push(sameDealsControls(room.match));
-    } else if (!running) {
+    } else if (!running && !(finished && page.hasState)) {
+      // After a match the table's felt says who starts the next one.
       startBar.push(h("p", { class: "muted" }, t("room.waiting.host")));
     }
 
