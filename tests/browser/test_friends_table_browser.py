@@ -344,19 +344,20 @@ def test_yaya_fugou_on_a_laptop_keeps_play_by_the_hand_and_the_page_in_the_windo
 
 
 def bots_finish_a_match(page: Page, room_name: str, guest: Page | None = None) -> str:
-    """`page`'s person creates a one-hand Holy Grail room named `room_name` (`guest` joins it),
-    starts with their seat and hands it to a bot, and waits until the bots finish; the code."""
+    """`page`'s person creates a one-hand Holy Grail room named `room_name`; they (seat 0) and
+    `guest` (seat 1) start a match and hand their seats to bots, which finish it; the code."""
     room = page.request.post(
         "/api/rooms", data={"game_id": "holy-grail", "seats": 3, "options": {"hands": 1}, "name": room_name}
     ).json()
     code = room["code"]
-    if guest is not None:
-        assert guest.request.get(f"/api/rooms/{code}").ok
-    assert page.request.post(f"/api/rooms/{code}/seats/0", data={"as": "me"}).ok
-    for n in (1, 2):
+    people = [page] if guest is None else [page, guest]
+    for n, person in enumerate(people):
+        assert person.request.post(f"/api/rooms/{code}/seats/{n}", data={"as": "me"}).ok
+    for n in range(len(people), 3):
         assert page.request.post(f"/api/rooms/{code}/seats/{n}", data={"as": "bot", "level": "basic"}).ok
     match_id = int(page.request.post(f"/api/rooms/{code}/start").json()["match"]["id"])
-    assert page.request.post(f"/api/rooms/{code}/seats/0", data={"as": "bot", "replace": True}).ok
+    for n in range(len(people)):  # the people's seats go to bots, who finish the match for them
+        assert page.request.post(f"/api/rooms/{code}/seats/{n}", data={"as": "bot", "replace": True}).ok
     deadline = time.monotonic() + 90
     while page.request.get(f"/api/matches/{match_id}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the bots did not finish the match in time"
