@@ -271,6 +271,20 @@ def test_the_play_log_drops_a_taken_back_card_with_the_trick_it_closed_and_names
         ["play", 2, "S5", ""],
         ["note", 0, "S9", "took back"],
     ]
+    # A pass sent as a bid of nothing (French Tarot's auction) reads "passed", not "bid".
+    lines = page.evaluate(
+        """async () => {
+            const { Table } = await import('/static/js/table.js');
+            const table = new Table(document.createElement("div"), {
+                gameId: "french-tarot", plugin: { deck: "french" }, send: () => false, rulesHref: "/rules",
+            });
+            table.log = { handNo: 1, partial: false, entries: [] };
+            table.logEvent({ type: "bid", seat: 1, contract: null });
+            table.logEvent({ type: "bid", seat: 2, contract: "garde" });
+            return table.log.entries.map((entry) => entry.text);
+        }"""
+    )
+    assert lines == ["passed", "bid garde"]
 
 
 def select_a_single_play(page: Page) -> None:
