@@ -20,7 +20,8 @@ from playwright.sync_api import Page, expect
 from tests.browser.accessibility import check_accessibility
 from tests.browser.conftest import PHONE, NewPerson
 from tests.browser.pictures import save_picture
-from tests.browser.test_platform_browser import start_solo_table
+from tests.browser.test_chat_browser import say
+from tests.browser.test_platform_browser import create_room, sign_up, start_solo_table
 
 pytestmark = pytest.mark.browser
 
@@ -129,3 +130,41 @@ def test_a_hidden_page_is_told_its_turn_and_a_visible_one_is_not(
     assert counts(ada) == (2, 1)
     save_picture(ada, artifacts / f"alerts-on-table-{size}.png")
     assert not ada.console_errors, ada.console_errors  # type: ignore[attr-defined]
+
+
+def test_a_hidden_page_is_told_when_a_friend_writes_and_when_the_match_starts(new_person: NewPerson) -> None:
+    ada = new_person(viewport=LAPTOP, permissions=["notifications"])
+    ada.context.add_init_script(RECORDER)
+    ben = new_person(viewport=PHONE)
+    sign_up(ada, "Ada")
+    invite = create_room(ada, "holy-grail", seats=3, hands=1)
+    ada.evaluate("localStorage.setItem('cardtable.alerts', JSON.stringify({notify: true}))")
+    ada.reload()
+    ada.get_by_test_id("take-0").click()
+    sign_up(ben, "Ben", path=invite)
+    ben.get_by_test_id("take-1").click()
+    expect(ada.locator(".seat-row[data-seat='1'] .seat-who")).to_contain_text("Ben")
+    ada.get_by_test_id("fill-bots").click()
+    expect(ada.locator(".seat-row.empty")).to_have_count(0)
+
+    # Ada looks elsewhere: Ben's line, then the match's start (she starts it with a click).
+    set_hidden(ada, True)
+    say(ben, "ready when you are")
+    deadline = time.monotonic() + 10
+    while not ada.evaluate("window.__notes.length"):
+        assert time.monotonic() < deadline, "no notification for Ben's line"
+        ada.wait_for_timeout(100)
+    note = ada.evaluate("window.__notes[0]")
+    assert note["title"] == "Ben wrote" and note["body"] == "ready when you are", note
+    ada.get_by_test_id("start").click()
+    deadline = time.monotonic() + 10
+    while "The match starts" not in [n["title"] for n in ada.evaluate("window.__notes")]:
+        assert time.monotonic() < deadline, "no notification for the match's start"
+        ada.wait_for_timeout(100)
+    # A line that comes while she looks at the page tells her nothing more.
+    set_hidden(ada, False)
+    before = ada.evaluate("window.__notes.length")
+    ben.get_by_test_id("chat-toggle").click()  # at the table a phone opens its chat first
+    say(ben, "good luck")
+    expect(ada.get_by_test_id("chat-text").last).to_have_text("good luck")
+    assert ada.evaluate("window.__notes.length") == before
