@@ -184,11 +184,12 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
 
 @router.delete("/{code}/seats/{n}", response_model=RoomOut, responses=error_responses(401, 403, 404, 409))
 async def leave_seat(code: Code, n: SeatNumber, request: Request, person: SignedIn) -> dict:
-    """Leave your own seat, or (host) clear anyone's. During a match the seat waits, empty, until
-    the host gives it to a bot or someone takes it."""
+    """Leave your own seat, or (host) clear anyone's. During a match a bot (the server's default
+    level) plays a person's seat from then on, until someone takes it; the person who left keeps
+    the seat's scores. A bot's seat cleared during a match waits, empty."""
     services = get_services(request)
     async with services.db.session() as session:
-        change = await rooms.leave_seat(session, code, n, person.id)
+        change = await rooms.leave_seat(session, code, n, person.id, services.settings.bot_level)
     await _announce(services, change.room_id, change.match_id)
     return await _room_answer(services, code, person.id)
 

@@ -528,16 +528,25 @@ async def _check_one_seat(
     )
 
 
-async def leave_seat(session: AsyncSession, code: str, n: int, person_id: int) -> SeatChange:
-    """Leave one's own seat, or (host) clear anyone's. During a match the seat waits, empty."""
+async def leave_seat(
+    session: AsyncSession, code: str, n: int, person_id: int, default_level: str = "strong"
+) -> SeatChange:
+    """Leave one's own seat, or (host) clear anyone's. During a match a person's seat goes to a
+    bot of `default_level` at once, so the table never waits on a seat nobody holds; the person
+    who left stays credited with its scores, and anyone may take the seat from the bot. A bot's
+    seat cleared during a match waits, empty."""
     room = await room_by_code(session, code, lock=True)
     current = (await room_seats(session, room.id)).get(n)
     if current is None:
         raise Conflict(f"seat {n} is already empty", f"{n}番の席は空いています")
     if not (current.kind == "person" and current.person_id == person_id):
         _host_only(room, person_id)
-    await session.delete(current)
     running = await MatchStore.running_match(session, room.id)
+    if running is not None and current.kind == "person":
+        current.kind, current.person_id, current.bot_level = "bot", None, default_level
+        await MatchStore.seat_changed(session, running.id, n, "bot")
+        return SeatChange(room.id, running.id)
+    await session.delete(current)
     if running is not None:
         await MatchStore.seat_changed(session, running.id, n, None)
     return SeatChange(room.id, running.id if running else None)

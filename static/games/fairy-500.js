@@ -427,7 +427,9 @@ function callPicker(ctx) {
   const rows = (actions) => {
     const bySuit = { H: [], D: [], C: [], S: [] };
     for (const action of actions) bySuit[action.card[0]].push(action);
-    return Object.values(bySuit).filter((list) => list.length).map((list) => h("div", { class: "card-row", style: { flexWrap: "wrap" } },
+    // One row per suit, however narrow the panel: its cards close up as a fan (style.css,
+    // `.f5-call-row`) rather than leave one or two alone on a line of their own.
+    return Object.values(bySuit).filter((list) => list.length).map((list) => h("div", { class: ["card-row", "f5-call-row", !narrowScreen() && "fan-row"], style: `--per-row: ${list.length}` },
       list
         .sort((a, b) => plainValue(b.card) - plainValue(a.card))
         .map((action) => ctx.card(action.card, { size: "sm", state: "legal", onClick: () => ctx.send(action) }))));

@@ -2,10 +2,10 @@
  * Yaya Fugou (yaya-fugou): the table plugin.
  *
  * A climbing game: every play is a group of cards, so the hand is a selection. Clicking cards
- * selects them; the panel says at once whether the selection is a legal play and, when it holds
- * F's, offers one button per thing the F's may stand for (the legal list already holds every
- * distinct naming; the engine accepts any of the player's F's, so the buttons send the F's the
- * player picked). The panel also shows the pile of the current round with who played what, a
+ * selects them; the controls right above the hand (`handControls`) say at once whether the
+ * selection is a legal play and, when it holds F's, offer one button per thing the F's may stand
+ * for (the legal list already holds every distinct naming; the engine accepts any of the
+ * player's F's, so the buttons send the F's the player picked). The panel shows the pile of the current round with who played what, a
  * revolution banner, the exchange (the forced cards of a poorer player come preselected), and
  * what this seat gave and received. Seat boxes carry the title from the last hand, the place
  * reached in this one and a "passed" mark. The hand result lists places, titles and points.
@@ -319,14 +319,21 @@ function pilePanel(ctx) {
   return box;
 }
 
+/** What to beat (or how to lead), in the panel beside the pile. */
+function playHint(ctx) {
+  const view = ctx.view;
+  return h("p", { class: "yf-hint" }, view.top
+    ? ctx.t(`${P}select_hint`, { top: describePlay(ctx, view.top.cards, view.top.as) })
+    : ctx.t(`${P}lead_hint`));
+}
+
+/** The selection's verdict and its Play buttons, drawn right above the hand (`handControls`),
+ * where the fingers and the pointer already are. */
 function playControls(ctx) {
   const view = ctx.view;
   const selected = ctx.selected;
   const plays = ctx.legal.filter((a) => a.type === "play");
-  const box = h("div", { class: "yf-controls", "data-testid": "yf-play-controls", style: { margin: "0.3rem 0" } });
-  box.append(h("p", null, view.top
-    ? ctx.t(`${P}select_hint`, { top: describePlay(ctx, view.top.cards, view.top.as) })
-    : ctx.t(`${P}lead_hint`)));
+  const box = h("div", { class: "yf-controls hand-controls", "data-testid": "yf-play-controls" });
   if (!selected.length) {
     box.append(h("p", { class: "muted", "data-testid": "yf-selection", dataset: { legal: "none" } }, ctx.t(`${P}selected_none`)));
     return box;
@@ -338,7 +345,7 @@ function playControls(ctx) {
     style: { fontWeight: "700", color: candidates.length ? "#2b8a3e" : "#c92a2a" },
   }, ctx.t(candidates.length ? `${P}legal` : `${P}illegal`)));
   if (candidates.length > 1) box.append(h("p", null, ctx.t(`${P}choose_f`)));
-  const buttons = h("div", { class: "action-buttons" });
+  const buttons = h("div", { class: "action-buttons", style: { margin: "0" } });
   for (const candidate of candidates) {
     const action = withSelectedFs(candidate, selected);
     const what = [describePlay(ctx, action.cards, action.as), fNames(ctx, action.cards, action.as)].filter(Boolean).join(" · ");
@@ -368,21 +375,28 @@ function exchangePanel(ctx) {
   if (mine) {
     const { step, poorer } = mine;
     const target = poorer ? step.receiver : step.giver;
-    const selection = effectiveSelection(ctx);
     const legal = ctx.legal.filter((a) => a.type === "give");
     const hasChoice = legal.length > 1;
     box.append(h("p", null, poorer
       ? ctx.t(`${P}give_forced`, { n: step.count, name: ctx.seatName(target), choice: hasChoice ? ctx.t(`${P}give_forced_choice`) : "" })
       : ctx.t(`${P}give_free`, { n: step.count, name: ctx.seatName(target) })));
-    const match = legal.find((a) => matchesSelection(a, selection));
-    if (match) {
-      const action = withSelectedFs(match, selection);
-      box.append(h("div", { class: "action-buttons" },
-        h("button", { type: "button", class: "primary", "data-testid": "yf-give", onclick: () => ctx.send(action) },
-          ctx.t(`${P}give`, { cards: action.cards.map((c) => cardText(ctx, c)).join(", ") }))));
-    } else {
-      box.append(h("p", { class: "muted", "data-testid": "yf-give-need" }, ctx.t(`${P}give_need`, { n: step.count })));
-    }
+  }
+  return box;
+}
+
+/** The exchange's Give button for the selected cards, right above the hand. */
+function giveControls(ctx) {
+  const mine = myExchangeStep(ctx);
+  if (!mine) return null;
+  const selection = effectiveSelection(ctx);
+  const match = ctx.legal.filter((a) => a.type === "give").find((a) => matchesSelection(a, selection));
+  const box = h("div", { class: "hand-controls" });
+  if (match) {
+    const action = withSelectedFs(match, selection);
+    box.append(h("button", { type: "button", class: "primary", "data-testid": "yf-give", onclick: () => ctx.send(action) },
+      ctx.t(`${P}give`, { cards: action.cards.map((c) => cardText(ctx, c)).join(", ") })));
+  } else {
+    box.append(h("p", { class: "muted", "data-testid": "yf-give-need" }, ctx.t(`${P}give_need`, { n: mine.step.count })));
   }
   return box;
 }
@@ -442,6 +456,14 @@ export default {
 
   buttonActions: (ctx) => ctx.legal.filter((a) => a.type === "pass"),
 
+  /** Play and Give sit right above the hand: the selection is made there. */
+  handControls(ctx) {
+    if (!ctx.isMyTurn) return null;
+    if (ctx.view.phase === "play") return playControls(ctx);
+    if (ctx.view.phase === "exchange") return giveControls(ctx);
+    return null;
+  },
+
   actionLabel(action, ctx) {
     return action.type === "pass" ? ctx.t(`${P}pass`) : action.type;
   },
@@ -459,7 +481,7 @@ export default {
     if (view.phase === "exchange") panel.append(exchangePanel(ctx));
     if (view.phase === "play") {
       panel.append(pilePanel(ctx));
-      if (ctx.isMyTurn) panel.append(playControls(ctx));
+      if (ctx.isMyTurn) panel.append(playHint(ctx));
     }
     if (view.phase === "play" || view.phase === "exchange") {
       const swaps = swapsPanel(ctx);

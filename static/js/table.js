@@ -35,6 +35,8 @@
  *     refusalReason(card, ctx) -> string | null   // one line saying why a dimmed hand card cannot
  *                                           // be played, in ctx.lang (null: the table's own
  *                                           // reason: not your turn / follow suit / not allowed)
+ *     handControls(ctx) -> node | null      // controls drawn right above the hand, within reach of it
+ *                                           // (Yaya Fugou's Play and Give for the selected cards)
  *     actionHelp(action, ctx) -> string     // a button's tooltip (explain it on screen too: phones
  *                                           // have no hover)
  *     lastTrickLabel: "<i18n key>"          // the name of the last-trick box (Yaya Fugou: "Last play")
@@ -84,7 +86,11 @@ import { beep, eventSounds } from "./sounds.js";
 import { FocusKeeper } from "./focus.js";
 import { afterPress } from "./press.js";
 import { announce } from "./announce.js";
-import { listenForUndoKey, takeBackButton, takeBackLogEntry } from "./takeback.js";
+import { listenForUndoKey, takeBackButton, undoInLog } from "./takeback.js";
+import { captureFelt, flyBack, takeBackNotices } from "./takeback.js";
+import { leftSeatsLine, noteLeftSeats } from "./seatoffer.js";
+import { alertPerson, alertsButton } from "./alerts.js";
+import { reducedMotion } from "./motion.js";
 import { hintButton } from "./hint.js";
 
 const pluginCache = new Map();
@@ -283,6 +289,15 @@ export class Table {
     this.gameId = options.gameId;
     this.plugin = options.plugin;
     this.sendRaw = options.send;
+    // What the page lets the table do about a seat left to a bot (static/js/seatoffer.js):
+    // `take(n)` seats this person, `invite()` is the room's invite link.
+    this.seatActions = options.seatActions || null;
+    this.leftSeats = new Map();
+    // A hand's result closed by the person's own running clock, offered again from the status line.
+    this.resultLater = null;
+    this.resultPinned = false;
+    // A take-back's events, for the card's way back at the next drawing.
+    this.takeBackEvents = null;
     this.rulesHref = options.rulesHref;
     this.room = null;
     this.state = null;
@@ -336,6 +351,7 @@ export class Table {
     const before = this.room;
     this.room = room;
     if (before && this.state) this.notePresence(before, room);
+    if (before && this.state) noteLeftSeats(this.leftSeats, before, room, this.matchRunning());
     if (room && room.timers) this.setTimers({ timers: room.timers }, false);
     this.render();
   }
@@ -352,6 +368,12 @@ export class Table {
   setVoice(voice) {
     this.voice = voice;
     this.render();
+  }
+
+  /** Whether the match shown is still being played. */
+  matchRunning() {
+    const view = this.currentView();
+    return Boolean(view && view.phase !== "match_over" && (view.to_act || []).length);
   }
 
   /** "X disconnected" / "X is back" for a seated person whose connection changed. */
@@ -437,6 +459,7 @@ export class Table {
   /** A new `state` message from the server. */
   setState(message) {
     const firstState = this.state === null || this.state.match_id !== message.match_id;
+    const newMatch = firstState && (this.state !== null || message.version <= CATCH_UP_ACTIONS);
     const previous = firstState ? null : this.state;
     // Motion for a state that follows the last one closely; a page that opens on a match that
     // has just begun still sees the deal fill the hand.
@@ -466,7 +489,12 @@ export class Table {
     if (hands.length > this.seenHands) {
       this.dialogHand = hands.length - 1;
       this.seenHands = hands.length;
+      this.resultLater = null;
+      this.resultPinned = false;
     }
+    if (newMatch) this.leftSeats.clear();
+    if (newMatch && this.heldSeats().length) alertPerson("start", t("alerts.start"), t("alerts.start.body", { room: this.roomTitle() }));
+    this.takeBackEvents = !firstState && (message.events || []).some((event) => event.type === "take_back") ? message.events : null;
     let logged = this.log && this.log.handNo === (view && view.hand_no) ? this.log.entries.length : 0;
     this.recordLog(message, view, firstState);
     // A reconnect's whole-hand log is history, not news: nothing of it is announced again.
@@ -520,6 +548,9 @@ export class Table {
       const now = Date.now();
       this.autoNotes = this.autoNotes.filter((note) => note.until > now)
         .concat(autoNotices(message.events, mine, (n) => this.seatName(n, true), this.plugin.deck)
+          .map((note) => ({ ...note, until: now + AUTO_NOTE_MS })))
+        .concat(takeBackNotices(message.events, mine, (n) => this.seatName(n, true),
+          (cards) => cards.map((code) => describeCard(code, this.plugin.deck).label).join(", "))
           .map((note) => ({ ...note, until: now + AUTO_NOTE_MS })));
       if (this.autoNotes.length) {
         clearTimeout(this.autoTimer);
@@ -536,7 +567,8 @@ export class Table {
     const now = Date.now();
     this.autoNotes = this.autoNotes.filter((note) => note.until > now);
     const lines = this.autoNotes.map((note) => h("span", {
-      class: ["table-auto", note.mine && "mine"], "data-testid": note.mine ? "auto-notice-mine" : "auto-notice",
+      class: ["table-auto", note.mine && "mine"],
+      "data-testid": note.takeBack ? "take-back-notice" : note.mine ? "auto-notice-mine" : "auto-notice",
     }, note.text));
     const summary = this.awayMoves ? awaySummaryBox(this.awayMoves.moves, {
       name: (n) => this.seatName(n, true),
@@ -608,13 +640,16 @@ export class Table {
       this.log.entries.push({ kind: "play", seat: event.seat, cards: event.cards || [event.card] });
     } else if (event.type === "pass") {
       this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
+    } else if (event.type === "bid" && (event.contract ?? event.bid ?? event.value ?? null) === null) {
+      // A pass sent as a bid of nothing (French Tarot's bidding).
+      this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.pass"), cards: [] });
     } else if (event.type === "bid") {
       const bid = `${event.contract ?? event.bid ?? event.value ?? ""}${event.points !== undefined ? ` (${event.points})` : ""}`;
       this.log.entries.push({ kind: "note", seat: event.seat, text: t("log.bid", { bid }), cards: [] });
     } else if (event.type === "trick") {
       this.log.entries.push({ kind: "trick", winner: event.winner });
     } else if (event.type === "take_back") {
-      this.log.entries.push(takeBackLogEntry(event));
+      undoInLog(this.log.entries, event);
     }
   }
 
@@ -821,6 +856,8 @@ export class Table {
     }
     this.root.classList.add("has-table");
     const before = this.motion.capture(this.root);
+    const feltBefore = this.takeBackEvents ? captureFelt(this.root) : null;
+    this.closeResultForClock(view);
     // The width this drawing was made for: a redraw after a resize is seen (tests wait on it).
     this.root.dataset.drawnWidth = String(window.innerWidth);
     const ctx = this.context();
@@ -844,6 +881,8 @@ export class Table {
     separatePlays(this.root);
     this.revealControls();
     this.motion.play(this.root, before, this.motionOk);
+    if (feltBefore && this.motionOk && !reducedMotion()) flyBack(this.root, feltBefore, this.takeBackEvents, this.motion.ensureLayer());
+    this.takeBackEvents = null;
     this.focus.after();
   }
 
@@ -864,7 +903,8 @@ export class Table {
   noticeTurn(view, ctx) {
     const mine = ctx.isMyTurn && view.phase !== "match_over";
     setTurnMark(mine ? t("table.your_turn") : "");
-    if (mine && !this.wasMyTurn && soundOn()) beep();
+    // A hidden page is told (alerts.js); a visible one beeps only when the person turned sound on.
+    if (mine && !this.wasMyTurn && !alertPerson("turn", t("alerts.turn"), t("alerts.turn.body", { room: this.roomTitle() })) && soundOn()) beep();
     this.wasMyTurn = mine;
   }
 
@@ -892,6 +932,14 @@ export class Table {
       this.pending ? h("span", { class: "table-pending" }, t("table.sent")) : null,
       takeBackButton(this),
       hintButton(this),
+      this.resultLater !== null && this.dialogHand === null ? h("button", {
+        type: "button", class: "small", "data-testid": "reopen-result", onclick: () => {
+          this.dialogHand = this.resultLater;
+          this.resultLater = null;
+          this.resultPinned = true;
+          this.render();
+        },
+      }, t("table.hand_result", { n: ((view.hands || [])[this.resultLater] || {}).hand_no ?? this.resultLater + 1 })) : null,
       this.connectionBadge(),
       h("span", { class: "table-tools" },
         h("button", { type: "button", class: "small", "data-testid": "open-log", onclick: () => {
@@ -918,12 +966,15 @@ export class Table {
         }, "✓", h("span", { class: "sound-word" }, ` ${t("table.confirm.toggle")}`)),
         // Voice's buttons (drawn anew) before the chat's kept toggle, which morph must not mistake for one of them.
         this.voice ? this.voice.toolButtons() : null,
+        alertsButton(() => this.render()),
         this.dock && this.dock.button ? this.dock.button() : null,
         h("a", { class: "table-rules", href: this.rulesHref, target: "_blank", rel: "noopener" }, t("nav.rules"))),
-      view.phase === "match_over" ? this.matchLinks() : null,
       this.awayLine(),
+      leftSeatsLine(this, this.leftSeats, this.seatActions),
       this.autoLine(),
-      view.message ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
+      // Once the match is over the felt says so, with the result and what comes next.
+      view.message && view.phase !== "match_over"
+        ? h("span", { class: "table-message", "data-testid": "table-message" }, this.messageText(view)) : null);
   }
 
   /** The view's explanation line; a plugin may word it itself (`statusText`, e.g. with names). */
@@ -1062,7 +1113,7 @@ export class Table {
         ? this.withBadge(cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" }), n, playOrder.indexOf(n) + 1, n === leader, done && n === last.winner)
         : cardEl(entry.card, this.plugin.deck, { size: small ? "sm" : "" })))));
     }
-    if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, t("table.phase.match_over")));
+    if (view.phase === "match_over") zone.append(h("div", { class: "felt-center" }, this.matchOverBox(view)));
     const row = (cls, seats) => h("div", { class: ["felt-row", cls] }, seats.map((n) => this.seatBox(n, view, ctx, toAct)));
     return h("div", {
       class: ["felt", `players-${players}`, players > 5 && "crowded"],
@@ -1236,6 +1287,7 @@ export class Table {
         h("span", null, t("table.confirm.what", { card: describeCard(raised, this.plugin.deck).label })),
         h("button", { type: "button", class: "primary small", "data-testid": "play-raised", disabled: this.pending, onclick: () => play(raised) },
           t("table.confirm.play"))) : null,
+      this.plugin.handControls ? this.plugin.handControls(ctx) : null,
       hand,
       buttons.length ? h("div", { class: "action-buttons", "aria-label": t("table.actions") }, buttons) : null);
   }
@@ -1318,6 +1370,7 @@ export class Table {
     const matchOver = view.phase === "match_over" || (view.to_act || []).length === 0;
     const close = () => {
       this.dialogHand = null;
+      this.resultPinned = false;
       try {
         localStorage.setItem(`cardtable.result.${this.state.match_id}`, String(view.hands.length));
       } catch { /* private mode: closed for this page only */ }
@@ -1326,6 +1379,7 @@ export class Table {
     return h("div", { class: "dialog-backdrop" },
       h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-result-title", "data-testid": "hand-result" },
         h("h2", { id: "hand-result-title" }, t("table.hand_result", { n: hand.hand_no ?? this.dialogHand + 1 })),
+        this.dialogClock(view),
         h("div", { class: "dialog-body" },
         h("div", { class: "table-scroll" }, narrowScreen()
           // A phone: one row per seat, so no column runs off the screen however many seats.
@@ -1343,6 +1397,37 @@ export class Table {
         matchOver ? this.finalRanking(view) : null,
         matchOver ? this.matchLinks() : null),
         h("div", { class: "dialog-buttons" }, h("button", { type: "button", class: "primary", onclick: close }, t("table.continue")))));
+  }
+
+  /**
+   * The result dialog never hides a running clock: when this person's own turn clock runs (an
+   * exchange right after a hand) the dialog closes itself and the status line offers it again.
+   * Opened again while the clock runs, it shows the clock itself.
+   */
+  closeResultForClock(view) {
+    if (this.dialogHand === null || this.resultPinned) return;
+    const mine = this.legalFor(this.activeSeat).length > 0 && view.phase !== "match_over";
+    if (!mine || this.secondsLeft(this.activeSeat) === null) return;
+    this.resultLater = this.dialogHand;
+    this.dialogHand = null;
+  }
+
+  /** The room's name for notifications ("Card Table" when it has none). */
+  roomTitle() {
+    const room = this.room;
+    if (!room) return t("app.title");
+    const names = room.display_name || {};
+    return names[lang()] || names.en || room.name || t("app.title");
+  }
+
+  /** In the result dialog while this person's turn clock runs: the clock, so it is never hidden. */
+  dialogClock(view) {
+    const mine = this.legalFor(this.activeSeat).length > 0 && view.phase !== "match_over";
+    const left = mine ? this.secondsLeft(this.activeSeat) : null;
+    if (left === null) return null;
+    return h("p", { class: ["dialog-clock", left <= URGENT_SECONDS && "urgent"], "data-testid": "dialog-clock" },
+      t("table.your_turn"), " · ",
+      h("span", { "data-timer": String(this.activeSeat), role: "timer", "aria-label": t("timer.title") }, t("timer.seconds", { s: left })));
   }
 
   /** How many finished hands' results this person closed on this device for a match. */
@@ -1363,9 +1448,21 @@ export class Table {
       h("a", { href: `/matches/${id}/replay`, "data-testid": "replay-link" }, t("table.replay")));
   }
 
-  finalRanking(view) {
+  /** On the felt of a finished match: the final ranking, where to read it again, and what the
+   * room does next (the host starts a rematch; everyone else waits for them). */
+  matchOverBox(view) {
+    const room = this.room || {};
+    const host = (room.members || []).find((m) => m.is_host || m.person_id === room.host_id);
+    const next = room.me && room.me.is_host ? t("table.over.host") : t("table.over.wait", { name: host ? host.name : t("room.host") });
+    return h("div", { class: "match-over", "data-testid": "match-over" },
+      this.finalRanking(view, "h2"),
+      this.matchLinks(),
+      h("p", { class: "match-over-next" }, next));
+  }
+
+  finalRanking(view, heading = "h3") {
     return h("div", { class: "final-ranking" },
-      h("h3", null, t("table.final")),
+      h(heading, null, t("table.final")),
       h("ol", null, rankSeats(view.scores).map((entry) =>
         h("li", { value: entry.rank }, `${this.seatName(entry.seat)} ${formatScore(entry.score)}`))));
   }

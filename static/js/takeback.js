@@ -5,7 +5,12 @@
  * button and Ctrl+Z / ⌘Z to the person holding that seat. The server checks everything again.
  */
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { addStrings, t } from "./i18n.js";
+
+addStrings({
+  en: { "takeback.notice": "{name} took back {what}" },
+  ja: { "takeback.notice": "{name}さんが待った: {what}" },
+});
 
 /** The seat of this person whose last action may be taken back now, or null. */
 export function takeBackSeat(table) {
@@ -85,3 +90,77 @@ export function takeBackCounts(seats, seatName) {
     t("match.take_backs"), " ",
     counted.map((seat) => t("match.take_backs.seat", { name: seatName(seat.n), n: seat.take_backs })).join(" · "));
 }
+
+/**
+ * The play log after a take-back: the undone action's entry goes (with the trick it closed, if
+ * it was a trick's last card), so the log reads as the table now stands, and the take-back's own
+ * line follows. `entries` is changed in place.
+ */
+export function undoInLog(entries, event) {
+  let index = entries.length - 1;
+  while (index >= 0 && entries[index].kind === "trick") index -= 1;
+  const undone = entries[index];
+  if (undone && !undone.takeBack && undone.seat === event.seat && undone.kind !== "trick") entries.splice(index);
+  entries.push({ ...takeBackLogEntry(event), takeBack: true });
+}
+
+/** "Ada took back 7♠" for everyone but the person who did it (`mine`: this person's seats). */
+export function takeBackNotices(events, mine, seatName, cardsText) {
+  return (events || [])
+    .filter((event) => event.type === "take_back" && !mine.includes(event.seat))
+    .map((event) => ({
+      mine: false,
+      takeBack: true,
+      text: t("takeback.notice", { name: seatName(event.seat), what: takenBackText(event.action, cardsText) }),
+    }));
+}
+
+/** Where each card on the felt is, before a redraw (for `flyBack`). */
+export function captureFelt(root) {
+  const cards = new Map();
+  for (const el of root.querySelectorAll(".felt .trick-card[data-card], .felt .done-trick-card[data-card]")) {
+    cards.set(el.dataset.card, { rect: el.getBoundingClientRect(), copy: el.cloneNode(true) });
+  }
+  return cards;
+}
+
+/**
+ * A taken-back card goes back where it came from: drawn where it lay on the felt, it moves to
+ * the taker's hand (their own screen) or seat box (everyone else's) and shrinks away there.
+ * `layer`: the motion layer above the table (static/js/motion.js).
+ */
+export function flyBack(root, before, events, layer) {
+  for (const event of events || []) {
+    if (event.type !== "take_back") continue;
+    for (const card of takenBackCards(event.action)) {
+      const was = before.get(card);
+      if (!was) continue;
+      const target = root.querySelector(`[data-testid=hand][data-seat='${event.seat}'] .card[data-card='${card}']`)
+        || root.querySelector(`.felt .seat[data-seat='${event.seat}']`);
+      if (!target) continue;
+      const to = target.getBoundingClientRect();
+      const ghost = was.copy;
+      for (const el of [ghost, ...ghost.querySelectorAll("*")]) {
+        for (const name of ["data-card", "data-seat", "data-order", "data-testid", "title", "aria-label"]) el.removeAttribute(name);
+      }
+      ghost.className = "returning";
+      ghost.dataset.returning = card;
+      Object.assign(ghost.style, {
+        position: "fixed", left: `${was.rect.left}px`, top: `${was.rect.top}px`,
+        width: `${was.rect.width}px`, height: `${was.rect.height}px`, margin: "0",
+      });
+      layer.append(ghost);
+      const dx = to.left + to.width / 2 - (was.rect.left + was.rect.width / 2);
+      const dy = to.top + to.height / 2 - (was.rect.top + was.rect.height / 2);
+      const animation = ghost.animate(
+        [{ transform: "none" }, { transform: `translate(${dx}px, ${dy}px) scale(0.6)` }],
+        { duration: RETURN_MS, easing: "ease-in-out", fill: "forwards" },
+      );
+      animation.onfinish = () => ghost.remove();
+      animation.oncancel = () => ghost.remove();
+    }
+  }
+}
+
+/** How long a taken-back card takes to go back, in ms (a little slower than a play: it is news). */
+const RETURN_MS = 650;

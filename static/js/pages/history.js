@@ -7,6 +7,9 @@ import { errorBox, gameName, header, loading, loginForm, main, nameForm } from "
 import { formatDate, leaderboardTable, normaliseLeaderboard } from "./boards.js";
 import { roomName, setTabTitle } from "./names.js";
 
+/** How many characters of a room's invite code tell two rooms of the same name apart. */
+const ROOM_CODE_SHOWN = 5;
+
 export async function historyPage() {
   loading();
   const person = await me();
@@ -27,6 +30,7 @@ export async function historyPage() {
   const list = Array.isArray(matches) ? matches : matches && Array.isArray(matches.matches) ? matches.matches : [];
   const nameOf = (id) => gameName(catalog.find((g) => g.id === id)) || id;
   const rows = normaliseLeaderboard(board);
+  const roomLabel = roomLabels(list);
   setTabTitle(t("history.title"));
   replace(main,
     h("h1", null, t("history.title")),
@@ -39,7 +43,7 @@ export async function historyPage() {
           h("td", { "data-label": t("history.date") }, formatDate(m.created_at)),
           h("td", { "data-label": t("history.game") }, m.game_names ? pick(m.game_names) : nameOf(m.game_id)),
           h("td", { "data-label": t("history.room") }, m.room_code
-            ? [h("a", { href: `/r/${m.room_code}` }, roomName(m.room_name, m.room_code)), " — ",
+            ? [h("a", { href: `/r/${m.room_code}`, "data-testid": "history-room" }, roomLabel(m)), " — ",
               h("a", { href: `/matches/${m.id}`, "data-testid": "history-match-number" }, t("match.number", { n: m.number }))]
             : ""),
           h("td", { "data-label": t("history.status") }, t(m.abandoned ? "status.abandoned" : `status.${m.status}`)),
@@ -50,4 +54,22 @@ export async function historyPage() {
       : h("p", { class: "muted" }, t("history.none")),
     h("h2", null, t("leaderboard.overall")),
     rows.length ? leaderboardTable(rows, nameOf) : h("p", { class: "muted" }, t("leaderboard.none")));
+}
+
+/**
+ * Each match's room as the list names it: its name, and where two rooms of the list share a
+ * name ("Friday cards" twice), the start of its invite code too, so the rows tell them apart.
+ */
+function roomLabels(list) {
+  const codesByName = new Map();
+  for (const m of list) {
+    if (!m.room_code) continue;
+    const name = roomName(m.room_name, m.room_code);
+    codesByName.set(name, (codesByName.get(name) || new Set()).add(m.room_code));
+  }
+  return (m) => {
+    const name = roomName(m.room_name, m.room_code);
+    const shared = (codesByName.get(name) || new Set()).size > 1;
+    return shared ? t("history.room_code", { name, code: m.room_code.slice(0, ROOM_CODE_SHOWN) }) : name;
+  };
 }

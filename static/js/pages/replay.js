@@ -150,6 +150,11 @@ addStrings({
 const CHANCE = -1;
 const SPEEDS = [2, 1, 0.5, 0.25];
 const SHORT_PILE = 12;
+/** A small card's width before one is drawn, and the strip each card of a face-up hand shows at
+ * least: its whole rank ("10", "21"); a crowded table (six seats or more) shows less. */
+const CARD_SM_PX = 34;
+const FAN_STRIP_PX = 20;
+const CROWDED_STRIP_PX = 14;
 /** Piles the reader opened or closed by hand (kept while stepping). */
 const openPiles = new Set();
 const closedPiles = new Set();
@@ -269,6 +274,10 @@ export async function replayPage(id) {
   let index = stepInHash() ?? Math.max(0, firstDeal);
   let speed = 1;
   let panelOpen = window.innerWidth >= 900;
+  // The width of the face-up hands at the last drawing (0: not drawn yet), for their rows.
+  let handWidth = 0;
+  let cardWidth = 0;
+  let measuring = false;
   // The analysis, once the server has it: each decision by the version its action made, and the
   // step indices of the costly ones (step i made version i + 1).
   let review = { state: "none" };
@@ -366,12 +375,33 @@ export async function replayPage(id) {
       noteEl);
   }
 
+  /**
+   * A face-up hand as a fan in rows of about equal length (no row of two cards alone), each card
+   * showing a strip wide enough for its rank ("11", never "1 1"): as many rows as the width the
+   * hands had at the last drawing needs for FAN_STRIP_PX per card; each row spreads its cards
+   * over the whole width (style.css, `.replay-hand-row`), without overlap when there is room.
+   */
+  function fanHand(cards, testId, many) {
+    const width = handWidth || (narrowScreen() ? window.innerWidth - 130 : Math.min(window.innerWidth * 0.3, 420) - 100);
+    const strip = many ? CROWDED_STRIP_PX : FAN_STRIP_PX;
+    const fit = Math.max(2, Math.floor((width - (cardWidth || CARD_SM_PX)) / strip) + 1);
+    const rows = Math.max(1, Math.ceil(cards.length / fit));
+    const perRow = Math.ceil(cards.length / rows);
+    const out = [];
+    for (let i = 0; i < cards.length; i += perRow) {
+      out.push(h("div", { class: "replay-hand-row fan-row", style: `--per-row: ${perRow}` },
+        cards.slice(i, i + perRow).map((code) => cardEl(code, plugin.deck, { size: "sm" }))));
+    }
+    return h("div", { class: "replay-hand", "data-testid": testId }, out);
+  }
+
   function handsPanel(view) {
     const toAct = (view.to_act || []).filter((s) => s >= 0);
+    const many = (view.all_hands || []).length > 5; // a crowded table: smaller cards, and two columns on a phone
     const rows = (view.all_hands || []).map((cards, n) => h("li", { class: ["replay-seat-hand", toAct.includes(n) && "to-act"], dataset: { seat: String(n) } },
       h("span", { class: "replay-seat-name" }, table.seatName(n, true), h("span", { class: "muted" }, ` ${cards.length}`),
         secretPartner(view, n) ? h("span", { class: "replay-secret", "data-testid": "replay-secret-partner" }, ` ${t("replay.secret_partner")}`) : null),
-      h("div", { class: "replay-hand fan-row", "data-testid": "replay-hand" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
+      fanHand(cards, "replay-hand", many)));
     // Cards no seat holds; a long pile (a stock, a draw pile) stays folded until opened.
     const piles = Object.entries(view.unseen || {}).map(([name, cards]) => {
       const short = cards.length <= SHORT_PILE && !narrowScreen(); // a phone has no room to spare
@@ -382,9 +412,8 @@ export async function replayPage(id) {
           (e.target.open ? closedPiles : openPiles).delete(name);
         } },
         h("summary", { class: "replay-seat-name" }, t(`replay.unseen.${name}`), h("span", { class: "muted" }, ` ${cards.length}`)),
-        h("div", { class: "replay-hand fan-row" }, cards.map((code) => cardEl(code, plugin.deck, { size: "sm" })))));
+        fanHand(cards, null, many)));
     });
-    const many = (view.all_hands || []).length > 5; // a crowded table: smaller cards, and two columns on a phone
     return h("section", { class: ["replay-hands", many && "many"], "data-testid": "replay-hands", "aria-label": t("replay.hands") },
       h("ul", null, rows, piles));
   }
@@ -421,6 +450,16 @@ export async function replayPage(id) {
       controls(),
     ]);
     separatePlays(root);
+    // The hands' rows follow the width they are drawn in: drawn again once it is known.
+    const drawn = root.querySelector("[data-testid=replay-hand]");
+    const card = drawn && drawn.querySelector(".card");
+    if (drawn && (Math.abs(drawn.clientWidth - handWidth) > 8 || (card && card.offsetWidth !== cardWidth)) && !measuring) {
+      handWidth = drawn.clientWidth;
+      cardWidth = card ? card.offsetWidth : cardWidth;
+      measuring = true; // once: rows that bring a scroll bar must not redraw for ever
+      draw();
+      measuring = false;
+    }
   }
 
   // "‹room name› — match 3", as the match page and history name it.

@@ -13,6 +13,8 @@ import { optionsEditor } from "./options-editor.js";
 import { timingFields } from "./create-room.js";
 import { leaderboardChart, leaderboardTable, normaliseLeaderboard } from "./boards.js";
 import { roomName, setTabTitle } from "./names.js";
+import { confirmAction } from "../confirm.js";
+import { alertPerson } from "../alerts.js";
 
 export function roomPage(code) {
   const page = {
@@ -61,6 +63,10 @@ export function roomPage(code) {
       plugin: page.plugin,
       send: (message) => (page.socket ? page.socket.send(message) : false),
       rulesHref: rulesHref(),
+      seatActions: {
+        take: (n) => act(() => post(`/api/rooms/${code}/seats/${n}`, { as: "me" })),
+        invite: () => (page.room && page.room.invite_url ? new URL(page.room.invite_url, location.origin).href : location.href),
+      },
     });
     page.table.setRoom(page.room);
     // The room's chat: under the lobby until a table is shown, then the table's dock.
@@ -155,6 +161,8 @@ export function roomPage(code) {
       if (status !== previousStatus) loadLeaderboard();
     } else if (message.type === "chat") {
       page.chat.receive(message.message);
+      const line = message.message;
+      if (line && page.person && line.person_id !== page.person.id) alertPerson("chat", t("alerts.chat", { name: line.name ?? "?" }), line.text);
     } else if (message.type === "state") {
       const before = matchStatus();
       const firstState = !page.hasState;
@@ -296,6 +304,22 @@ export function roomPage(code) {
       ["strong", "basic"].map((level) => h("option", { value: level, selected: seat.level === level }, t(`room.level.${level}`))));
   }
 
+  /** Leave one's seat; during a match only once the person has said so, since a bot then plays
+   * it at once (the server's answer to leaving mid-match) and the table goes on without them. */
+  async function leaveSeat(n) {
+    if (matchRunning()) {
+      const sure = await confirmAction({
+        title: t("room.leave.title"),
+        text: t("room.leave.text"),
+        yes: t("room.leave.yes"),
+        no: t("room.leave.no"),
+        testId: "leave-confirm",
+      });
+      if (!sure) return;
+    }
+    await act(() => del(`/api/rooms/${code}/seats/${n}`));
+  }
+
   function seatRow(seat) {
     const mine = seat.kind === "person" && page.person && seat.person_id === page.person.id;
     const host = isHost();
@@ -309,7 +333,7 @@ export function roomPage(code) {
       }
     } else if (mine) {
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `leave-${seat.n}`,
-        onclick: () => act(() => del(`/api/rooms/${code}/seats/${seat.n}`)) }, t("room.seat.leave")));
+        onclick: () => leaveSeat(seat.n) }, t("room.seat.leave")));
     } else if (host) {
       if (seat.kind === "bot") buttons.push(levelPicker(seat));
       buttons.push(h("button", { type: "button", class: "small", "data-testid": `remove-${seat.n}`,
@@ -372,7 +396,8 @@ export function roomPage(code) {
       }, t(finished ? "room.rematch" : "room.start")));
       if (emptySeats.length) startBar.push(h("p", { class: "help" }, t("room.need.seats")));
       if (finished && room.match && !emptySeats.length) startBar.push(sameDealsControls(room.match));
-    } else if (!running) {
+    } else if (!running && !(finished && page.hasState)) {
+      // After a match the table's felt says who starts the next one.
       startBar.push(h("p", { class: "muted" }, t("room.waiting.host")));
     }
 
