@@ -19,7 +19,7 @@ from app.limits import (
 from app.live import bus
 from app.schemas import RoomInvitationOut, RoomLeaderboardEntry, RoomOut
 from app.services import Services, SignedIn, current_person, get_services
-from app.store import history, rooms
+from app.store import history, rooms, seats
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -168,7 +168,7 @@ async def take_seat(code: Code, n: SeatNumber, body: SeatBody, request: Request,
     seat at any time, also during a match); without it a new bot gets the server's default."""
     services = get_services(request)
     async with services.db.session() as session:
-        change = await rooms.take_seat(
+        change = await seats.take_seat(
             session,
             code,
             n,
@@ -189,7 +189,7 @@ async def leave_seat(code: Code, n: SeatNumber, request: Request, person: Signed
     the seat's scores. A bot's seat cleared during a match waits, empty."""
     services = get_services(request)
     async with services.db.session() as session:
-        change = await rooms.leave_seat(session, code, n, person.id, services.settings.bot_level)
+        change = await seats.leave_seat(session, code, n, person.id, services.settings.bot_level)
     await _announce(services, change.room_id, change.match_id)
     return await _room_answer(services, code, person.id)
 
@@ -208,7 +208,7 @@ async def start(code: Code, request: Request, person: SignedIn, body: StartBody 
         )
     services = get_services(request)
     async with services.db.session() as session:
-        ready = await rooms.ready_to_start(session, code, person.id, body.same_deals_as)
+        ready = await seats.ready_to_start(session, code, person.id, body.same_deals_as)
         live = await services.tables.start_match(
             session,
             ready.room_id,
