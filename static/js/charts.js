@@ -9,6 +9,7 @@
  */
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { barLabel } from "./labels.js";
 import { formatScore } from "./table.js";
 
 const VENDOR = "/static/vendor/uplot";
@@ -127,8 +128,6 @@ export function lineChart({ caption, xName, yName, xLabels, series, testid, form
 /** One bar per entry (`labels[i]`, `values[i]`), from zero up or down. */
 export function barChart({ caption, xName, yName, labels, values, testid, format = formatScore }) {
   const xs = labels.map((_, i) => i);
-  // A name is cut to what its bar's share of the width holds (about 7 px a character).
-  const short = (text, room) => (text.length > room ? `${text.slice(0, room - 1)}…` : text);
   return figure({
     caption,
     testid,
@@ -144,9 +143,10 @@ export function barChart({ caption, xName, yName, labels, values, testid, format
         y: { range: (u, min, max) => uPlot.rangeNum(Math.min(0, min), Math.max(0, max), 0.1, true) },
       },
       axes: [
-        { ...AXIS, incrs: [1], values: (u, ticks) => {
+        // Each name gets its bar's share of the width (about 7 px a character), on up to two lines.
+        { ...AXIS, size: 64, incrs: [1], values: (u, ticks) => {
           const room = Math.max(6, Math.floor((u.width - 70) / labels.length / 7));
-          return ticks.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? short(labels[v], room) : ""));
+          return ticks.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? barLabel(labels[v], room) : ""));
         } },
         { ...AXIS, label: yName, size: 56, incrs: WHOLE_STEPS, values: (u, ticks) => ticks.map((v) => format(v)) },
       ],
