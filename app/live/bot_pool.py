@@ -33,6 +33,7 @@ import random
 import select
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -209,16 +210,21 @@ class BotPool:
         return asyncio.ensure_future(self._think(args))
 
     async def _think(self, args: tuple[Any, ...]) -> dict[str, Any]:
+        return await self._in_worker("a strong bot's", think, args)
+
+    async def _in_worker(self, whose: str, work: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """`work(*args)` in a worker, within the pool's timeout. A worker that gives no answer in
+        time is killed with its pool, and one that died (killed, out of memory) leaves a broken
+        pool: either way the next call starts a fresh pool."""
         executor = await self._executor()
-        answer = asyncio.get_running_loop().run_in_executor(executor, think, *args)
+        answer = asyncio.get_running_loop().run_in_executor(executor, work, *args)
         try:
             return await asyncio.wait_for(answer, self.timeout)
         except TimeoutError:
-            log.warning("a strong bot's worker gave no answer in %.1f s: new workers", self.timeout)
+            log.warning("%s worker gave no answer in %.1f s: new workers", whose, self.timeout)
             self._retire(executor, kill=True)
             raise
         except BrokenProcessPool:
-            # A worker died (killed, out of memory): the next decision starts a fresh pool.
             self._retire(executor, kill=False)
             raise
 
@@ -234,18 +240,9 @@ class BotPool:
     ) -> list[dict[str, Any]]:
         """A hint for `seat` of the match whose log is `entries` (app/live/hints.py), thought out
         in a worker as a strong decision is, one budget per action of it."""
-        executor = await self._executor()
         args = (match_id, game_id, players, options, entries, seat, seed, self.budget)
-        answer = asyncio.get_running_loop().run_in_executor(executor, suggest, *args)
-        try:
-            return await asyncio.wait_for(answer, self.timeout)
-        except TimeoutError:
-            log.warning("a hint's worker gave no answer in %.1f s: new workers", self.timeout)
-            self._retire(executor, kill=True)
-            raise
-        except BrokenProcessPool:
-            self._retire(executor, kill=False)
-            raise
+        hint: list[dict[str, Any]] = await self._in_worker("a hint's", suggest, args)
+        return hint
 
     def _retire(self, executor: ProcessPoolExecutor, kill: bool) -> None:
         """Stop using `executor` (if it is still the current pool): the next decision starts a
