@@ -23,8 +23,9 @@ from sqlalchemy.engine import make_url
 
 from app.store.db import COMMIT, LISTEN, NOTIFY
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from tests.api.harness import TLS, Server, TableSocket, browser, make_room
+from tests.api.harness import TLS, Server, TableSocket, browser
 from tests.api.test_failover import Table, running
+from tests.api.test_pubsub import a_match_across_two_servers
 
 pytestmark = pytest.mark.asyncio
 
@@ -59,19 +60,12 @@ def server_at(port: int) -> Server:
 async def a_match_across_two_processes(
     one: Server, two: Server
 ) -> AsyncIterator[tuple[TableSocket, TableSocket]]:
-    """A one-hand match of people only, just started: Oda (seats 0 and 2) through process one,
-    Tom (seat 1) through process two. Nothing moves unless one of them plays."""
-    async with browser(one, "Oda") as oda, browser(two) as tom:
-        tom.me = await tom.post("/api/people", {"name": "Tom"}, expect=201)
-        code = (await make_room(oda, seats=3, hands=1))["code"]
-        async with oda.socket(code) as oda_ws, tom.socket(code) as tom_ws:
-            await oda.post(f"/api/rooms/{code}/seats/0", {"as": "me"})
-            await tom.post(f"/api/rooms/{code}/seats/1", {"as": "me"})
-            await oda.post(f"/api/rooms/{code}/seats/2", {"as": "me"})
-            await oda.post(f"/api/rooms/{code}/start")
-            await oda_ws.wait_state()
-            await tom_ws.wait_state()
-            yield oda_ws, tom_ws
+    """A one-hand match of people only, both sockets holding its first state: Oda (seats 0 and
+    2) through process one, Tom (seat 1) through process two. Nothing moves unless one plays."""
+    async with a_match_across_two_servers(one, two) as (oda_ws, tom_ws):
+        await oda_ws.wait_state()
+        await tom_ws.wait_state()
+        yield oda_ws, tom_ws
 
 
 async def play_one_move(sockets: tuple[TableSocket, TableSocket]) -> tuple[TableSocket, int]:
