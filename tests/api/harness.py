@@ -224,6 +224,29 @@ async def play_until_over(
     return done[0]
 
 
+def table_with_bots(base: str, name: str) -> tuple[str, str]:
+    """A new person named `name` holding seat 0 of a started three-seat Holy Grail match against
+    two bots, from outside any event loop (a test driving a server process): their session token
+    and the room's code."""
+    person = httpx.post(f"{base}/api/people", json={"name": name}, timeout=30, verify=TLS)
+    cookies = {"session": person.cookies["session"]}
+    code = httpx.post(
+        f"{base}/api/rooms",
+        json={"game_id": "holy-grail", "seats": 3},
+        cookies=cookies,
+        timeout=30,
+        verify=TLS,
+    ).json()["code"]
+    for n, who in (("0", "me"), ("1", "bot"), ("2", "bot")):
+        seated = httpx.post(
+            f"{base}/api/rooms/{code}/seats/{n}", json={"as": who}, cookies=cookies, timeout=30, verify=TLS
+        )
+        assert seated.status_code == 200, seated.text
+    started = httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS)
+    assert started.status_code == 200, started.text
+    return cookies["session"], code
+
+
 def play_a_little(base: str, ws_base: str, token: str, code: str, moves: int) -> int:
     """Play seat 0 of a room (bots hold the others) until `moves` states arrived, from outside
     any event loop (a test driving a server process); returns the highest version the server

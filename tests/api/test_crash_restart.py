@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from app.store.embedded_pg import EmbeddedPostgres, free_loopback_port
-from tests.api.harness import TLS, play_a_little
+from tests.api.harness import TLS, play_a_little, table_with_bots
 from tests.servers import AppServer
 
 KILLS = 10
@@ -105,26 +105,8 @@ def test_ten_kills_of_app_and_postgresql_together_restart_first_try_and_lose_not
     rng = random.Random(10)
 
     server.start()  # the start must succeed on this first try (no exit, no retry by us)
-    person = httpx.post(f"{base}/api/people", json={"name": "Crash tester"}, timeout=30, verify=TLS)
-    token = person.cookies["session"]
+    token, code = table_with_bots(base, "Crash tester")
     cookies = {"session": token}
-    room = httpx.post(
-        f"{base}/api/rooms",
-        json={"game_id": "holy-grail", "seats": 3},
-        cookies=cookies,
-        timeout=30,
-        verify=TLS,
-    ).json()
-    code = room["code"]
-    httpx.post(f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30, verify=TLS)
-    for n in (1, 2):
-        httpx.post(
-            f"{base}/api/rooms/{code}/seats/{n}", json={"as": "bot"}, cookies=cookies, timeout=30, verify=TLS
-        )
-    assert (
-        httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS).status_code
-        == 200
-    )
 
     acknowledged: dict[int, int] = {}
     try:
@@ -184,37 +166,14 @@ def test_strong_bot_workers_exit_within_seconds_when_their_server_is_killed(clus
     base, ws_base = server.base_url, server.ws_url
     server.start()
     try:
-        person = httpx.post(f"{base}/api/people", json={"name": "Kill"}, timeout=30, verify=TLS)
-        cookies = {"session": person.cookies["session"]}
-        code = httpx.post(
-            f"{base}/api/rooms",
-            json={"game_id": "holy-grail", "seats": 3},
-            cookies=cookies,
-            timeout=30,
-            verify=TLS,
-        ).json()["code"]
-        httpx.post(
-            f"{base}/api/rooms/{code}/seats/0", json={"as": "me"}, cookies=cookies, timeout=30, verify=TLS
-        )
-        for n in (1, 2):
-            httpx.post(
-                f"{base}/api/rooms/{code}/seats/{n}",
-                json={"as": "bot"},
-                cookies=cookies,
-                timeout=30,
-                verify=TLS,
-            )
-        assert (
-            httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS).status_code
-            == 200
-        )
+        token, code = table_with_bots(base, "Kill")
         deadline = time.monotonic() + 60
         while True:
             forkservers = [pid for pid in _descendants_of(server.pid) if "forkserver" in _cmdline(pid)]
             if forkservers and len(_children_of(forkservers[0])) >= 2:
                 break
             assert time.monotonic() < deadline, "the strong bots' workers never started"
-            play_a_little(base, ws_base, cookies["session"], code, 3)
+            play_a_little(base, ws_base, token, code, 3)
         postmaster = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
         postgres = {postmaster, *_descendants_of(postmaster)}
         pool = [pid for pid in _descendants_of(server.pid) if pid not in postgres]

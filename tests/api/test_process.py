@@ -24,7 +24,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.store.embedded_pg import EmbeddedPostgres, PostmasterLock, ensure_service_user
-from tests.api.harness import TLS, play_a_little
+from tests.api.harness import TLS, play_a_little, table_with_bots
 from tests.servers import PROJECT_ROOT, AppServer, free_port, python_m_app_with
 
 QUICK_BOTS = {"CARDTABLE_BOT_DELAY": "0.02", "CARDTABLE_BOT_BUDGET": "0.01"}
@@ -122,29 +122,6 @@ def embedded_settings(cluster_home: Path) -> dict[str, str]:
     return {"CARDTABLE_DATA_DIR": str(cluster_home / "data"), "CARDTABLE_EMBEDDED_FSYNC": "false"}
 
 
-def table_with_bots(base: str) -> tuple[str, str]:
-    """A person's session token and the code of their room, where they hold seat 0 of a match
-    against two bots."""
-    person = httpx.post(f"{base}/api/people", json={"name": "Keeps playing"}, timeout=30, verify=TLS)
-    cookies = {"session": person.cookies["session"]}
-    code = httpx.post(
-        f"{base}/api/rooms",
-        json={"game_id": "holy-grail", "seats": 3},
-        cookies=cookies,
-        timeout=30,
-        verify=TLS,
-    ).json()["code"]
-    seats = [("0", "me"), ("1", "bot"), ("2", "bot")]
-    for n, who in seats:
-        seated = httpx.post(
-            f"{base}/api/rooms/{code}/seats/{n}", json={"as": who}, cookies=cookies, timeout=30, verify=TLS
-        )
-        assert seated.status_code == 200, seated.text
-    started = httpx.post(f"{base}/api/rooms/{code}/start", cookies=cookies, timeout=30, verify=TLS)
-    assert started.status_code == 200, started.text
-    return cookies["session"], code
-
-
 def still_serves(base: str, token: str, code: str) -> None:
     """A request is answered and a move made through the room's socket is acknowledged."""
     room = httpx.get(f"{base}/api/rooms/{code}", cookies={"session": token}, timeout=30, verify=TLS)
@@ -174,7 +151,7 @@ def test_a_second_start_on_the_same_folder_and_port_says_so_and_leaves_the_first
     settings = embedded_settings(cluster_home)
     first = app_server(None, cluster_home, settings)
     with serve(first) as base:
-        token, code = table_with_bots(base)
+        token, code = table_with_bots(base, "Keeps playing")
         second = app_server(None, cluster_home, settings, port=first.port, name="second")
         status, printed = second.run_until_exit()
         assert status != 0
@@ -199,7 +176,7 @@ def test_one_of_two_servers_on_one_embedded_postgresql_stopped_by_ctrl_c_leaves_
         postmaster = postmaster_of(cluster_home)
         second.start()
         assert postmaster_of(cluster_home) == postmaster  # one PostgreSQL, shared
-        token, code = table_with_bots(first.base_url)
+        token, code = table_with_bots(first.base_url, "Keeps playing")
         assert first.stop(signal.SIGINT) == 0, first.printed()
         still_serves(second.base_url, token, code)
         assert Path(f"/proc/{postmaster}").exists()
