@@ -35,6 +35,9 @@ SHOWN_WITHIN = 5.0
 """Seconds from a move to the other process's socket showing it, after a killed bus connection."""
 PLAYS_AGAIN_WITHIN = 15.0
 """Seconds from PostgreSQL being back after a restart to every table's next move."""
+MOVES_PER_ROUND_AT_MOST = 12
+"""Moves one round of the notify test may take for each process to have made one (a trick winner
+leads the next trick, so one person's seats can play several moves in a row)."""
 
 
 def _libpq(database_url: str) -> str:
@@ -155,9 +158,16 @@ async def test_a_killed_notify_sender_sends_again_so_the_other_process_shows_eve
             await shown_within(watcher, version, SHOWN_WITHIN)
             for _ in range(2):
                 assert terminate(database_url, NOTIFY) == 2
-                for _ in range(3):
+                # At least three moves, and until each process has made one: a sender connects
+                # again when its process next publishes, and the next round ends both again.
+                senders: set[int] = set()
+                for played in range(1, MOVES_PER_ROUND_AT_MOST + 1):
                     watcher, version = await play_one_move(sockets)
+                    senders.add(0 if watcher is sockets[1] else 1)
                     await shown_within(watcher, version, SHOWN_WITHIN)
+                    if played >= 3 and len(senders) == 2:
+                        break
+                assert len(senders) == 2, "one process made every move of the round"
 
 
 async def readiness(port: int) -> tuple[int, str | None]:
