@@ -364,11 +364,16 @@ class Table:
     # ---- seats, stand-ins and timers ---------------------------------------------------------------
     async def seats_changed(self) -> None:
         """The room's seating changed during this match: every process re-reads the holders
-        (this one at once), then bots resume."""
+        (this one at once), then bots resume. The match is loaded here if this process does not
+        hold it: the state announced below is what sends the other processes' sockets their
+        views without the seats their people no longer hold."""
         await self.tables.pubsub.publish(bus.SEATS_CHANNEL, bus.seats_changed(self.match_id))
         async with self.lock:
-            if self.live is not None:
-                await self.reseat(self.live)
+            try:
+                live = await self.load()
+            except KeyError:  # no such match: nothing to announce
+                return
+            await self.reseat(live)
         await self.publish()
         self.automation.kick()
 

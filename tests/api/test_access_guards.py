@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 import websockets
@@ -15,6 +16,9 @@ from tests.api.harness import Person, Server, TableSocket, browser, make_room, r
 from tests.api.test_table import db_rows
 
 pytestmark = pytest.mark.asyncio
+
+SEATS_SHOWN_WITHIN = 5.0
+"""Seconds from a seat change made through one process to the other process's socket showing it."""
 
 
 async def test_an_action_naming_another_rooms_match_is_refused_without_loading_it(database_url: str) -> None:
@@ -144,11 +148,13 @@ async def _seated_alone(host: Person, code: str) -> None:
 
 
 @asynccontextmanager
-async def _ada_on_two_processes(database_url: str) -> AsyncIterator[tuple[Server, Server, Person, Person]]:
+async def _ada_on_two_processes(
+    database_url: str, **settings: Any
+) -> AsyncIterator[tuple[Server, Server, Person, Person]]:
     """Two servers sharing the database and its bus, and Ada signed in on both (one session)."""
     async with (
-        running_server(database_url, pubsub="postgres") as one,
-        running_server(database_url, pubsub="postgres") as two,
+        running_server(database_url, pubsub="postgres", **settings) as one,
+        running_server(database_url, pubsub="postgres", **settings) as two,
         browser(one, "Ada") as ada,
         browser(two) as ada_on_two,
     ):
@@ -188,6 +194,24 @@ async def test_a_seat_changed_through_one_process_is_neither_shown_nor_played_on
         async with dan.socket(code) as dan_ws:
             mine = await dan_ws.wait_state()
             assert list(mine["views"]) == [str(seat)]
+
+
+async def test_a_seat_left_through_a_process_without_the_match_sends_the_other_process_new_views_at_once(
+    database_url: str,
+) -> None:
+    """Ada leaves a seat through the process that does not hold the match in memory, and no
+    move follows (the bot that takes the seat waits): her socket on the other process is sent
+    views without that seat at once, at the same version, not at the next move."""
+    async with _ada_on_two_processes(database_url, bot_delay=30) as (_, _two, ada, ada_on_two):
+        code = (await make_room(ada, seats=3, hands=1))["code"]
+        await _seated_alone(ada, code)
+        async with ada.socket(code) as ada_ws:
+            state, seat, _ = await _first_move(ada_ws)
+            assert (await ada_on_two.http.delete(f"/api/rooms/{code}/seats/{seat}")).status_code == 200
+            fresh = await ada_ws.wait_for(
+                lambda m: m["type"] == "state" and str(seat) not in m["views"], timeout=SEATS_SHOWN_WITHIN
+            )
+            assert fresh["version"] == state["version"] and fresh["views"]
 
 
 async def test_an_action_commits_only_while_the_database_says_the_seat_is_the_senders(
