@@ -27,6 +27,11 @@ TLS = ssl.create_default_context()
 builds its own context unless given one, loading the system's certificate authorities: about
 20 ms of CPU per client, 7% of a serial run of the table, room and people tests (py-spy)."""
 WAIT = 15.0
+LIMITS = httpx.Limits(keepalive_expiry=2.0)
+"""A test client lets an idle connection go after 2 s, well before the server does (uvicorn's
+`timeout_keep_alive`, 5 s): with httpx's default of 5 s too, a request sent on a connection idle
+for about 5 s could meet the server closing it, and fail with a ReadError (seen under the
+suite's load, where the server's event loop runs late)."""
 
 
 @dataclass
@@ -176,7 +181,7 @@ class Person:
 @asynccontextmanager
 async def browser(server: Server, name: str | None = None) -> AsyncIterator[Person]:
     """A fresh browser; with `name`, it picks that name (creating a person) first."""
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=WAIT, verify=TLS) as http:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=WAIT, verify=TLS, limits=LIMITS) as http:
         person = Person(server=server, http=http)
         if name is not None:
             person.me = await person.post("/api/people", {"name": name}, expect=201)

@@ -259,7 +259,12 @@ def test_three_people_in_voice_hear_each_other_and_muting_one_silences_them(
     ada.keyboard.press("m")
     expect(ada.get_by_test_id("voice-mute").first).to_have_attribute("aria-pressed", "true")
     expect(ben.locator(f".seat[data-person='{ids['Ada']}'].voice-muted")).to_have_count(1)
-    time.sleep(1.0)  # the last unmuted packets drain
+    # The last unmuted packets drain: the receivers' level meter falls to zero (under load it
+    # read one step above zero for more than a second after the mute).
+    wait_for(
+        lambda: all((peers(page).get(ids["Ada"]) or {}).get("level", 1) == 0 for page in (ben, cy)),
+        "Ada's audio level falling to zero at Ben's and Cy's",
+    )
     for page, other in ((ben, ids["Cy"]), (cy, ids["Ben"])):
         heard = hears(page, [ids["Ada"], other])
         assert heard[ids["Ada"]]["packets"] > 0, heard  # still connected, sending silence
