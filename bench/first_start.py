@@ -7,8 +7,8 @@ it stops the server and, with `--second`, starts it again in the same clone afte
 background compile finished, to show the next start runs the engine compiled. It prints the
 machine's load average beside every figure (the machine is shared).
 
-    .venv/bin/python -m bench.first_start                  # pip may use its download cache
-    .venv/bin/python -m bench.first_start --no-pip-cache   # every package downloaded
+    .venv/bin/python -m bench.first_start                  # the installers may use their caches
+    .venv/bin/python -m bench.first_start --no-cache       # every package downloaded
     .venv/bin/python -m bench.first_start --second         # and the next start, compiled
 """
 
@@ -99,7 +99,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--no-pip-cache", action="store_true", help="pip downloads every package")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="pip and uv download every package (no cache)"
+    )
     parser.add_argument("--second", action="store_true", help="also time the next start, compiled")
     parser.add_argument("--limit", type=float, default=600, help="seconds before giving up")
     args = parser.parse_args()
@@ -109,8 +111,9 @@ def main() -> int:
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "VIRTUAL_ENV")}
         env.update(CARDTABLE_PORT=str(_free_port()), CARDTABLE_EMBEDDED_PG_PORT=str(_free_port()))
-        if args.no_pip_cache:
-            env["PIP_NO_CACHE_DIR"] = "1"
+        if args.no_cache:
+            env["PIP_NO_CACHE_DIR"] = "1"  # pip installs uv, which installs the rest
+            env["UV_NO_CACHE"] = "1"
         print(f"first start: load average before {_load()}")
         first, lines = start_and_time(clone, env, args.limit)
         print("\n".join(lines))
