@@ -50,8 +50,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
   step "Python packages $extras up to date"
 else
   step "installing Python packages $extras with uv (first time about 10 s, later a few seconds)"
-  # uv, from PyPI, fetches and unpacks the packages in parallel: on a fresh clone it installed
-  # the test extras in 8 s where pip took 30 s on one core (docs/BENCHMARKS.md, "The test suite").
+  # uv, from PyPI, fetches and unpacks the packages in parallel: on a fresh clone it installs the
+  # test extras in 4-9 s, where pip took 24-26 s on one core (docs/BENCHMARKS.md, "The test suite").
   .venv/bin/python -m pip install -q --disable-pip-version-check uv
   .venv/bin/uv pip install -q --python .venv/bin/python -e "$extras"
   echo "$wanted" >"$stamp"
